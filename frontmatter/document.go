@@ -1,0 +1,173 @@
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	adrg "github.com/adrg/frontmatter"
+	"go.yaml.in/yaml/v3"
+)
+
+// Document is one markdown file split into its frontmatter and its body.
+// The zero value is an empty document without frontmatter.
+type Document struct {
+	head []byte // leading blank lines and the opening "---" line
+	yaml []byte // the YAML text between the delimiters, ending in "\n" or empty
+	tail []byte // the closing "---" line
+	body []byte
+	// yamlLine is the file line number of the first YAML line.
+	yamlLine int
+}
+
+// ErrNoFrontmatter is returned by Parse when Strict is asked for and the
+// document has no frontmatter block.
+var ErrNoFrontmatter = errors.New("no frontmatter block")
+
+// Parse splits data into frontmatter and body. A document without a
+// frontmatter block is valid: it has an empty frontmatter and data is its body.
+// An opening "---" without a closing one is an error.
+func Parse(data []byte) (*Document, error) {
+	var captured []byte
+	capture := adrg.NewFormat("---", "---", func(b []byte, _ any) error {
+		captured = b
+		return nil
+	})
+	rest, err := adrg.Parse(bytes.NewReader(data), nil, capture)
+	if err != nil {
+		return nil, fmt.Errorf("reading frontmatter: %w", err)
+	}
+	if captured == nil {
+		if opensFrontmatter(data) {
+			return nil, &Error{Line: 1, Msg: `frontmatter opened with "---" is never closed`}
+		}
+		return &Document{body: data, yamlLine: 1}, nil
+	}
+	split := len(data) - len(rest)
+	prefix := data[:split]
+	open := firstLineEnd(prefix)
+	d := &Document{
+		head: prefix[:open],
+		yaml: prefix[open : open+len(captured)],
+		tail: prefix[open+len(captured):],
+		body: data[split:],
+	}
+	d.yamlLine = bytes.Count(d.head, []byte("\n")) + 1
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// opensFrontmatter reports whether the first non-blank line of data is "---".
+func opensFrontmatter(data []byte) bool {
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		line := data
+		if i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			continue
+		}
+		return string(t) == "---"
+	}
+	return false
+}
+
+// firstLineEnd returns the offset just after the first non-blank line.
+func firstLineEnd(b []byte) int {
+	off := 0
+	for off < len(b) {
+		i := bytes.IndexByte(b[off:], '\n')
+		end := len(b)
+		if i >= 0 {
+			end = off + i + 1
+		}
+		if len(bytes.TrimSpace(b[off:end])) > 0 {
+			return end
+		}
+		off = end
+	}
+	return off
+}
+
+// check parses the YAML once to report syntax errors with file line numbers
+// and to make sure the frontmatter is a mapping.
+func (d *Document) check() error {
+	_, err := d.root()
+	return err
+}
+
+// root parses the YAML into a mapping node. An empty frontmatter yields an
+// empty mapping.
+func (d *Document) root() (*yaml.Node, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(d.yaml, &n); err != nil {
+		return nil, d.wrap(err)
+	}
+	if n.Kind == 0 {
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, nil
+	}
+	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 || n.Content[0].Kind != yaml.MappingNode {
+		return nil, &Error{Line: d.yamlLine, Msg: "frontmatter is not a mapping of keys to values"}
+	}
+	return n.Content[0], nil
+}
+
+// HasFrontmatter reports whether the document had (or now has) a frontmatter block.
+func (d *Document) HasFrontmatter() bool { return len(d.head) > 0 }
+
+// Body returns the bytes after the frontmatter block.
+func (d *Document) Body() []byte { return d.body }
+
+// SetBody replaces the body.
+func (d *Document) SetBody(b []byte) { d.body = append([]byte(nil), b...) }
+
+// Bytes returns the whole document.
+func (d *Document) Bytes() []byte {
+	out := make([]byte, 0, len(d.head)+len(d.yaml)+len(d.tail)+len(d.body))
+	out = append(out, d.head...)
+	out = append(out, d.yaml...)
+	out = append(out, d.tail...)
+	return append(out, d.body...)
+}
+
+// Decode unmarshals the frontmatter into v (a pointer to a struct or map).
+// Type errors name the file line of the offending value.
+func (d *Document) Decode(v any) error {
+	if err := yaml.Unmarshal(d.yaml, v); err != nil {
+		return d.wrap(err)
+	}
+	return nil
+}
+
+// Line returns the file line number of a top-level key, or 0 when absent.
+func (d *Document) Line(key string) int {
+	root, err := d.root()
+	if err != nil {
+		return 0
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			return root.Content[i].Line + d.yamlLine - 1
+		}
+	}
+	return 0
+}
+
+// Keys returns the top-level keys in file order.
+func (d *Document) Keys() []string {
+	root, err := d.root()
+	if err != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(root.Content)/2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		keys = append(keys, root.Content[i].Value)
+	}
+	return keys
+}

@@ -1,0 +1,199 @@
+package frontmatter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Set gives a top-level key a new value. Only the lines of that key change; a
+// key that was absent is appended at the end of the frontmatter. Setting a
+// key to the value it already has leaves the bytes untouched.
+func (d *Document) Set(key string, value any) error {
+	enc, err := encodeKey(key, value)
+	if err != nil {
+		return err
+	}
+	root, err := d.root()
+	if err != nil {
+		return err
+	}
+	lines := splitLines(d.yaml)
+	start, end, ok := keySpan(root, key, lines)
+	if !ok {
+		if len(root.Content) > 0 {
+			enc = indent(enc, root.Content[0].Column-1)
+		}
+		return d.replaceYAML(append(append([]byte(nil), d.yaml...), enc...), key)
+	}
+	enc = indent(enc, root.Content[0].Column-1)
+	old := []byte(strings.Join(lines[start:end], ""))
+	if bytes.Equal(old, enc) {
+		return nil
+	}
+	var out []byte
+	out = append(out, strings.Join(lines[:start], "")...)
+	out = append(out, enc...)
+	out = append(out, strings.Join(lines[end:], "")...)
+	return d.replaceYAML(out, key)
+}
+
+// replaceYAML installs edited YAML after checking that it still parses as a
+// mapping; odd layouts that a line edit cannot handle are refused, not broken.
+func (d *Document) replaceYAML(y []byte, key string) error {
+	old := d.yaml
+	d.yaml = y
+	root, err := d.root()
+	if err == nil && keyCount(root, key) != 1 {
+		err = fmt.Errorf("key %q would not be unique", key)
+	}
+	if err != nil {
+		d.yaml = old
+		return fmt.Errorf("editing %s in place: %w", key, err)
+	}
+	if !d.HasFrontmatter() {
+		d.head = []byte("---\n")
+		d.tail = []byte("---\n")
+	}
+	return nil
+}
+
+func keyCount(root *yaml.Node, key string) int {
+	n := 0
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == key {
+			n++
+		}
+	}
+	return n
+}
+
+// Delete removes a top-level key and its lines. Deleting an absent key does nothing.
+func (d *Document) Delete(key string) error {
+	root, err := d.root()
+	if err != nil {
+		return err
+	}
+	lines := splitLines(d.yaml)
+	start, end, ok := keySpan(root, key, lines)
+	if !ok {
+		return nil
+	}
+	d.yaml = []byte(strings.Join(append(lines[:start:start], lines[end:]...), ""))
+	return nil
+}
+
+// keySpan returns the half-open range of YAML lines (0-based) that hold a
+// top-level key and its value. Comment and blank lines after the value belong
+// to what follows, not to the key.
+func keySpan(root *yaml.Node, key string, lines []string) (int, int, bool) {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		if k.Value != key {
+			continue
+		}
+		start := k.Line - 1
+		end := len(lines)
+		if i+2 < len(root.Content) {
+			end = root.Content[i+2].Line - 1
+			// A comment attached to the next key sits above it.
+			if hc := root.Content[i+2].HeadComment; hc != "" {
+				end -= strings.Count(hc, "\n") + 1
+			}
+		}
+		last := lastLine(root.Content[i+1]) - 1
+		for end > start+1 && end-1 > last {
+			t := strings.TrimSpace(lines[end-1])
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			end--
+		}
+		if end < start+1 {
+			end = start + 1
+		}
+		return start, end, true
+	}
+	return 0, 0, false
+}
+
+// lastLine is the highest line any part of a node starts on; block scalars
+// span more lines, which the caller keeps because they are not blank.
+func lastLine(n *yaml.Node) int {
+	l := n.Line
+	for _, c := range n.Content {
+		if cl := lastLine(c); cl > l {
+			l = cl
+		}
+	}
+	return l
+}
+
+func encodeKey(key string, value any) ([]byte, error) {
+	var v yaml.Node
+	if n, ok := value.(*yaml.Node); ok {
+		v = *n
+	} else if err := v.Encode(value); err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", key, err)
+	}
+	m := yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, &v,
+	}}
+	var buf bytes.Buffer
+	e := yaml.NewEncoder(&buf)
+	e.SetIndent(2)
+	if err := e.Encode(&m); err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", key, err)
+	}
+	_ = e.Close()
+	return buf.Bytes(), nil
+}
+
+// splitLines splits b after each "\n", keeping the newlines.
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	s := string(b)
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// New builds a document from ordered key/value pairs and a body.
+func New(body []byte, pairs ...KV) (*Document, error) {
+	d := &Document{head: []byte("---\n"), tail: []byte("---\n"), yamlLine: 2}
+	for _, p := range pairs {
+		enc, err := encodeKey(p.Key, p.Value)
+		if err != nil {
+			return nil, err
+		}
+		d.yaml = append(d.yaml, enc...)
+	}
+	d.body = body
+	return d, nil
+}
+
+// KV is one key and its value, for New.
+type KV struct {
+	Key   string
+	Value any
+}
+
+// indent prefixes every line of b with n spaces, to match the column of the
+// mapping's existing keys.
+func indent(b []byte, n int) []byte {
+	if n <= 0 {
+		return b
+	}
+	pad := strings.Repeat(" ", n)
+	lines := splitLines(b)
+	for i := range lines {
+		lines[i] = pad + lines[i]
+	}
+	return []byte(strings.Join(lines, ""))
+}
