@@ -1,0 +1,63 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// lock takes the store's lock (waiting --lock-timeout, or the configured
+// lock_timeout) and finishes any run that crashed earlier.
+func (g globals) lock(s *mdstore.Store) (*mdstore.Lock, error) {
+	timeout := s.LockTimeout()
+	if g.LockTimeout > 0 {
+		timeout = time.Duration(g.LockTimeout)
+	}
+	return s.Lock(timeout)
+}
+
+// save applies a run's changeset and commits it (unless --no-commit).
+// CURATOR_CRASH_AT=journal|applied|committed makes the process die at that
+// step: the crash-safety tests use it.
+func (g globals) save(s *mdstore.Store, cs *mdstore.Changeset, info mdstore.CommitInfo) (string, error) {
+	if info.Command == "" {
+		info.Command = commandLine()
+	}
+	opt := mdstore.SaveOptions{NoCommit: g.NoCommit}
+	if at := os.Getenv("CURATOR_CRASH_AT"); at != "" {
+		opt.Stage = func(step string) {
+			if step == at {
+				fmt.Fprintf(g.stderr, "curator: simulated crash after %s\n", step)
+				os.Exit(99)
+			}
+		}
+	}
+	return s.Save(cs, info, opt)
+}
+
+// newRunID is a sortable, unique run id: UTC time plus random bits.
+func newRunID(now time.Time) string {
+	b := make([]byte, 3)
+	rand.Read(b)
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
+}
+
+// commandLine is the command as the user typed it, for the commit trailer.
+func commandLine() string {
+	args := make([]string, 0, len(os.Args))
+	for i, a := range os.Args {
+		if i == 0 {
+			a = "curator"
+		}
+		if strings.ContainsAny(a, " \t\"'") {
+			a = fmt.Sprintf("%q", a)
+		}
+		args = append(args, a)
+	}
+	return strings.Join(args, " ")
+}

@@ -1,0 +1,109 @@
+package mdstore
+
+import (
+	"errors"
+	"os"
+	"path"
+	"sort"
+)
+
+// Change is one file change of a run. Paths are store-relative, with slashes.
+type Change struct {
+	// Path is the file written or deleted.
+	Path string
+	// From, when set, is a file that the change moves to Path: it is removed
+	// once Path holds Data.
+	From string
+	// Data is the new content of Path (ignored when Delete is set).
+	Data []byte
+	// Delete removes Path.
+	Delete bool
+}
+
+// Changeset is every file change of one run, applied and committed together.
+type Changeset struct {
+	Changes []Change
+}
+
+// Write records new content for a file.
+func (c *Changeset) Write(p string, data []byte) {
+	c.Changes = append(c.Changes, Change{Path: p, Data: data})
+}
+
+// Move records a file moved from one path to another with new content.
+func (c *Changeset) Move(from, to string, data []byte) {
+	if from == to {
+		c.Write(to, data)
+		return
+	}
+	c.Changes = append(c.Changes, Change{Path: to, From: from, Data: data})
+}
+
+// Delete records a removed file.
+func (c *Changeset) Delete(p string) {
+	c.Changes = append(c.Changes, Change{Path: p, Delete: true})
+}
+
+// Empty reports whether the changeset changes nothing.
+func (c *Changeset) Empty() bool { return c == nil || len(c.Changes) == 0 }
+
+// Paths returns every path the changeset touches, sorted.
+func (c *Changeset) Paths() []string {
+	seen := map[string]bool{}
+	for _, ch := range c.Changes {
+		seen[ch.Path] = true
+		if ch.From != "" {
+			seen[ch.From] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// apply makes the changes on disk. It is idempotent, so a journal can be
+// replayed after a crash: writing the same content again and removing a file
+// that is already gone are no-ops.
+func (s *Store) apply(c *Changeset) error {
+	checked := map[string]bool{}
+	for _, ch := range c.Changes {
+		if err := checkRel(ch.Path); err != nil {
+			return err
+		}
+		target := s.Path(ch.Path)
+		if dir := path.Dir(target); !checked[dir] {
+			if err := Inside(s.Dir, dir); err != nil {
+				return err
+			}
+			checked[dir] = true
+		}
+		if ch.Delete {
+			if err := os.Remove(target); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			continue
+		}
+		if cur, err := os.ReadFile(target); err != nil || string(cur) != string(ch.Data) {
+			if err := writeFile(target, ch.Data, 0o644, false); err != nil {
+				return err
+			}
+		}
+		if ch.From != "" {
+			if err := os.Remove(s.Path(ch.From)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkRel refuses paths that would leave the store.
+func checkRel(p string) error {
+	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || len(p) > 2 && p[:3] == "../" {
+		return ErrOutsideStore
+	}
+	return nil
+}

@@ -1,0 +1,8 @@
+// Package mdstore is the curator store: the .curator folder of markdown
+// records (memories, bullets, reflections), its settings, atomic writes, the
+// lock that keeps two runs apart, and the git commit that records every run.
+//
+// A run changes the store through a Changeset: it is written to a journal,
+// applied to the files, then recorded as one commit built from HEAD's tree.
+// A run that crashes leaves its journal behind and the next run finishes it.
+package mdstore

@@ -1,0 +1,313 @@
+package mdstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/memory"
+)
+
+// ErrDetachedHead and ErrMergeInProgress are why a commit is refused.
+var (
+	ErrDetachedHead    = errors.New("HEAD is detached; check out a branch before curating")
+	ErrMergeInProgress = errors.New("a git merge is in progress; finish or abort it before curating")
+	ErrNoRepository    = errors.New("the store is not inside a git repository (run `curator init` or pass --no-commit)")
+)
+
+// CommitInfo is what a run's commit says.
+type CommitInfo struct {
+	// Summary is the first line.
+	Summary string `json:"summary"`
+	// Decisions are the run's decisions, one per line of the body.
+	Decisions []string `json:"decisions,omitempty"`
+	RunID     string   `json:"run_id"`
+	// Command is the command line that made the run.
+	Command string    `json:"command"`
+	At      time.Time `json:"at"`
+}
+
+// Message renders the commit message: summary, decisions, trailers.
+func (c CommitInfo) Message() string {
+	var b strings.Builder
+	b.WriteString(c.Summary)
+	b.WriteString("\n\n")
+	for _, d := range c.Decisions {
+		b.WriteString(d)
+		b.WriteByte('\n')
+	}
+	if len(c.Decisions) > 0 {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "Curator-Run: %s\nCurator-Command: %s\n", c.RunID, c.Command)
+	return b.String()
+}
+
+// looseLimit is the number of new objects up to which a commit writes loose
+// objects; larger runs write one pack file instead of thousands of files.
+const looseLimit = 256
+
+type repoInfo struct {
+	repo   *git.Repository
+	root   string // work tree root
+	gitDir string
+	prefix string // store path relative to root, with a trailing slash
+}
+
+func (s *Store) openRepo() (*repoInfo, error) {
+	repo, err := git.PlainOpenWithOptions(s.Dir, &git.PlainOpenOptions{DetectDotGit: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, ErrNoRepository
+	}
+	if err != nil {
+		return nil, err
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, err
+	}
+	fs, ok := repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil, errors.New("unsupported git storage")
+	}
+	root := wt.Filesystem.Root()
+	rootReal, _ := filepath.EvalSymlinks(root)
+	dirReal, _ := filepath.EvalSymlinks(s.Dir)
+	rel, err := filepath.Rel(rootReal, dirReal)
+	if err != nil {
+		return nil, err
+	}
+	prefix := filepath.ToSlash(rel) + "/"
+	if rel == "." {
+		prefix = ""
+	}
+	return &repoInfo{repo: repo, root: root, gitDir: fs.Filesystem().Root(), prefix: prefix}, nil
+}
+
+// branch returns the branch HEAD points to and its current commit (nil on a
+// branch without commits yet).
+func (r *repoInfo) branch() (plumbing.ReferenceName, *plumbing.Reference, error) {
+	head, err := r.repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", nil, err
+	}
+	if head.Type() != plumbing.SymbolicReference {
+		return "", nil, ErrDetachedHead
+	}
+	for _, f := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"} {
+		if _, err := os.Stat(filepath.Join(r.gitDir, f)); err == nil {
+			return "", nil, ErrMergeInProgress
+		}
+	}
+	ref, err := r.repo.Storer.Reference(head.Target())
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return head.Target(), nil, nil
+	}
+	return head.Target(), ref, err
+}
+
+// headRecordsRun reports whether HEAD's commit is the commit of run.
+func (s *Store) headRecordsRun(run string) (bool, error) {
+	r, err := s.openRepo()
+	if err != nil {
+		return false, err
+	}
+	_, ref, err := r.branch()
+	if err != nil || ref == nil {
+		return false, err
+	}
+	c, err := r.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return false, err
+	}
+	return strings.Contains(c.Message, "\nCurator-Run: "+run+"\n"), nil
+}
+
+// CheckCommit tells early whether a commit could be made (repository, branch,
+// no merge in progress), so a run can refuse before it changes anything.
+func (s *Store) CheckCommit() error {
+	r, err := s.openRepo()
+	if err != nil {
+		return err
+	}
+	_, _, err = r.branch()
+	return err
+}
+
+// commit records the changeset as one commit on HEAD's branch: HEAD's tree
+// plus the changes (not a scan of the work tree), and updates the index
+// entries of the changed paths only.
+func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
+	r, err := s.openRepo()
+	if err != nil {
+		return "", err
+	}
+	branch, ref, err := r.branch()
+	if err != nil {
+		return "", err
+	}
+	var base *object.Tree
+	var parents []plumbing.Hash
+	if ref != nil {
+		hc, err := r.repo.CommitObject(ref.Hash())
+		if err != nil {
+			return "", err
+		}
+		if base, err = hc.Tree(); err != nil {
+			return "", err
+		}
+		parents = []plumbing.Hash{ref.Hash()}
+	}
+
+	mem := memory.NewStorage()
+	edit := &treeEdit{}
+	blobs := map[string]plumbing.Hash{}
+	for _, ch := range c.Changes {
+		if ch.From != "" {
+			edit.set(r.prefix+ch.From, plumbing.ZeroHash)
+		}
+		if ch.Delete {
+			edit.set(r.prefix+ch.Path, plumbing.ZeroHash)
+			continue
+		}
+		h, err := writeObject(mem, plumbing.BlobObject, ch.Data)
+		if err != nil {
+			return "", err
+		}
+		blobs[r.prefix+ch.Path] = h
+		edit.set(r.prefix+ch.Path, h)
+	}
+	tree, _, err := edit.build(r.repo.Storer, mem, base)
+	if err != nil {
+		return "", err
+	}
+	if tree.IsZero() {
+		if tree, err = writeTree(mem, nil); err != nil {
+			return "", err
+		}
+	}
+	sig := object.Signature{Name: s.Config.Author.Name, Email: s.Config.Author.Email, When: info.At}
+	if sig.When.IsZero() {
+		sig.When = s.Now()
+	}
+	co := &object.Commit{Author: sig, Committer: sig, Message: info.Message(), TreeHash: tree, ParentHashes: parents}
+	obj := mem.NewEncodedObject()
+	if err := co.Encode(obj); err != nil {
+		return "", err
+	}
+	commitHash, err := mem.SetEncodedObject(obj)
+	if err != nil {
+		return "", err
+	}
+	if err := storeObjects(r.repo.Storer, mem); err != nil {
+		return "", err
+	}
+	if err := syncAll(r.gitDir); err != nil {
+		return "", err
+	}
+	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, commitHash), ref); err != nil {
+		return "", fmt.Errorf("updating %s: %w", branch, err)
+	}
+	if err := r.updateIndex(c, blobs); err != nil {
+		return commitHash.String(), fmt.Errorf("commit %s made, but updating the git index failed: %w", commitHash, err)
+	}
+	return commitHash.String(), nil
+}
+
+func writeObject(st storer.EncodedObjectStorer, t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	obj := st.NewEncodedObject()
+	obj.SetType(t)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	w.Close()
+	return st.SetEncodedObject(obj)
+}
+
+// storeObjects moves the run's new objects into the repository: loose
+// objects for a small run, one pack file for a large one.
+func storeObjects(repo storer.EncodedObjectStorer, mem *memory.Storage) error {
+	var hashes []plumbing.Hash
+	for h := range mem.ObjectStorage.Objects {
+		hashes = append(hashes, h)
+	}
+	sort.Slice(hashes, func(i, j int) bool { return bytes.Compare(hashes[i][:], hashes[j][:]) < 0 })
+	pw, canPack := repo.(storer.PackfileWriter)
+	if len(hashes) <= looseLimit || !canPack {
+		for _, h := range hashes {
+			if repo.HasEncodedObject(h) == nil {
+				continue
+			}
+			if _, err := repo.SetEncodedObject(mem.ObjectStorage.Objects[h]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	w, err := pw.PackfileWriter()
+	if err != nil {
+		return err
+	}
+	if _, err := packfile.NewEncoder(w, mem, false).Encode(hashes, 0); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// updateIndex rewrites the index entries of the changed paths only; every
+// other entry (the user's staged work) is kept as it is.
+func (r *repoInfo) updateIndex(c *Changeset, blobs map[string]plumbing.Hash) error {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return err
+	}
+	touched := map[string]bool{}
+	for _, p := range c.Paths() {
+		touched[r.prefix+p] = true
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !touched[e.Name] {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+	for name, h := range blobs {
+		fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(name)))
+		if err != nil {
+			continue // changed again since; git will see it as a change
+		}
+		e := &index.Entry{Name: name, Hash: h, Mode: filemode.Regular, Size: uint32(fi.Size()), ModifiedAt: fi.ModTime()}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			e.CreatedAt = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+			e.Dev, e.Inode, e.UID, e.GID = uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid
+		}
+		idx.Entries = append(idx.Entries, e)
+	}
+	idx.Cache = nil
+	var buf bytes.Buffer
+	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(r.gitDir, "index"), buf.Bytes(), 0o644)
+}

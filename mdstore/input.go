@@ -1,0 +1,96 @@
+package mdstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"unicode/utf8"
+
+	"github.com/curator-dev/curator/frontmatter"
+)
+
+// MaxRecordSize is the largest record file curator reads (1 MiB).
+const MaxRecordSize = 1 << 20
+
+// InvalidFile is a record that could not be read. It is reported and left
+// exactly as it is.
+type InvalidFile struct {
+	Path string `json:"path"` // store-relative
+	Line int    `json:"line,omitempty"`
+	Msg  string `json:"error"`
+}
+
+func (e *InvalidFile) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+func invalid(path string, err error) *InvalidFile {
+	var fe *frontmatter.Error
+	if errors.As(err, &fe) {
+		return &InvalidFile{Path: path, Line: fe.Line, Msg: fe.Msg}
+	}
+	var inv *InvalidFile
+	if errors.As(err, &inv) {
+		return inv
+	}
+	return &InvalidFile{Path: path, Msg: err.Error()}
+}
+
+// ReadDocument reads a record file (store-relative path) with the checks every record gets: no
+// symlink out of the store, at most 1 MiB, text (UTF-8, no NUL), parseable
+// frontmatter.
+func (s *Store) ReadDocument(rel string) (*frontmatter.Document, error) {
+	abs := s.Path(rel)
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		if err := Inside(s.Dir, abs); err != nil {
+			return nil, &InvalidFile{Path: rel, Msg: "symlink leads outside the store"}
+		}
+		if fi, err = os.Stat(abs); err != nil {
+			return nil, err
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &InvalidFile{Path: rel, Msg: "not a regular file"}
+	}
+	if fi.Size() > MaxRecordSize {
+		return nil, &InvalidFile{Path: rel, Msg: fmt.Sprintf("file is %d bytes, over the 1 MiB limit", fi.Size())}
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, &InvalidFile{Path: rel, Msg: "binary file (contains NUL bytes)"}
+	}
+	if !utf8.Valid(data) {
+		return nil, &InvalidFile{Path: rel, Line: invalidUTF8Line(data), Msg: "invalid UTF-8"}
+	}
+	d, err := frontmatter.Parse(data)
+	if err != nil {
+		return nil, invalid(rel, err)
+	}
+	return d, nil
+}
+
+func invalidUTF8Line(data []byte) int {
+	line := 1
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		if r == utf8.RuneError && n <= 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		data = data[n:]
+	}
+	return 0
+}

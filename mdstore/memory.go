@@ -1,0 +1,279 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/frontmatter"
+)
+
+// Memory types, statuses and maturities (SPEC §2.1).
+var (
+	MemoryTypes    = []string{"fact", "concept", "lesson"}
+	MemoryStatuses = []string{"inbox", "confirmed", "trash"}
+	Maturities     = []string{"case", "confirmed", "rule"}
+	// ImportanceFactors are the factors of the score, in formula order.
+	ImportanceFactors = []string{"proximity", "surprisal", "entity_priority", "unambiguity"}
+)
+
+// Memory is one memory record. Doc keeps the file's bytes so that an edit
+// changes only the keys it sets.
+type Memory struct {
+	ID                string             `yaml:"id" json:"id"`
+	Type              string             `yaml:"type" json:"type"`
+	Status            string             `yaml:"status" json:"status"`
+	Maturity          string             `yaml:"maturity" json:"maturity,omitempty"`
+	Brief             string             `yaml:"brief" json:"brief"`
+	Author            string             `yaml:"author" json:"author,omitempty"`
+	Tags              []string           `yaml:"tags" json:"tags,omitempty"`
+	ContentConfidence *int               `yaml:"content_confidence" json:"content_confidence,omitempty"`
+	ImportanceFactors map[string]float64 `yaml:"importance_factors" json:"importance_factors,omitempty"`
+	IngestionTime     time.Time          `yaml:"ingestion_time" json:"ingestion_time"`
+	Scenario          string             `yaml:"scenario" json:"scenario,omitempty"`
+	SourceCases       []string           `yaml:"source_cases" json:"source_cases,omitempty"`
+	Observation       map[string]any     `yaml:"observation" json:"observation,omitempty"`
+	Trashed           map[string]any     `yaml:"trashed" json:"trashed,omitempty"`
+
+	// Path is the store-relative file path; the folder decides the status.
+	Path string                `yaml:"-" json:"path"`
+	Doc  *frontmatter.Document `yaml:"-" json:"-"`
+}
+
+// Confidence is content_confidence, 3 when absent.
+func (m *Memory) Confidence() int {
+	if m.ContentConfidence == nil {
+		return 3
+	}
+	return *m.ContentConfidence
+}
+
+// Factor returns an importance factor, 0 when missing.
+func (m *Memory) Factor(name string) float64 { return m.ImportanceFactors[name] }
+
+// Body is the memory's content.
+func (m *Memory) Body() string { return string(m.Doc.Body()) }
+
+// MemoryPath is where a memory of a status and type lives.
+func MemoryPath(status, typ, id string) string {
+	switch status {
+	case "confirmed":
+		return "memory/confirmed/" + typ + "/" + id + ".md"
+	case "trash":
+		return "memory/trash/" + id + ".md"
+	}
+	return "memory/inbox/" + id + ".md"
+}
+
+// statusOfPath derives the status from the folder.
+func statusOfPath(p string) string {
+	switch {
+	case strings.HasPrefix(p, "memory/confirmed/"):
+		return "confirmed"
+	case strings.HasPrefix(p, "memory/trash/"):
+		return "trash"
+	}
+	return "inbox"
+}
+
+// ReadMemory reads and checks one memory file (store-relative path).
+func (s *Store) ReadMemory(rel string) (*Memory, error) {
+	d, err := s.ReadDocument(rel)
+	if err != nil {
+		return nil, err
+	}
+	m := &Memory{Path: rel, Doc: d}
+	if err := d.Decode(m); err != nil {
+		return nil, invalid(rel, err)
+	}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// check applies SPEC §2.1's types and ranges; the error names the line.
+func (m *Memory) check() error {
+	bad := func(key, format string, a ...any) error {
+		return &InvalidFile{Path: m.Path, Line: m.Doc.Line(key), Msg: key + ": " + fmt.Sprintf(format, a...)}
+	}
+	stem := strings.TrimSuffix(path.Base(m.Path), ".md")
+	if m.ID == "" {
+		m.ID = stem
+	}
+	if err := CheckID(m.ID); err != nil {
+		return bad("id", "%v", err)
+	}
+	if m.ID != stem {
+		return bad("id", "%q does not match the file name %q", m.ID, stem+".md")
+	}
+	if m.Type == "" {
+		return &InvalidFile{Path: m.Path, Msg: "type: missing (want fact, concept or lesson)"}
+	}
+	if !oneOf(m.Type, MemoryTypes) {
+		return bad("type", "%q is not fact, concept or lesson", m.Type)
+	}
+	if m.Maturity != "" && !oneOf(m.Maturity, Maturities) {
+		return bad("maturity", "%q is not case, confirmed or rule", m.Maturity)
+	}
+	if c := m.ContentConfidence; c != nil && (*c < 1 || *c > 5) {
+		return bad("content_confidence", "%d is out of range 1–5", *c)
+	}
+	for k, v := range m.ImportanceFactors {
+		if !oneOf(k, ImportanceFactors) {
+			return bad("importance_factors", "unknown factor %q (known: %s)", k, strings.Join(ImportanceFactors, ", "))
+		}
+		if v < 0 || v > 1 {
+			return bad("importance_factors", "%s is %v, out of range [0,1]", k, v)
+		}
+	}
+	if m.IngestionTime.IsZero() {
+		return bad("ingestion_time", "missing")
+	}
+	m.Status = statusOfPath(m.Path)
+	return nil
+}
+
+func oneOf(s string, set []string) bool {
+	for _, x := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// MemoryQuery selects memories. Zero fields select everything.
+type MemoryQuery struct {
+	Status   string // inbox, confirmed, trash; "" = all
+	Type     string
+	From, To time.Time // half-open [From, To) on ingestion_time
+	Limit    int       // 0 = no limit
+	Offset   int
+}
+
+// MemoryList is a page of memories plus the files that could not be read.
+type MemoryList struct {
+	Memories []*Memory
+	Total    int // matches before paging
+	Invalid  []*InvalidFile
+}
+
+// memoryFolders are the folders that hold memories of a status.
+func memoryFolders(status, typ string) []string {
+	var out []string
+	if status == "" || status == "inbox" {
+		out = append(out, "memory/inbox")
+	}
+	if status == "" || status == "confirmed" {
+		for _, t := range MemoryTypes {
+			if typ == "" || typ == t {
+				out = append(out, "memory/confirmed/"+t)
+			}
+		}
+	}
+	if status == "" || status == "trash" {
+		out = append(out, "memory/trash")
+	}
+	return out
+}
+
+// ListMemories returns the memories that match q, ordered by
+// (ingestion_time, id), with every unreadable file reported.
+func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
+	res := &MemoryList{}
+	var all []*Memory
+	for _, dir := range memoryFolders(q.Status, q.Type) {
+		names, err := recordNames(s.Path(dir))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			rel := dir + "/" + n
+			m, err := s.ReadMemory(rel)
+			if err != nil {
+				res.Invalid = append(res.Invalid, invalid(rel, err))
+				continue
+			}
+			if q.Type != "" && m.Type != q.Type {
+				continue
+			}
+			if !q.From.IsZero() && m.IngestionTime.Before(q.From) {
+				continue
+			}
+			if !q.To.IsZero() && !m.IngestionTime.Before(q.To) {
+				continue
+			}
+			all = append(all, m)
+		}
+	}
+	SortMemories(all)
+	res.Total = len(all)
+	if q.Offset > 0 {
+		if q.Offset >= len(all) {
+			all = nil
+		} else {
+			all = all[q.Offset:]
+		}
+	}
+	if q.Limit > 0 && len(all) > q.Limit {
+		all = all[:q.Limit]
+	}
+	res.Memories = all
+	return res, nil
+}
+
+// SortMemories orders by (ingestion_time, id).
+func SortMemories(ms []*Memory) {
+	sort.Slice(ms, func(i, j int) bool {
+		if !ms[i].IngestionTime.Equal(ms[j].IngestionTime) {
+			return ms[i].IngestionTime.Before(ms[j].IngestionTime)
+		}
+		return ms[i].ID < ms[j].ID
+	})
+}
+
+// recordNames lists the *.md files of a folder, sorted; a missing folder is empty.
+func recordNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := names[:0]
+	for _, n := range names {
+		if strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// FindMemory finds a memory by id in any folder.
+func (s *Store) FindMemory(id string) (*Memory, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	for _, dir := range memoryFolders("", "") {
+		rel := dir + "/" + id + ".md"
+		if _, err := os.Lstat(s.Path(rel)); err == nil {
+			return s.ReadMemory(rel)
+		}
+	}
+	return nil, fmt.Errorf("%w: memory %s", ErrNotFound, id)
+}
+
+// ErrNotFound means a record does not exist.
+var ErrNotFound = errors.New("not found")

@@ -1,0 +1,97 @@
+package mdstore
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// SaveOptions control how a run's changeset is saved.
+type SaveOptions struct {
+	// NoCommit changes the files and makes no commit.
+	NoCommit bool
+	// Stage, when set, is called after each step ("journal", "applied",
+	// "committed"); crash tests use it to stop the process there.
+	Stage func(step string)
+}
+
+// Save applies a run's changeset and records it as one commit, and returns
+// the commit hash ("" when nothing changed or with NoCommit). The caller
+// holds the lock. The order makes a crash at any point recoverable: journal
+// (synced) → files → one sync → commit → journal removed.
+func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
+	if c.Empty() {
+		return "", nil
+	}
+	stage := opt.Stage
+	if stage == nil {
+		stage = func(string) {}
+	}
+	if !opt.NoCommit {
+		if err := s.CheckCommit(); err != nil {
+			return "", err
+		}
+	}
+	if info.At.IsZero() {
+		info.At = s.Now()
+	}
+	journal, err := s.writeJournal(c, info, opt.NoCommit)
+	if err != nil {
+		return "", err
+	}
+	stage("journal")
+	if err := s.apply(c); err != nil {
+		return "", fmt.Errorf("applying run %s (its journal %s finishes it next time): %w", info.RunID, journal, err)
+	}
+	if err := syncAll(s.Dir); err != nil {
+		return "", err
+	}
+	stage("applied")
+	hash := ""
+	if !opt.NoCommit {
+		if hash, err = s.commit(c, info); err != nil {
+			return hash, err
+		}
+	}
+	stage("committed")
+	if err := os.Remove(journal); err != nil {
+		return hash, err
+	}
+	return hash, nil
+}
+
+// CommitStore commits every file under the store as it is on disk (used by
+// init, so the new layout is in history). Only the store's files are added.
+func (s *Store) CommitStore(info CommitInfo) (string, error) {
+	c := &Changeset{}
+	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(s.Dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == ".journal" || rel == ".cache" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if rel == ".lock" || !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		c.Write(rel, data)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if info.At.IsZero() {
+		info.At = s.Now()
+	}
+	return s.commit(c, info)
+}

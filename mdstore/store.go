@@ -1,0 +1,143 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// DirName is the name of the store folder.
+const DirName = ".curator"
+
+// ErrNoStore means no .curator folder was found.
+var ErrNoStore = errors.New("no curator store here (run `curator init`, or pass --store)")
+
+// Store is an opened .curator folder.
+type Store struct {
+	// Dir is the absolute path of the .curator folder.
+	Dir    string
+	Config Config
+	// Now is the store's clock; tests replace it.
+	Now func() time.Time
+}
+
+// Find walks up from start to the nearest folder holding .curator and
+// returns the .curator path.
+func Find(start string) (string, error) {
+	dir, err := filepath.Abs(start)
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, DirName)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", ErrNoStore
+		}
+		dir = parent
+	}
+}
+
+// Open opens the store at dir (the .curator folder itself).
+func Open(dir string) (*Store, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s", ErrNoStore, abs)
+	}
+	cfg, err := loadConfig(filepath.Join(abs, "config.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	return &Store{Dir: abs, Config: cfg, Now: func() time.Time { return time.Now().UTC() }}, nil
+}
+
+// Folders that init creates.
+var initFolders = []string{
+	"context/bullets", "context/archive", "context/reflections/pending",
+	"context/reflections/merged", "context/log", "context/metrics",
+	"memory/inbox", "memory/confirmed/fact", "memory/confirmed/concept",
+	"memory/confirmed/lesson", "memory/trash", "pipelines",
+}
+
+// gitignore keeps the store's private working files out of git.
+const gitignore = ".lock\n.journal/\n.cache/\n"
+
+// Init creates a store in parent/.curator (when absent) with config.yaml and
+// its folders, and a git repository around it when there is none. It reports
+// what it created. Existing files are never overwritten.
+func Init(parent string) (*Store, []string, error) {
+	dir := filepath.Join(parent, DirName)
+	var created []string
+	for _, f := range initFolders {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if _, err := os.Stat(p); os.IsNotExist(err) {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return nil, nil, err
+			}
+			// Git keeps no empty folders; a .keep file keeps the layout visible.
+			if err := WriteFileAtomic(filepath.Join(p, ".keep"), nil, 0o644); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for name, content := range map[string]string{"config.yaml": DefaultConfig, ".gitignore": gitignore} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); os.IsNotExist(err) {
+			if err := WriteFileAtomic(p, []byte(content), 0o644); err != nil {
+				return nil, nil, err
+			}
+			created = append(created, filepath.ToSlash(filepath.Join(DirName, name)))
+		}
+	}
+	if _, err := git.PlainOpenWithOptions(parent, &git.PlainOpenOptions{DetectDotGit: true}); errors.Is(err, git.ErrRepositoryNotExists) {
+		_, err := git.PlainInitWithOptions(parent, &git.PlainInitOptions{
+			InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("creating git repository in %s: %w", parent, err)
+		}
+		created = append(created, ".git")
+	} else if err != nil {
+		return nil, nil, err
+	}
+	s, err := Open(dir)
+	return s, created, err
+}
+
+// Path returns the absolute path of a store-relative slash path.
+func (s *Store) Path(rel string) string {
+	return filepath.Join(s.Dir, filepath.FromSlash(rel))
+}
+
+// Lock takes the store's lock, waiting up to timeout, and finishes any run
+// that crashed before it could (see Recover).
+func (s *Store) Lock(timeout time.Duration) (*Lock, error) {
+	l, err := lock(filepath.Join(s.Dir, ".lock"), timeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Recover(); err != nil {
+		l.Unlock()
+		return nil, err
+	}
+	return l, nil
+}
+
+// LockTimeout is the configured wait for the lock (default 10s).
+func (s *Store) LockTimeout() time.Duration {
+	if d, err := time.ParseDuration(s.Config.LockTimeout); err == nil && s.Config.LockTimeout != "" {
+		return d
+	}
+	return 10 * time.Second
+}
