@@ -1,0 +1,254 @@
+package similar
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// lexicalParams are the tuned constants of the lexical engine (tuned on
+// sick_train.tsv, see BENCHMARKS.md).
+type lexicalParams struct {
+	stopWeight float64 // weight of a stop word
+	freqDecay  float64 // content weight = 1 / (1 + freqDecay*ln(1+SemCor count))
+	senses     int     // WordNet senses per part of speech
+	depth      int     // hypernym levels
+	synonym    float64 // similarity of two words sharing a synset
+	hyperDecay float64 // factor per hypernym step
+	dirMix     float64 // score = dirMix*min(dirs) + (1-dirMix)*mean(dirs)
+	capBase    float64 // capped score = min(score, capBase + capSlope*score)
+	capSlope   float64
+	noCap      bool
+}
+
+var defaultParams = lexicalParams{
+	stopWeight: 0.02,
+	freqDecay:  0.15,
+	senses:     4,
+	depth:      2,
+	synonym:    0.9,
+	hyperDecay: 0.6,
+	dirMix:     0.5,
+	capBase:    0.5,
+	capSlope:   0.09,
+}
+
+// Lexical is the default engine: deterministic, local, no model. It aligns
+// each word of one text with its most similar word of the other (same
+// Porter stem, WordNet synonym or near hypernym), weights words by rarity,
+// and caps the score below the merge threshold when the texts differ by a
+// negation or by a number.
+type Lexical struct {
+	p     lexicalParams
+	wn    *wordNet
+	words sync.Map // word -> *wordInfo, memoised analysis of each word
+
+	conceptSim []float64 // by hypernym steps: synonym * hyperDecay^steps
+}
+
+// NewLexical returns the default engine.
+func NewLexical() *Lexical { return newLexical(defaultParams) }
+
+func newLexical(p lexicalParams) *Lexical {
+	l := &Lexical{p: p, wn: loadWordNet()}
+	for steps := 0; steps <= 2*p.depth; steps++ {
+		l.conceptSim = append(l.conceptSim, p.synonym*math.Pow(p.hyperDecay, float64(steps)))
+	}
+	return l
+}
+
+// Name implements Engine.
+func (*Lexical) Name() string { return "lexical" }
+
+// Score implements Engine.
+func (l *Lexical) Score(a, b string) float64 { return l.scoreDocs(l.analyze(a), l.analyze(b)) }
+
+// term is one distinct word of a text after analysis.
+type term struct {
+	*wordInfo      // key: Porter stem of the lemma, equal keys match exactly
+	negated   bool // some occurrence is inside a negation's scope
+}
+
+// doc is an analysed text.
+type doc struct {
+	terms   []term // distinct keys, in order of first occurrence
+	total   float64
+	numbers []string // sorted distinct numbers
+	norm    string   // the lower-cased words joined, for texts without terms
+}
+
+// wordInfo is what analysis learns about one word, independent of context.
+type wordInfo struct {
+	key      string
+	lemma    string
+	stop     bool
+	number   bool
+	weight   float64
+	concepts []concept
+}
+
+func (l *Lexical) wordInfo(w word) *wordInfo {
+	if wi, ok := l.words.Load(w.text); ok {
+		return wi.(*wordInfo)
+	}
+	wi := &wordInfo{key: w.text, weight: 1}
+	switch {
+	case isNumber(w.text):
+		wi.number = true
+	case stopWords[w.text] || w.negation:
+		wi.stop, wi.weight = true, l.p.stopWeight
+	default:
+		wi.lemma = l.wn.lemma(w.text)
+		if wi.lemma == "" {
+			wi.key = stem(w.text)
+			break
+		}
+		wi.key = stem(wi.lemma)
+		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(l.wn.words[wi.lemma].count)))
+		wi.concepts = l.wn.concepts(wi.lemma, l.p.senses, l.p.depth)
+	}
+	l.words.Store(w.text, wi)
+	return wi
+}
+
+func (l *Lexical) analyze(text string) *doc {
+	words := tokenize(text)
+	d := &doc{}
+	index := map[string]int{}
+	scope, scopeClause := 0, -1
+	norm := make([]string, 0, len(words))
+	for _, w := range words {
+		norm = append(norm, w.text)
+		wi := l.wordInfo(w)
+		if w.clause != scopeClause {
+			scope = 0
+		}
+		negated := false
+		switch {
+		case w.negation:
+			scope, scopeClause = 3, w.clause
+		case scopeBreaks[w.text]:
+			scope = 0
+		case scope > 0 && !wi.stop:
+			negated = true
+			scope--
+		}
+		if wi.number {
+			d.numbers = append(d.numbers, w.text)
+		}
+		if i, ok := index[wi.key]; ok {
+			d.terms[i].negated = d.terms[i].negated || negated
+			continue
+		}
+		index[wi.key] = len(d.terms)
+		d.terms = append(d.terms, term{wordInfo: wi, negated: negated})
+		d.total += wi.weight
+	}
+	sort.Strings(d.numbers)
+	d.numbers = dedupe(d.numbers)
+	d.norm = strings.Join(norm, " ")
+	return d
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// scoreDocs is the engine's score of two analysed texts.
+func (l *Lexical) scoreDocs(a, b *doc) float64 {
+	if len(a.terms) == 0 || len(b.terms) == 0 {
+		if a.norm != "" && a.norm == b.norm {
+			return 1
+		}
+		return 0
+	}
+	ab, ba := l.directions(a, b)
+	lo, mean := math.Min(ab, ba), (ab+ba)/2
+	s := l.p.dirMix*lo + (1-l.p.dirMix)*mean
+	if s > 1 {
+		s = 1
+	}
+	if !l.p.noCap && conflict(a, b) {
+		s = math.Min(s, l.p.capBase+l.p.capSlope*s)
+	}
+	return s
+}
+
+// directions returns the weighted share of a's meaning found in b, and of
+// b's found in a: each word counts with its weight times its best match in
+// the other text.
+func (l *Lexical) directions(a, b *doc) (ab, ba float64) {
+	colBest := make([]float64, len(b.terms))
+	for i := range a.terms {
+		t := &a.terms[i]
+		best := 0.0
+		for j := range b.terms {
+			s := l.termSim(t, &b.terms[j])
+			if s > best {
+				best = s
+			}
+			if s > colBest[j] {
+				colBest[j] = s
+			}
+		}
+		ab += t.weight * best
+	}
+	for j := range b.terms {
+		ba += b.terms[j].weight * colBest[j]
+	}
+	return ab / a.total, ba / b.total
+}
+
+// termSim is 1 for equal keys, else the best shared WordNet concept.
+func (l *Lexical) termSim(a, b *term) float64 {
+	if a.key == b.key {
+		return 1
+	}
+	if len(a.concepts) == 0 || len(b.concepts) == 0 {
+		return 0
+	}
+	best := 0.0
+	i, j := 0, 0
+	for i < len(a.concepts) && j < len(b.concepts) {
+		ca, cb := a.concepts[i], b.concepts[j]
+		switch {
+		case ca.id < cb.id:
+			i++
+		case ca.id > cb.id:
+			j++
+		default:
+			if s := l.conceptSim[ca.dist+cb.dist]; s > best {
+				best = s
+			}
+			i++
+			j++
+		}
+	}
+	return best
+}
+
+// conflict reports whether two texts differ by a negation (a word negated
+// in one and plainly stated in the other) or by a number (both name
+// numbers, and not the same ones).
+func conflict(a, b *doc) bool {
+	if len(a.numbers) > 0 && len(b.numbers) > 0 && strings.Join(a.numbers, " ") != strings.Join(b.numbers, " ") {
+		return true
+	}
+	neg := map[string]bool{}
+	for _, t := range a.terms {
+		neg[t.key] = t.negated
+	}
+	for _, t := range b.terms {
+		if n, ok := neg[t.key]; ok && n != t.negated {
+			return true
+		}
+	}
+	return false
+}

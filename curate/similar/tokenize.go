@@ -1,0 +1,128 @@
+package similar
+
+import (
+	"strings"
+	"unicode"
+)
+
+// A word is one token of a text as the tokenizer reads it.
+type word struct {
+	text     string
+	clause   int  // clause number: negation does not cross clause breaks
+	negation bool // the word is a negation marker ("not", "never", "without", ...)
+}
+
+// stopWords carry little meaning; they get a small weight and no synonyms.
+var stopWords = setOf(`a about above after again against all am an and any are as at be
+	because been before being below between both but by can could did do does doing down
+	during each few for from further had has have having he her here hers herself him himself
+	his how i if in into is it its itself just let me more most my myself of off on once only
+	or other our ours ourselves out over own same she should so some such than that the their
+	theirs them themselves then there these they this those through to too under until up
+	very was we were what when where which while who whom why will with would you your yours
+	yourself yourselves also may might must shall e g eg ie etc via per`)
+
+// negationWords flip the meaning of what follows them in their clause.
+var negationWords = setOf(`not no never without none nobody nothing neither nor cannot
+	nowhere avoid`)
+
+// scopeBreaks end a negation's scope inside a clause.
+var scopeBreaks = setOf(`but and however instead then otherwise unless except`)
+
+// numberWords are read as the numbers they name.
+var numberWords = map[string]string{
+	"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+	"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
+	"twelve": "12", "thirteen": "13", "fourteen": "14", "fifteen": "15",
+	"sixteen": "16", "seventeen": "17", "eighteen": "18", "nineteen": "19",
+	"twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "hundred": "100",
+	"thousand": "1000", "twice": "2", "single": "1", "double": "2", "triple": "3",
+}
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// contractions are expanded before tokenizing so that "don't" reads as
+// "do not".
+var contractions = strings.NewReplacer(
+	"’", "'", "can't", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
+)
+
+// tokenize splits text into lower-case words of letters or digits. Digits
+// keep inner dots and commas ("2.5", "1,000"); list markers such as "(1)" or
+// "2." at the start of an item are dropped, so that numbered steps are not
+// read as quantities. Sentence punctuation starts a new clause.
+func tokenize(text string) []word {
+	text = contractions.Replace(strings.ToLower(text))
+	var words []word
+	clause := 0
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsLetter(r):
+			j := i
+			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
+				j++
+			}
+			words = append(words, word{text: string(rs[i:j]), clause: clause})
+			i = j
+		case unicode.IsDigit(r):
+			j := i
+			for j < len(rs) && (unicode.IsDigit(rs[j]) ||
+				((rs[j] == '.' || rs[j] == ',') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && j > i)) {
+				j++
+			}
+			num := strings.ReplaceAll(string(rs[i:j]), ",", "")
+			if !isListMarker(rs, i, j) {
+				words = append(words, word{text: num, clause: clause})
+			}
+			i = j
+		default:
+			if strings.ContainsRune(".;:!?()[]{}\n", r) {
+				clause++
+			}
+			i++
+		}
+	}
+	for k := range words {
+		words[k].negation = negationWords[words[k].text]
+		if n, ok := numberWords[words[k].text]; ok {
+			words[k].text = n
+		}
+	}
+	return words
+}
+
+// isListMarker reports whether the digits rs[i:j] number a list item:
+// "(3)", or "3." / "3)" at the start of a line or after a colon or
+// semicolon.
+func isListMarker(rs []rune, i, j int) bool {
+	if j-i > 2 || j >= len(rs) {
+		return false
+	}
+	prev := ' '
+	k := i - 1
+	for k >= 0 && rs[k] == ' ' {
+		k--
+	}
+	if k >= 0 {
+		prev = rs[k]
+	}
+	if rs[j] == ')' {
+		return k < 0 || prev == '(' || prev == '\n' || prev == ':' || prev == ';' || prev == ',' || prev == '-'
+	}
+	if rs[j] == '.' && (j+1 == len(rs) || rs[j+1] == ' ') {
+		return k < 0 || prev == '\n' || prev == ':' || prev == ';'
+	}
+	return false
+}
+
+func isNumber(s string) bool {
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
