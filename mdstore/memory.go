@@ -86,6 +86,19 @@ func (s *Store) ReadMemory(rel string) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	return memoryFromDoc(rel, d)
+}
+
+// ParseMemory checks a memory's bytes as if they were the file at rel.
+func ParseMemory(rel string, data []byte) (*Memory, error) {
+	d, err := frontmatter.Parse(data)
+	if err != nil {
+		return nil, invalid(rel, err)
+	}
+	return memoryFromDoc(rel, d)
+}
+
+func memoryFromDoc(rel string, d *frontmatter.Document) (*Memory, error) {
 	m := &Memory{Path: rel, Doc: d}
 	if err := d.Decode(m); err != nil {
 		return nil, invalid(rel, err)

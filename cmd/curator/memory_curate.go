@@ -1,0 +1,281 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+func memoryCurateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "curate",
+		Usage: "the memory pass: dedup, score, promote or trash the inbox entries of a window",
+		Description: "Window: --from/--to; or --task with \"整理范围：<start> 到 <end>\"; or, with neither,\n" +
+			"from the watermark in memory/state.json to now. Every inbox entry in the window is read\n" +
+			"before acting. The run is one git commit; re-running a window changes nothing.\n" +
+			"Invalid files are reported by path and line, left untouched, and make the exit status 5.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "window start (RFC 3339, inclusive)"},
+			&cli.StringFlag{Name: "to", Usage: "window end (RFC 3339, exclusive)"},
+			&cli.StringFlag{Name: "task", Usage: "task text holding 整理范围：<start> 到 <end>"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the decisions and change nothing"},
+			&cli.IntFlag{Name: "dedup-prefix", Value: 40, Usage: "runes of brief that make the dedup key"},
+		},
+		Action: func(c *cli.Context) error {
+			g := globalsOf(c)
+			s, err := g.openStore()
+			if err != nil {
+				return err
+			}
+			if c.Int("dedup-prefix") < 1 {
+				return usagef("--dedup-prefix must be at least 1")
+			}
+			from, to, err := windowFlags(c)
+			if err != nil {
+				return err
+			}
+			if c.IsSet("task") && (c.IsSet("from") || c.IsSet("to")) {
+				return usagef("give either --task or --from/--to, not both")
+			}
+			l, err := g.lock(s)
+			if err != nil {
+				return err
+			}
+			defer l.Unlock()
+			now := s.Now()
+			w, err := curateWindow(s, c.String("task"), from, to, now)
+			if err != nil {
+				return err
+			}
+			run := newRunID(now)
+			r, err := curate.PrepareMemoryPass(s, w, curate.MemoryOptions{DedupPrefix: c.Int("dedup-prefix")}, run, now)
+			if err != nil {
+				return err
+			}
+			commit := ""
+			if !c.Bool("dry-run") {
+				if commit, err = g.save(s, r.Changes, r.Commit); err != nil {
+					return err
+				}
+			}
+			if g.JSON {
+				err = g.printJSON(memoryReport(r, run, commit, c.Bool("dry-run")))
+			} else if !g.Quiet {
+				printMemoryReport(g.stdout, r, commit, c.Bool("dry-run"))
+			}
+			if err != nil {
+				return err
+			}
+			if !g.JSON {
+				reportInvalid(g, r.Invalid)
+			}
+			if len(r.Invalid) > 0 {
+				return invalidInputs{len(r.Invalid)}
+			}
+			return nil
+		},
+	}
+}
+
+// curateWindow picks the window: flags, then task text, then watermark → now.
+func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (curate.Window, error) {
+	if task != "" {
+		w, err := curate.WindowFromTask(task)
+		if err != nil {
+			return w, usagef("--task: %v", err)
+		}
+		return w, nil
+	}
+	if from.IsZero() || to.IsZero() {
+		st, err := s.ReadMemoryState()
+		if err != nil {
+			return curate.Window{}, err
+		}
+		if from.IsZero() {
+			from = st.Watermark
+		}
+		if to.IsZero() {
+			to = now
+		}
+	}
+	w, err := curate.NewWindow(from, to)
+	if err != nil {
+		return w, usagef("%v", err)
+	}
+	return w, nil
+}
+
+func memoryReport(r *curate.MemoryRun, run, commit string, dry bool) map[string]any {
+	p := r.Plan
+	return map[string]any{
+		"window": p.Window, "candidates": p.Candidates, "duplicates": p.Duplicates,
+		"promoted": p.Promoted, "discarded": p.Discarded, "kept": p.Kept,
+		"run_id": run, "commit": commit, "dry_run": dry, "invalid": invalidList(r.Invalid),
+	}
+}
+
+func printMemoryReport(w io.Writer, r *curate.MemoryRun, commit string, dry bool) {
+	p := r.Plan
+	title := "Memory curation"
+	if dry {
+		title += " (dry run: nothing changed)"
+	}
+	fmt.Fprintf(w, "%s, window %s\n", title, p.Window)
+	fmt.Fprintf(w, "  candidates:           %d\n", len(p.Candidates))
+	section := func(name string, acts []curate.MemoryAction, detail func(curate.MemoryAction) string) {
+		fmt.Fprintf(w, "  %-21s %d\n", name+":", len(acts))
+		for _, a := range acts {
+			fmt.Fprintf(w, "    %s  %s\n", a.ID, detail(a))
+		}
+	}
+	section("duplicates trashed", p.Duplicates, func(a curate.MemoryAction) string { return "duplicate of " + a.DuplicateOf })
+	section("promoted", p.Promoted, func(a curate.MemoryAction) string {
+		return fmt.Sprintf("→ confirmed/%s (channel %s, score %.4g)", a.Type, a.Channel, a.Score)
+	})
+	section("discarded", p.Discarded, func(a curate.MemoryAction) string { return fmt.Sprintf("score %.4g", a.Score) })
+	section("left for reflection", p.Kept, func(a curate.MemoryAction) string { return fmt.Sprintf("%s, score %.4g", a.Type, a.Score) })
+	if len(r.Invalid) > 0 {
+		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(r.Invalid))
+	}
+	switch {
+	case dry:
+	case commit != "":
+		fmt.Fprintf(w, "Committed %s\n", commit[:12])
+	case r.Changes.Empty():
+		fmt.Fprintln(w, "Nothing to change.")
+	}
+}
+
+func memoryPromoteRuleCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "promote-rule",
+		Usage: "draw a rule from ≥ 3 distinct lesson cases of one scenario into confirmed/lesson/",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "scenario", Required: true, Usage: "the scenario whose lessons make the rule"},
+			&cli.StringFlag{Name: "author", Value: "curator", Usage: "author of the rule"},
+		},
+		Action: func(c *cli.Context) error {
+			g := globalsOf(c)
+			scenario := strings.TrimSpace(c.String("scenario"))
+			if scenario == "" {
+				return usagef("--scenario must not be empty")
+			}
+			s, err := g.openStore()
+			if err != nil {
+				return err
+			}
+			l, err := g.lock(s)
+			if err != nil {
+				return err
+			}
+			defer l.Unlock()
+			list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson"})
+			if err != nil {
+				return err
+			}
+			cases := curate.RuleCases(list.Memories, scenario, 0)
+			now := s.Now()
+			cs := &mdstore.Changeset{}
+			id, err := curate.DrawRule(scenario, cases, c.String("author"), now, cs)
+			if err != nil {
+				return blocked(err)
+			}
+			ids := make([]string, len(cases))
+			for i, m := range cases {
+				ids[i] = m.ID
+			}
+			if old, err := s.FindMemory(id); err == nil && strings.Join(old.SourceCases, ",") == strings.Join(ids, ",") {
+				cs = &mdstore.Changeset{} // the same rule from the same cases: nothing to do
+			}
+			commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: "memory promote-rule " + id, Decisions: []string{fmt.Sprintf("rule %s from %s", id, strings.Join(ids, ", "))}, RunID: newRunID(now), At: now})
+			if err != nil {
+				return err
+			}
+			if g.JSON {
+				return g.printJSON(map[string]any{"id": id, "scenario": scenario, "source_cases": ids, "commit": commit, "invalid": invalidList(list.Invalid)})
+			}
+			g.say("rule %s drawn from %s: %s\n", id, plural(len(ids), "case", "cases"), strings.Join(ids, ", "))
+			reportInvalid(g, list.Invalid)
+			return nil
+		},
+	}
+}
+
+func memoryTrashCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "trash",
+		Usage: "manage the trash",
+		Subcommands: []*cli.Command{{
+			Name:  "purge",
+			Usage: "remove trashed memories older than a duration (history keeps them)",
+			Flags: []cli.Flag{&cli.StringFlag{Name: "older-than", Value: "30d", Usage: "age since trashed.at, e.g. 30d, 12h"}},
+			Action: func(c *cli.Context) error {
+				g := globalsOf(c)
+				age, err := parseAge(c.String("older-than"))
+				if err != nil {
+					return usagef("--older-than: %v", err)
+				}
+				s, err := g.openStore()
+				if err != nil {
+					return err
+				}
+				l, err := g.lock(s)
+				if err != nil {
+					return err
+				}
+				defer l.Unlock()
+				list, err := s.ListMemories(mdstore.MemoryQuery{Status: "trash"})
+				if err != nil {
+					return err
+				}
+				now := s.Now()
+				cs := &mdstore.Changeset{}
+				var purged []string
+				for _, m := range list.Memories {
+					at, _ := m.Trashed["at"].(string)
+					t, err := curate.ParseTime(at)
+					if err != nil || now.Sub(t) <= age {
+						continue
+					}
+					cs.Delete(m.Path)
+					purged = append(purged, m.ID)
+				}
+				commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: fmt.Sprintf("memory trash purge: %s", plural(len(purged), "entry", "entries")), Decisions: prefixed("purge ", purged), RunID: newRunID(now), At: now})
+				if err != nil {
+					return err
+				}
+				if g.JSON {
+					return g.printJSON(map[string]any{"purged": nonNil(purged), "commit": commit})
+				}
+				g.say("purged %s\n", plural(len(purged), "entry", "entries"))
+				return nil
+			},
+		}},
+	}
+}
+
+func prefixed(p string, xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = p + x
+	}
+	return out
+}
+
+// parseAge reads a Go duration or a number of days ("30d").
+func parseAge(s string) (time.Duration, error) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		if _, err := fmt.Sscanf(d, "%d", &n); err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(s)
+}

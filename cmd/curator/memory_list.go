@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+func memoryListCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list memories ordered by (ingestion_time, id)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "status", Usage: "inbox, confirmed or trash (default: all)"},
+			&cli.StringFlag{Name: "type", Usage: "fact, concept or lesson"},
+			&cli.StringFlag{Name: "from", Usage: "window start (RFC 3339, inclusive)"},
+			&cli.StringFlag{Name: "to", Usage: "window end (RFC 3339, exclusive)"},
+			&cli.IntFlag{Name: "limit", Value: 100, Usage: "page size (0 = all)"},
+			&cli.IntFlag{Name: "offset", Usage: "entries to skip"},
+		},
+		Action: func(c *cli.Context) error {
+			g := globalsOf(c)
+			q := mdstore.MemoryQuery{Status: c.String("status"), Type: c.String("type"), Limit: c.Int("limit"), Offset: c.Int("offset")}
+			if q.Status != "" {
+				if err := checkOneOf("status", q.Status, mdstore.MemoryStatuses); err != nil {
+					return err
+				}
+			}
+			if q.Type != "" {
+				if err := checkOneOf("type", q.Type, mdstore.MemoryTypes); err != nil {
+					return err
+				}
+			}
+			if q.Limit < 0 || q.Offset < 0 {
+				return usagef("--limit and --offset must not be negative")
+			}
+			var err error
+			if q.From, q.To, err = windowFlags(c); err != nil {
+				return err
+			}
+			s, err := g.openStore()
+			if err != nil {
+				return err
+			}
+			res, err := s.ListMemories(q)
+			if err != nil {
+				return err
+			}
+			if g.JSON {
+				entries := make([]map[string]any, 0, len(res.Memories))
+				for _, m := range res.Memories {
+					entries = append(entries, memoryJSON(m))
+				}
+				if err := g.printJSON(map[string]any{"entries": entries, "total": res.Total, "limit": q.Limit, "offset": q.Offset, "invalid": invalidList(res.Invalid)}); err != nil {
+					return err
+				}
+			} else {
+				for _, m := range res.Memories {
+					fmt.Fprintf(g.stdout, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Type, m.Status, m.IngestionTime.UTC().Format(time.RFC3339), m.Brief)
+				}
+				reportInvalid(g, res.Invalid)
+			}
+			if len(res.Invalid) > 0 {
+				return invalidInputs{len(res.Invalid)}
+			}
+			return nil
+		},
+	}
+}
+
+// windowFlags reads --from/--to; either may be empty.
+func windowFlags(c *cli.Context) (from, to time.Time, err error) {
+	if v := c.String("from"); v != "" {
+		if from, err = curate.ParseTime(v); err != nil {
+			return from, to, usagef("--from: %v", err)
+		}
+	}
+	if v := c.String("to"); v != "" {
+		if to, err = curate.ParseTime(v); err != nil {
+			return from, to, usagef("--to: %v", err)
+		}
+	}
+	return from, to, nil
+}
+
+func memoryJSON(m *mdstore.Memory) map[string]any {
+	return map[string]any{
+		"id": m.ID, "type": m.Type, "status": m.Status, "maturity": m.Maturity, "brief": m.Brief,
+		"author": m.Author, "tags": nonNil(m.Tags), "content_confidence": m.Confidence(),
+		"importance_factors": m.ImportanceFactors, "score": curate.Score(m),
+		"ingestion_time": m.IngestionTime.UTC().Format(time.RFC3339Nano), "scenario": m.Scenario,
+		"source_cases": nonNil(m.SourceCases), "observation": m.Observation, "trashed": m.Trashed,
+		"path": m.Path, "body": m.Body(),
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func invalidList(inv []*mdstore.InvalidFile) []*mdstore.InvalidFile {
+	if inv == nil {
+		return []*mdstore.InvalidFile{}
+	}
+	return inv
+}
+
+// reportInvalid names every file that could not be read, on stderr.
+func reportInvalid(g globals, inv []*mdstore.InvalidFile) {
+	for _, f := range inv {
+		fmt.Fprintf(g.stderr, "curator: skipped %s (left untouched)\n", f.Error())
+	}
+}

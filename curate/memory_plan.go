@@ -1,0 +1,144 @@
+package curate
+
+import (
+	"sort"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// MemoryOptions are the settings of a memory pass.
+type MemoryOptions struct {
+	// DedupPrefix is how many runes of brief make the dedup key (default 40).
+	DedupPrefix int
+}
+
+// Memory action kinds.
+const (
+	ActPromote = "promote"
+	ActTrash   = "trash"
+	ActKeep    = "keep"
+)
+
+// Trash reasons.
+const (
+	ReasonDuplicate = "duplicate"
+	ReasonLowScore  = "low_score"
+)
+
+// MemoryAction is one decision of the memory pass.
+type MemoryAction struct {
+	Kind        string  `json:"action"`
+	ID          string  `json:"id"`
+	Type        string  `json:"type"`
+	Score       float64 `json:"score"`
+	Channel     string  `json:"channel,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
+	DuplicateOf string  `json:"duplicate_of,omitempty"`
+}
+
+// MemoryPlan is every decision of one pass, grouped as the report shows them.
+type MemoryPlan struct {
+	Window     Window         `json:"window"`
+	Candidates []string       `json:"candidates"`
+	Duplicates []MemoryAction `json:"duplicates"`
+	Promoted   []MemoryAction `json:"promoted"`
+	Discarded  []MemoryAction `json:"discarded"`
+	Kept       []MemoryAction `json:"kept"`
+}
+
+// Changes reports whether the plan moves any entry.
+func (p *MemoryPlan) Changes() bool {
+	return len(p.Duplicates)+len(p.Promoted)+len(p.Discarded) > 0
+}
+
+// PlanMemory decides, for every inbox entry of the window, whether it is a
+// duplicate, promoted, discarded or kept. It is pure: same input, same plan.
+func PlanMemory(w Window, candidates []*mdstore.Memory, opt MemoryOptions) *MemoryPlan {
+	if opt.DedupPrefix <= 0 {
+		opt.DedupPrefix = 40
+	}
+	ms := append([]*mdstore.Memory(nil), candidates...)
+	mdstore.SortMemories(ms)
+	p := &MemoryPlan{Window: w, Candidates: make([]string, 0, len(ms)),
+		Duplicates: []MemoryAction{}, Promoted: []MemoryAction{}, Discarded: []MemoryAction{}, Kept: []MemoryAction{}}
+	for _, m := range ms {
+		p.Candidates = append(p.Candidates, m.ID)
+	}
+	dupOf := Duplicates(ms, opt.DedupPrefix)
+	for _, m := range ms {
+		score := Score(m)
+		a := MemoryAction{ID: m.ID, Type: m.Type, Score: round(score)}
+		if keep, ok := dupOf[m.ID]; ok {
+			a.Kind, a.Reason, a.DuplicateOf = ActTrash, ReasonDuplicate, keep
+			p.Duplicates = append(p.Duplicates, a)
+			continue
+		}
+		if m.Type != "lesson" {
+			if ch := Channel(m, score); ch != "" {
+				a.Kind, a.Channel = ActPromote, ch
+				p.Promoted = append(p.Promoted, a)
+				continue
+			}
+		}
+		if !atLeast(score, TrashScore) {
+			a.Kind, a.Reason = ActTrash, ReasonLowScore
+			p.Discarded = append(p.Discarded, a)
+			continue
+		}
+		a.Kind = ActKeep
+		p.Kept = append(p.Kept, a)
+	}
+	return p
+}
+
+// round keeps scores readable in reports (0.75 rather than 0.7500000000000001).
+func round(f float64) float64 {
+	const k = 1e6
+	if f < 0 {
+		return -float64(int64(-f*k+0.5)) / k
+	}
+	return float64(int64(f*k+0.5)) / k
+}
+
+// DedupKey is (type, first n runes of brief).
+func DedupKey(m *mdstore.Memory, n int) string {
+	r := []rune(m.Brief)
+	if len(r) > n {
+		r = r[:n]
+	}
+	return m.Type + "\x00" + string(r)
+}
+
+// Duplicates maps each duplicate's id to the id of the entry kept in its
+// place: within a dedup group, entries of the same author keep only the
+// newest (ingestion_time, then id); entries of different authors are left alone.
+func Duplicates(ms []*mdstore.Memory, prefix int) map[string]string {
+	type key struct{ dedup, author string }
+	groups := map[key][]*mdstore.Memory{}
+	var order []key
+	for _, m := range ms {
+		k := key{DedupKey(m, prefix), m.Author}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], m)
+	}
+	out := map[string]string{}
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		sort.Slice(g, func(i, j int) bool {
+			if !g[i].IngestionTime.Equal(g[j].IngestionTime) {
+				return g[i].IngestionTime.Before(g[j].IngestionTime)
+			}
+			return g[i].ID < g[j].ID
+		})
+		newest := g[len(g)-1]
+		for _, m := range g[:len(g)-1] {
+			out[m.ID] = newest.ID
+		}
+	}
+	return out
+}

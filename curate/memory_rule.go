@@ -1,0 +1,94 @@
+package curate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// MinRuleCases is how many distinct lesson cases a rule needs.
+const MinRuleCases = 3
+
+// ErrTooFewCases means a scenario has fewer than MinRuleCases distinct cases.
+var ErrTooFewCases = errors.New("too few distinct cases to draw a rule")
+
+// RuleID is the id of the rule drawn for a scenario (stable, so drawing it
+// again updates the same file).
+func RuleID(scenario string) string {
+	h := sha256.Sum256([]byte(strings.TrimSpace(scenario)))
+	return "rule-" + hex.EncodeToString(h[:6])
+}
+
+// RuleCases returns the distinct lesson cases of a scenario: the lessons of
+// that scenario after dedup (same rule as the memory pass), ordered by
+// (ingestion_time, id).
+func RuleCases(lessons []*mdstore.Memory, scenario string, prefix int) []*mdstore.Memory {
+	if prefix <= 0 {
+		prefix = 40
+	}
+	var cases []*mdstore.Memory
+	for _, m := range lessons {
+		if m.Type == "lesson" && m.Maturity != "rule" && strings.TrimSpace(m.Scenario) == strings.TrimSpace(scenario) {
+			cases = append(cases, m)
+		}
+	}
+	dup := Duplicates(cases, prefix)
+	out := cases[:0]
+	for _, m := range cases {
+		if _, isDup := dup[m.ID]; !isDup {
+			out = append(out, m)
+		}
+	}
+	mdstore.SortMemories(out)
+	return out
+}
+
+// DrawRule builds the rule file for a scenario from its cases, into
+// confirmed/lesson/. The cases stay where they are.
+func DrawRule(scenario string, cases []*mdstore.Memory, author string, now time.Time, cs *mdstore.Changeset) (string, error) {
+	if len(cases) < MinRuleCases {
+		return "", fmt.Errorf("%w: scenario %q has %d, needs %d", ErrTooFewCases, scenario, len(cases), MinRuleCases)
+	}
+	ids := make([]string, len(cases))
+	var body strings.Builder
+	fmt.Fprintf(&body, "Rule drawn from %d cases of the scenario %q:\n\n", len(cases), scenario)
+	tags := map[string]bool{}
+	for i, m := range cases {
+		ids[i] = m.ID
+		fmt.Fprintf(&body, "- %s (%s)\n", m.Brief, m.ID)
+		for _, t := range m.Tags {
+			tags[t] = true
+		}
+	}
+	tagList := make([]string, 0, len(tags))
+	for t := range tags {
+		tagList = append(tagList, t)
+	}
+	sort.Strings(tagList)
+	id := RuleID(scenario)
+	doc, err := frontmatter.New([]byte(body.String()),
+		frontmatter.KV{Key: "id", Value: id},
+		frontmatter.KV{Key: "type", Value: "lesson"},
+		frontmatter.KV{Key: "status", Value: "confirmed"},
+		frontmatter.KV{Key: "maturity", Value: "rule"},
+		frontmatter.KV{Key: "brief", Value: "Rule: " + scenario},
+		frontmatter.KV{Key: "author", Value: author},
+		frontmatter.KV{Key: "tags", Value: tagList},
+		frontmatter.KV{Key: "content_confidence", Value: 4},
+		frontmatter.KV{Key: "ingestion_time", Value: now.UTC()},
+		frontmatter.KV{Key: "scenario", Value: scenario},
+		frontmatter.KV{Key: "source_cases", Value: ids},
+	)
+	if err != nil {
+		return "", err
+	}
+	cs.Write(mdstore.MemoryPath("confirmed", "lesson", id), doc.Bytes())
+	return id, nil
+}

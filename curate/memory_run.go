@@ -1,0 +1,64 @@
+package curate
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// MemoryRun is a prepared memory pass: its plan, the files it could not read,
+// and the changeset that carries the plan out.
+type MemoryRun struct {
+	Plan    *MemoryPlan
+	Invalid []*mdstore.InvalidFile
+	Changes *mdstore.Changeset
+	Commit  mdstore.CommitInfo
+}
+
+// PrepareMemoryPass reads every inbox entry of the window (all of them, before
+// acting), plans the pass and builds its changeset, including the watermark.
+// It changes nothing on disk.
+func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string, now time.Time) (*MemoryRun, error) {
+	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To})
+	if err != nil {
+		return nil, err
+	}
+	plan := PlanMemory(w, list.Memories, opt)
+	byID := make(map[string]*mdstore.Memory, len(list.Memories))
+	for _, m := range list.Memories {
+		byID[m.ID] = m
+	}
+	cs := &mdstore.Changeset{}
+	if err := ApplyMemory(plan, byID, run, now, cs); err != nil {
+		return nil, err
+	}
+	st, err := s.ReadMemoryState()
+	if err != nil {
+		return nil, err
+	}
+	if w.To.After(st.Watermark) {
+		cs.Write(mdstore.MemoryStatePath, mdstore.MemoryState{Watermark: w.To, LastRun: run}.Bytes())
+	}
+	return &MemoryRun{Plan: plan, Invalid: list.Invalid, Changes: cs, Commit: mdstore.CommitInfo{
+		Summary:   fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept)),
+		Decisions: plan.Decisions(),
+		RunID:     run,
+		At:        now,
+	}}, nil
+}
+
+// Decisions are the plan's lines for the commit message and the report.
+func (p *MemoryPlan) Decisions() []string {
+	var out []string
+	for _, a := range p.Duplicates {
+		out = append(out, fmt.Sprintf("trash %s: duplicate of %s", a.ID, a.DuplicateOf))
+	}
+	for _, a := range p.Promoted {
+		out = append(out, fmt.Sprintf("promote %s to confirmed/%s (channel %s, score %.4g)", a.ID, a.Type, a.Channel, a.Score))
+	}
+	for _, a := range p.Discarded {
+		out = append(out, fmt.Sprintf("trash %s: score %.4g < %.2g", a.ID, a.Score, TrashScore))
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package curate
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Window is the half-open interval [From, To) of ingestion times a memory
+// pass looks at.
+type Window struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+}
+
+// Contains reports whether t is in [From, To).
+func (w Window) Contains(t time.Time) bool {
+	return !t.Before(w.From) && t.Before(w.To)
+}
+
+func (w Window) String() string {
+	return w.From.UTC().Format(time.RFC3339) + " to " + w.To.UTC().Format(time.RFC3339)
+}
+
+// ErrNoWindow means a task text names no curation window.
+var ErrNoWindow = errors.New(`the task names no window (expected "整理范围：<start> 到 <end>")`)
+
+// taskWindowRE finds "整理范围：A 到 B" with a full-width or ASCII colon and
+// any spacing; "至", "to", "~" are accepted in place of "到".
+var taskWindowRE = regexp.MustCompile(`整理范围\s*[：:]\s*(\S+?)\s*(?:到|至|~|\bto\b)\s*(\S+)`)
+
+// WindowFromTask parses the window out of a task description.
+func WindowFromTask(task string) (Window, error) {
+	m := taskWindowRE.FindStringSubmatch(task)
+	if m == nil {
+		return Window{}, ErrNoWindow
+	}
+	from, err := ParseTime(m[1])
+	if err != nil {
+		return Window{}, err
+	}
+	to, err := ParseTime(strings.TrimRight(m[2], "。.,，;；"))
+	if err != nil {
+		return Window{}, err
+	}
+	return NewWindow(from, to)
+}
+
+// NewWindow checks that from is before to.
+func NewWindow(from, to time.Time) (Window, error) {
+	if !from.Before(to) {
+		return Window{}, fmt.Errorf("window start %s is not before its end %s", from.Format(time.RFC3339), to.Format(time.RFC3339))
+	}
+	return Window{From: from.UTC(), To: to.UTC()}, nil
+}
+
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"}
+
+// ParseTime reads an RFC 3339 timestamp; a time without a zone is UTC.
+func ParseTime(s string) (time.Time, error) {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a timestamp (want RFC 3339, e.g. 2026-11-29T09:00:00Z)", s)
+}
