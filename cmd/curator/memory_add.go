@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
