@@ -107,8 +107,7 @@ func TestErrorsNameTheFileLine(t *testing.T) {
 		in   string
 		line int
 	}{
-		// yaml.v3 reports an unclosed flow sequence on the line before it.
-		{"---\nid: a\ntype: [fact\n---\nbody", 2},
+		{"---\nid: a\ntype: [fact\n---\nbody", 3},
 		{"---\nid: a\nb: c: d\n---\n", 3},
 		{"---\na: 1\nb:\n  - x\n - y\n---\n", 4},
 		{"---\nid: a\n", 1},

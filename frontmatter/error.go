@@ -38,6 +38,11 @@ func (d *Document) wrap(err error) error {
 	for _, m := range msgs {
 		if loc := yamlLineRE.FindStringSubmatchIndex(m); loc != nil {
 			n, _ := strconv.Atoi(m[loc[2]:loc[3]])
+			// yaml.v3 reports an unclosed flow collection at its 0-based
+			// start line (a parser error with a context mark).
+			if strings.Contains(m, "expected ',' or") {
+				n++
+			}
 			line := n + d.yamlLine - 1
 			if first.Line == 0 {
 				first.Line = line

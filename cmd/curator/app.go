@@ -87,7 +87,7 @@ func isFlagError(err error) bool {
 // run is main without os.Exit, so tests can call it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	err := app.Run(args)
+	err := app.Run(interspersed(app, args))
 	code := exitCode(err)
 	if err != nil {
 		var inv invalidInputs
@@ -122,28 +122,57 @@ func reportError(w io.Writer, err error, code int, asJSON bool) {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:      "curator",
 		Usage:     "curate what coding agents learn, as reviewable files in git",
 		UsageText: "curator [global flags] <group> <command> [flags]",
 		Description: "Exit status: 0 done; 1 failed; 2 usage error; 3 validation blocked the operation;\n" +
 			"4 another curator run holds the store's lock; 5 done, but some inputs were invalid and skipped.",
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "store", Usage: "the .curator folder (default: found by walking up from the working directory)", EnvVars: []string{"CURATOR_STORE"}},
-			&cli.BoolFlag{Name: "json", Usage: "machine output on stdout as one JSON document; errors as JSON on stderr"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
-			&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
-			&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for another run's lock (default: config lock_timeout, 10s)"},
-		},
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		Flags:           globalFlags(),
 		Commands:        commands(),
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
+		// --set tags=[a, b] is one value, not two.
+		DisableSliceFlagSeparator: true,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
+	}
+	for _, c := range app.Commands {
+		addGlobalFlags(c)
+	}
+	return app
+}
+
+// globalFlags are accepted before the group and after any command
+// (`curator --json memory list` and `curator memory list --json`).
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "store", Usage: "the .curator folder (default: found by walking up from the working directory)", EnvVars: []string{"CURATOR_STORE"}},
+		&cli.BoolFlag{Name: "json", Usage: "machine output on stdout as one JSON document; errors as JSON on stderr"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
+		&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
+		&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for another run's lock (default: config lock_timeout, 10s)"},
+	}
+}
+
+func addGlobalFlags(c *cli.Command) {
+	have := map[string]bool{}
+	for _, f := range c.Flags {
+		for _, n := range f.Names() {
+			have[n] = true
+		}
+	}
+	for _, f := range globalFlags() {
+		if !have[f.Names()[0]] {
+			c.Flags = append(c.Flags, f)
+		}
+	}
+	for _, sub := range c.Subcommands {
+		addGlobalFlags(sub)
 	}
 }
 
