@@ -1,0 +1,265 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func gitCmd(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func needGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git binary not installed")
+	}
+}
+
+func newStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, _, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
+}
+
+func info(run string) CommitInfo {
+	return CommitInfo{Summary: "test " + run, Decisions: []string{"did " + run}, RunID: run, Command: "curator test"}
+}
+
+// What curator commits is what git sees; the user's staged and unstaged
+// work elsewhere is untouched and not in the commit.
+func TestCommitAgainstRealGit(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("v1\n"), 0o644)
+	gitCmd(t, dir, "add", "notes.txt")
+	gitCmd(t, dir, "commit", "-qm", "user commit")
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("v2 unstaged\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "staged.txt"), []byte("staged\n"), 0o644)
+	gitCmd(t, dir, "add", "staged.txt")
+
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
+	cs.Write("memory/inbox/b.md", []byte("---\nid: b\n---\n"))
+	if _, err := s.Save(cs, info("r1"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cs = &Changeset{}
+	cs.Move("memory/inbox/a.md", "memory/trash/a.md", []byte("---\nid: a\nstatus: trash\n---\n"))
+	cs.Delete("memory/inbox/b.md")
+	hash, err := s.Save(cs, info("r2"), SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(gitCmd(t, dir, "rev-parse", "HEAD")); got != hash {
+		t.Errorf("HEAD %s, commit %s", got, hash)
+	}
+	status := gitCmd(t, dir, "status", "--porcelain")
+	if status != " M notes.txt\nA  staged.txt\n" {
+		t.Errorf("git status after the run:\n%s", status)
+	}
+	files := gitCmd(t, dir, "show", "--no-renames", "--name-status", "--format=", "HEAD")
+	if files != "D\t.curator/memory/inbox/a.md\nD\t.curator/memory/inbox/b.md\nA\t.curator/memory/trash/a.md\n" {
+		t.Errorf("commit holds:\n%s", files)
+	}
+	msg := gitCmd(t, dir, "log", "-1", "--format=%B")
+	for _, want := range []string{"test r2\n", "did r2", "Curator-Run: r2", "Curator-Command: curator test"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+	gitCmd(t, dir, "fsck", "--strict")
+}
+
+func TestCommitLargeRunWritesAPack(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	cs := &Changeset{}
+	for i := 0; i < 2*looseLimit; i++ {
+		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("---\nid: m%04d\n---\n", i)))
+	}
+	if _, err := s.Save(cs, info("big"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if packs, _ := filepath.Glob(filepath.Join(dir, ".git/objects/pack/*.pack")); len(packs) != 1 {
+		t.Errorf("want one pack, got %v", packs)
+	}
+	gitCmd(t, dir, "fsck", "--strict")
+	if st := gitCmd(t, dir, "status", "--porcelain"); strings.Contains(st, "memory/inbox/m") {
+		t.Errorf("status shows the run's files:\n%s", st)
+	}
+	if n := strings.Count(gitCmd(t, dir, "ls-files", ".curator/memory/inbox"), "\n"); n != 2*looseLimit {
+		t.Errorf("index has %d inbox files", n)
+	}
+}
+
+func TestCommitRefusesDetachedHeadAndMerge(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("x"))
+
+	os.WriteFile(filepath.Join(dir, ".git", "MERGE_HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
+	if _, err := s.Save(cs, info("m"), SaveOptions{}); !errors.Is(err, ErrMergeInProgress) {
+		t.Errorf("merge in progress: got %v", err)
+	}
+	os.Remove(filepath.Join(dir, ".git", "MERGE_HEAD"))
+
+	gitCmd(t, dir, "checkout", "-q", "--detach")
+	if _, err := s.Save(cs, info("d"), SaveOptions{}); !errors.Is(err, ErrDetachedHead) {
+		t.Errorf("detached: got %v", err)
+	}
+	if _, err := os.Stat(s.Path("memory/inbox/a.md")); err == nil {
+		t.Error("a refused run changed files")
+	}
+}
+
+func TestCommitOnRepositoryWithoutCommits(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("x\n"))
+	if _, err := s.Save(cs, info("first"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.TrimSpace(gitCmd(t, dir, "rev-list", "--count", "HEAD")); n != "1" {
+		t.Errorf("%s commits", n)
+	}
+}
+
+func TestNoCommitChangesFilesOnly(t *testing.T) {
+	s, _ := newStore(t)
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("x\n"))
+	hash, err := s.Save(cs, info("nc"), SaveOptions{NoCommit: true})
+	if err != nil || hash != "" {
+		t.Fatalf("%q %v", hash, err)
+	}
+	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
+		t.Error("file not written")
+	}
+	if ok, _ := s.headRecordsRun("nc"); ok {
+		t.Error("a commit was made")
+	}
+}
+
+func TestRecoverFinishesACrashedRun(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("x\n"))
+	crash := errors.New("crash")
+	func() {
+		defer func() { recover() }()
+		s.Save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
+			if step == "journal" {
+				panic(crash)
+			}
+		}})
+	}()
+	if _, err := os.Stat(s.Path("memory/inbox/a.md")); err == nil {
+		t.Fatal("file written before the simulated crash point")
+	}
+	l, err := s.Lock(time.Second) // Lock recovers
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
+		t.Error("journal not replayed")
+	}
+	if !strings.Contains(gitCmd(t, dir, "log", "-1", "--format=%B"), "Curator-Run: crashed") {
+		t.Error("recovered run not committed")
+	}
+	if m, _ := filepath.Glob(filepath.Join(s.Dir, ".journal", "*.journal")); len(m) != 0 {
+		t.Errorf("journal left: %v", m)
+	}
+}
+
+func TestLockNamesTheHolder(t *testing.T) {
+	s, _ := newStore(t)
+	l, err := s.Lock(time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	start := time.Now()
+	_, err = lock(filepath.Join(s.Dir, ".lock"), 200*time.Millisecond)
+	var le *LockError
+	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) || le.PID != os.Getpid() {
+		t.Fatalf("got %v", err)
+	}
+	if time.Since(start) < 200*time.Millisecond {
+		t.Error("did not wait for the timeout")
+	}
+}
+
+func TestCheckID(t *testing.T) {
+	for _, ok := range []string{"m-1", "STRAT-042", "记忆-1", "a.b"} {
+		if err := CheckID(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", ".", "..", "a/b", `a\b`, "../x", "a\x00b", "a\nb", ".hidden", strings.Repeat("x", 201)} {
+		if err := CheckID(bad); !errors.Is(err, ErrUnsafeID) {
+			t.Errorf("%q: want ErrUnsafeID, got %v", bad, err)
+		}
+	}
+}
+
+func TestSymlinkOutOfStoreIsRefused(t *testing.T) {
+	s, _ := newStore(t)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("---\nid: secret\ntype: fact\nbrief: x\ningestion_time: 2026-11-29T09:00:00Z\n---\n"), 0o644)
+	os.Symlink(outside, s.Path("memory/inbox/secret.md"))
+	res, err := s.ListMemories(MemoryQuery{Status: "inbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Memories) != 0 || len(res.Invalid) != 1 || !strings.Contains(res.Invalid[0].Msg, "outside the store") {
+		t.Errorf("got %d memories, invalid %v", len(res.Memories), res.Invalid)
+	}
+}
+
+func TestReadDocumentRejectsBinaryAndOversize(t *testing.T) {
+	s, _ := newStore(t)
+	os.WriteFile(s.Path("memory/inbox/bin.md"), []byte("---\nid: bin\n---\n\x00\x01"), 0o644)
+	os.WriteFile(s.Path("memory/inbox/big.md"), []byte(strings.Repeat("x", MaxRecordSize+1)), 0o644)
+	os.WriteFile(s.Path("memory/inbox/latin1.md"), []byte("---\nid: latin1\n---\ncaf\xe9\n"), 0o644)
+	res, err := s.ListMemories(MemoryQuery{Status: "inbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, inv := range res.Invalid {
+		got[filepath.Base(inv.Path)] = inv.Error()
+	}
+	for name, want := range map[string]string{"bin.md": "binary", "big.md": "1 MiB", "latin1.md": ":4: invalid UTF-8"} {
+		if !strings.Contains(got[name], want) {
+			t.Errorf("%s: %q lacks %q", name, got[name], want)
+		}
+	}
+}
