@@ -94,7 +94,7 @@ func TestPlanMemoryRules(t *testing.T) {
 
 func TestPlanMemoryDedup(t *testing.T) {
 	han40 := strings.Repeat("记", 40) // 40 runes, 120 bytes
-	emoji := strings.Repeat("🙂", 39)  // 39 runes, 156 bytes
+	emoji := strings.Repeat("🙂", 39) // 39 runes, 156 bytes
 	cases := []struct {
 		name string
 		ms   []mem
