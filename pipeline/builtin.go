@@ -1,0 +1,185 @@
+package pipeline
+
+// Built-in pipelines. The seed's sdd rules (SPEC §3.5) are kept as they
+// are; ui-lifecycle, debug and full-product are curator's own, documented
+// in README.md.
+
+// reasoningHeadings are never handed to the next agent: the brief carries
+// results, not reasoning traces.
+var reasoningHeadings = []string{"reasoning", "thinking", "thought process", "chain of thought", "scratchpad", "internal notes"}
+
+func paths(name string) []string {
+	return []string{name, "specs/*/" + name, "docs/" + name}
+}
+
+var specRule = ArtifactRule{
+	Type: "spec", Paths: paths("spec.md"), MinBytes: 500,
+	Sections: []SectionRule{
+		{AnyOf: []string{"User Stories", "User Scenarios"}},
+		{AnyOf: []string{"Functional Requirements", "Requirements"}},
+		{AnyOf: []string{"Success Criteria", "Acceptance Criteria"}},
+	},
+}
+
+var completionRule = ArtifactRule{
+	Type: "completion-report", Paths: paths("completion-report.md"), MinBytes: 200,
+	Sections: []SectionRule{
+		{AnyOf: []string{"Summary"}},
+		{AnyOf: []string{"User Stories Implemented"}, OrTaskMarkers: true},
+	},
+}
+
+var reviewRule = ArtifactRule{
+	Type: "review", Paths: paths("review.md"), MinBytes: 200,
+	Sections: []SectionRule{
+		{AnyOf: []string{"Summary"}},
+		{AnyOf: []string{"Verdict", "Decision"}},
+	},
+}
+
+var specWriter = PhaseDef{
+	Name: "spec-writer", DisplayName: "Specification",
+	Mission:   "Write spec.md: prioritised user stories with acceptance scenarios, functional requirements and measurable success criteria.",
+	Artifacts: []ArtifactRule{specRule},
+}
+
+var implementer = PhaseDef{
+	Name: "implementer", DisplayName: "Implementation", Steps: ChunkByUserStory,
+	Mission: "Implement the current user story against the spec, with tests. Record finished tasks as [X], " +
+		"files modified, key decisions, test results and deviations in completion-report.md.",
+	Artifacts: []ArtifactRule{completionRule},
+}
+
+var reviewer = PhaseDef{
+	Name: "reviewer", DisplayName: "Review",
+	Mission:   "Review the implementation against the functional requirements and success criteria; write review.md with a Summary, Findings and a Verdict.",
+	Artifacts: []ArtifactRule{reviewRule},
+}
+
+var specExclude = []string{"Review Checklist", "Review & Acceptance Checklist", "Execution Flow", "Clarifications", "Open Questions", "Research Notes", "Alternatives Considered"}
+var specOptional = []string{"Assumptions", "Edge Cases", "Key Entities", "Out of Scope", "Dependencies"}
+
+var toReviewer = Transition{
+	From: "implementer", To: "reviewer", Chunking: ChunkFull,
+	Include: []string{"User Stories", "User Scenarios", "Functional Requirements", "Requirements", "Success Criteria",
+		"Acceptance Criteria", "Summary", "User Stories Implemented", "Tasks", "Files Modified", "Key Decisions",
+		"Test Results", "Deviations", "Known Issues"},
+	Exclude:  append([]string{"Implementation Notes", "Debug Log"}, specExclude...),
+	Optional: []string{"Acceptance Scenarios", "Edge Cases", "Tasks"},
+}
+
+var rework = Transition{
+	From: "reviewer", To: "implementer", Chunking: ChunkFull,
+	Include:  []string{"Summary", "Findings", "Issues", "Required Changes", "Verdict", "Functional Requirements", "Success Criteria", "Acceptance Criteria"},
+	Exclude:  specExclude,
+	Optional: []string{"Success Criteria", "Acceptance Criteria"},
+}
+
+// Builtin returns fresh copies of the built-in pipelines.
+func Builtin() map[string]*Pipeline {
+	return map[string]*Pipeline{
+		"sdd": {
+			Name:        "sdd",
+			Description: "spec-driven development: spec-writer → implementer (one user story per step) → reviewer",
+			Phases:      []PhaseDef{specWriter, implementer, reviewer},
+			Transitions: []Transition{
+				{From: "spec-writer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec"},
+					Exclude: specExclude, Optional: specOptional},
+				toReviewer,
+				rework,
+			},
+		},
+		"ui-lifecycle": {
+			Name:        "ui-lifecycle",
+			Description: "spec-writer → ui-designer → implementer (one user story per step) → ui-reviewer",
+			Phases: []PhaseDef{specWriter,
+				{Name: "ui-designer", DisplayName: "UI design",
+					Mission: "Design the screens and components for the spec's user stories; write ui-design.md with screens, user flows and accessibility notes.",
+					Artifacts: []ArtifactRule{{Type: "ui-design", Paths: paths("ui-design.md"), MinBytes: 300, Sections: []SectionRule{
+						{AnyOf: []string{"Screens", "Components", "Layout"}},
+						{AnyOf: []string{"User Flows", "Interactions"}},
+						{AnyOf: []string{"Accessibility"}},
+					}}}},
+				implementer,
+				{Name: "ui-reviewer", DisplayName: "UI review",
+					Mission: "Review the built UI against the design and the success criteria (visual, usability, accessibility); write ui-review.md.",
+					Artifacts: []ArtifactRule{{Type: "ui-review", Paths: paths("ui-review.md"), MinBytes: 200, Sections: []SectionRule{
+						{AnyOf: []string{"Summary"}},
+						{AnyOf: []string{"Accessibility", "Usability", "Visual", "Findings"}},
+					}}}},
+			},
+			Transitions: []Transition{
+				{From: "spec-writer", To: "ui-designer", Chunking: ChunkFull, Sources: []string{"spec"},
+					Include: []string{"User Stories", "User Scenarios", "Functional Requirements", "Requirements", "Success Criteria", "Acceptance Criteria", "Key Entities"},
+					Exclude: specExclude, Optional: specOptional},
+				{From: "ui-designer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec", "ui-design"},
+					Exclude: specExclude, Optional: specOptional},
+				{From: "implementer", To: "ui-reviewer", Chunking: ChunkFull, Sources: []string{"spec", "ui-design", "completion-report"},
+					Include: append([]string{"Screens", "Components", "User Flows", "Accessibility"}, toReviewer.Include...),
+					Exclude: toReviewer.Exclude, Optional: toReviewer.Optional},
+				{From: "ui-reviewer", To: "implementer", Chunking: ChunkFull, Sources: []string{"ui-review", "ui-design"},
+					Include: append([]string{"Accessibility", "Usability", "Visual", "Screens", "Components"}, rework.Include...)},
+			},
+		},
+		"debug": {
+			Name:        "debug",
+			Description: "reproducer → fixer → verifier",
+			Phases: []PhaseDef{
+				{Name: "reproducer", DisplayName: "Reproduction",
+					Mission: "Reproduce the bug; write bug-report.md with steps to reproduce, expected and actual behaviour.",
+					Artifacts: []ArtifactRule{{Type: "bug-report", Paths: paths("bug-report.md"), MinBytes: 200, Sections: []SectionRule{
+						{AnyOf: []string{"Steps to Reproduce", "Reproduction"}},
+						{AnyOf: []string{"Expected Behavior", "Expected Behaviour", "Expected"}},
+						{AnyOf: []string{"Actual Behavior", "Actual Behaviour", "Actual"}},
+					}}}},
+				{Name: "fixer", DisplayName: "Fix",
+					Mission: "Find the root cause and fix it with a regression test; write fix-report.md with the root cause and the changes.",
+					Artifacts: []ArtifactRule{{Type: "fix-report", Paths: paths("fix-report.md"), MinBytes: 200, Sections: []SectionRule{
+						{AnyOf: []string{"Root Cause"}},
+						{AnyOf: []string{"Fix", "Changes", "Files Modified"}},
+					}}}},
+				{Name: "verifier", DisplayName: "Verification",
+					Mission: "Verify the fix against the reproduction steps and the regression tests; write verification.md.",
+					Artifacts: []ArtifactRule{{Type: "verification", Paths: paths("verification.md"), MinBytes: 100, Sections: []SectionRule{
+						{AnyOf: []string{"Summary", "Result", "Verdict"}},
+						{AnyOf: []string{"Regression", "Tests", "Test Results"}},
+					}}}},
+			},
+			Transitions: []Transition{
+				{From: "reproducer", To: "fixer", Chunking: ChunkFull, Sources: []string{"bug-report"}},
+				{From: "fixer", To: "verifier", Chunking: ChunkFull, Sources: []string{"bug-report", "fix-report"},
+					Include: []string{"Steps to Reproduce", "Reproduction", "Expected", "Actual", "Root Cause", "Fix", "Changes", "Files Modified", "Test Results"}},
+				{From: "verifier", To: "fixer", Chunking: ChunkFull, Sources: []string{"verification", "bug-report"}},
+			},
+		},
+		"full-product": {
+			Name:        "full-product",
+			Description: "product-manager → architect → spec-writer → implementer (one user story per step) → reviewer",
+			Phases: []PhaseDef{
+				{Name: "product-manager", DisplayName: "Product definition",
+					Mission: "Define the product; write prd.md with the vision, the target users and the features.",
+					Artifacts: []ArtifactRule{{Type: "prd", Paths: paths("prd.md"), MinBytes: 500, Sections: []SectionRule{
+						{AnyOf: []string{"Vision", "Goals", "Problem"}},
+						{AnyOf: []string{"Users", "Personas", "Target Users"}},
+						{AnyOf: []string{"Features", "Requirements"}},
+					}}}},
+				{Name: "architect", DisplayName: "Architecture",
+					Mission: "Design the system; write architecture.md with its components and the key decisions.",
+					Artifacts: []ArtifactRule{{Type: "architecture", Paths: paths("architecture.md"), MinBytes: 500, Sections: []SectionRule{
+						{AnyOf: []string{"Architecture", "Components", "System Design"}},
+						{AnyOf: []string{"Decisions", "Key Decisions", "ADR"}},
+					}}}},
+				specWriter, implementer, reviewer,
+			},
+			Transitions: []Transition{
+				{From: "product-manager", To: "architect", Chunking: ChunkFull, Sources: []string{"prd"}},
+				{From: "architect", To: "spec-writer", Chunking: ChunkFull, Sources: []string{"prd", "architecture"},
+					Optional: []string{"Personas", "Alternatives"}},
+				{From: "spec-writer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec", "architecture"},
+					Exclude: specExclude, Optional: append([]string{"Alternatives"}, specOptional...)},
+				toReviewer,
+				rework,
+			},
+		},
+	}
+}

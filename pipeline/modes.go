@@ -1,0 +1,271 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ProjectRequest names a project, and optionally its folder and pipeline
+// type (used when there is no state to read them from).
+type ProjectRequest struct {
+	Project, ProjectPath, Pipeline string
+}
+
+// Status reports the state and the drift of its validated artifacts; it
+// changes nothing.
+func (e *Env) Status(req ProjectRequest) (*Report, error) {
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if l.Aside != nil {
+		return nil, fmt.Errorf("%s: state file is corrupt (run `curator pipeline reconstruct`)", StateName(req.Project))
+	}
+	if l.State == nil {
+		return nil, fmt.Errorf("%w for project %s (start it with `curator pipeline transition`)", ErrNoState, req.Project)
+	}
+	r := &Report{Mode: "status", Project: req.Project, State: l.State}
+	if e.Config.Settings.Drift() {
+		r.Drift = DetectDrift(l.State)
+	}
+	r.Warnings = driftWarnings(r.Drift)
+	if ph := l.State.Phase(l.State.CurrentPhase.PhaseName); ph != nil {
+		r.BriefPath = ph.ContextBriefPath
+	}
+	return r, nil
+}
+
+// Resume reports where the pipeline stands without advancing it. When the
+// state is missing (or corrupt) it is reconstructed from the artifacts and
+// written.
+func (e *Env) Resume(req ProjectRequest) (*Report, error) {
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if l.State != nil {
+		r, err := e.Status(req)
+		if r != nil {
+			r.Mode = "resume"
+		}
+		return r, err
+	}
+	r, err := e.reconstruct(req, l)
+	if r != nil {
+		r.Mode = "resume"
+	}
+	return r, err
+}
+
+// Reconstruct infers the state from the artifacts on disk and writes it,
+// keeping every phase the old state says is completed.
+func (e *Env) Reconstruct(req ProjectRequest) (*Report, error) {
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	return e.reconstruct(req, l)
+}
+
+func (e *Env) reconstruct(req ProjectRequest, l *loaded) (*Report, error) {
+	r := &Report{Mode: "reconstruct", Project: req.Project}
+	old := l.State
+	if l.Aside != nil {
+		r.Files = append(r.Files, *l.Aside)
+		r.Warnings = append(r.Warnings, l.Problem)
+		old = l.Previous
+	}
+	path, typ := req.ProjectPath, req.Pipeline
+	if old != nil {
+		if path == "" {
+			path = old.ProjectPath
+		}
+		if typ == "" {
+			typ = old.PipelineType
+		}
+	}
+	if path == "" {
+		return nil, fmt.Errorf("reconstructing %s: the project folder is needed (--project-path)", req.Project)
+	}
+	if !statOK(path) {
+		return nil, fmt.Errorf("project folder %s does not exist", path)
+	}
+	now := e.now()
+	ambiguous := false
+	if typ == "" {
+		var err error
+		if typ, ambiguous, err = InferPipeline(e.Config, path, now); err != nil {
+			return nil, err
+		}
+	}
+	p, err := e.Config.Pipeline(typ)
+	if err != nil {
+		return nil, err
+	}
+	st, notes, err := reconstructState(e.Config, p, req.Project, path, old, now)
+	if err != nil {
+		return nil, err
+	}
+	if ambiguous {
+		st.ReconstructionConfidence = max(0.1, st.ReconstructionConfidence-0.2)
+		notes = append(notes, "pipeline type "+typ+" was inferred; the artifacts fit other types as well (pass --pipeline)")
+	}
+	r.Warnings = append(r.Warnings, notes...)
+	r.Decisions = append(r.Decisions, fmt.Sprintf("reconstructed %s pipeline at %s (confidence %.2f)", typ, st.CurrentPhase.PhaseName, st.ReconstructionConfidence))
+	r.Decisions = append(r.Decisions, notes...)
+	r.Drift = DetectDrift(st)
+	return r, e.finish(r, st, l.Raw)
+}
+
+// Refresh writes a new brief for the current phase and step from the
+// artifacts as they are now. It never changes the state and never
+// reconstructs it.
+func (e *Env) Refresh(req ProjectRequest) (*Report, error) {
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if l.State == nil {
+		return nil, fmt.Errorf("%w for project %s: refresh does not reconstruct (run `curator pipeline resume` or `reconstruct`)", ErrNoState, req.Project)
+	}
+	st := l.State
+	p, err := e.Config.Pipeline(st.PipelineType)
+	if err != nil {
+		return nil, err
+	}
+	num, def, err := p.Phase(st.CurrentPhase.PhaseName)
+	if err != nil {
+		return nil, err
+	}
+	t := leadingTransition(p, num)
+	r := &Report{Mode: "refresh", Project: req.Project}
+	if err := e.brief(r, st, p, t, def, st.CurrentPhase.StepNumber, nil, e.now()); err != nil {
+		return nil, err
+	}
+	r.Decisions = append(r.Decisions, fmt.Sprintf("refreshed brief %s (%s %d tokens)", r.BriefPath, r.Budget.Status, r.Budget.Tokens))
+	r.State = st
+	return r, e.dashboard(r, st)
+}
+
+// leadingTransition is the rule that leads into phase num: the one from the
+// phase before it, else any one into it, else a plain full handoff.
+func leadingTransition(p *Pipeline, num int) *Transition {
+	to := p.Phases[num-1].Name
+	var any *Transition
+	for i := range p.Transitions {
+		t := &p.Transitions[i]
+		if t.To != to {
+			continue
+		}
+		if num > 1 && t.From == p.Phases[num-2].Name {
+			return t
+		}
+		if any == nil {
+			any = t
+		}
+	}
+	if any != nil {
+		return any
+	}
+	return &Transition{From: to, To: to, Chunking: ChunkFull}
+}
+
+// Restart sends the named phase and every later one back to pending and
+// invalidates their validations; no artifact file is touched.
+func (e *Env) Restart(req ProjectRequest, phase string) (*Report, error) {
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if l.State == nil {
+		return nil, fmt.Errorf("%w for project %s", ErrNoState, req.Project)
+	}
+	st := l.State
+	p, err := e.Config.Pipeline(st.PipelineType)
+	if err != nil {
+		return nil, err
+	}
+	num, _, err := p.Phase(phase)
+	if err != nil {
+		return nil, err
+	}
+	syncPhases(st, p)
+	var reset []string
+	for i := num - 1; i < len(st.Phases); i++ {
+		ph := &st.Phases[i]
+		ph.Status, ph.StartedAt, ph.CompletedAt, ph.ContextBriefPath, ph.Blockers = StatusPending, "", "", "", nil
+		for j := range ph.Artifacts {
+			ph.Artifacts[j].ValidatedAt = ""
+		}
+		for j := range ph.Steps {
+			s := &ph.Steps[j]
+			s.Status, s.StartedAt, s.CompletedAt, s.ContextBriefPath = StatusPending, "", "", ""
+		}
+		reset = append(reset, ph.PhaseName)
+	}
+	st.CurrentPhase = Position{PhaseNumber: num, PhaseName: phase, Extra: st.CurrentPhase.Extra}
+	st.OverallStatus = OverallInProgress
+	r := &Report{Mode: "restart", Project: req.Project}
+	r.Decisions = append(r.Decisions, "restarted at "+phase+"; back to pending: "+strings.Join(reset, ", "))
+	r.Drift = DetectDrift(st)
+	return r, e.finish(r, st, l.Raw)
+}
+
+// Validate checks the artifacts of one phase (default: the current phase,
+// or every phase when there is no state). It changes nothing; Checks tell
+// what failed.
+func (e *Env) Validate(req ProjectRequest, phase string) (*Report, error) {
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	path, typ := req.ProjectPath, req.Pipeline
+	if l.State != nil {
+		if path == "" {
+			path = l.State.ProjectPath
+		}
+		if typ == "" {
+			typ = l.State.PipelineType
+		}
+		if phase == "" {
+			phase = l.State.CurrentPhase.PhaseName
+		}
+	}
+	if typ == "" {
+		typ = "sdd"
+	}
+	if path == "" {
+		return nil, fmt.Errorf("validating %s: the project folder is needed (--project-path)", req.Project)
+	}
+	p, err := e.Config.Pipeline(typ)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Mode: "validate", Project: req.Project, State: l.State}
+	var defs []*PhaseDef
+	if phase != "" {
+		_, def, err := p.Phase(phase)
+		if err != nil {
+			return nil, err
+		}
+		defs = append(defs, def)
+	} else {
+		for i := range p.Phases {
+			defs = append(defs, &p.Phases[i])
+		}
+	}
+	for _, def := range defs {
+		checks, err := ValidatePhase(path, def, e.now())
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range blockersOf(def.Name, checks, e.now()) {
+			r.Warnings = append(r.Warnings, b.Message)
+		}
+		r.Checks = append(r.Checks, checks...)
+	}
+	if len(r.Warnings) > 0 {
+		return r, fmt.Errorf("%w:\n  %s", ErrBlocked, strings.Join(r.Warnings, "\n  "))
+	}
+	return r, nil
+}

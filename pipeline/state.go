@@ -1,0 +1,227 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Overall statuses of a pipeline (SPEC §2.5).
+const (
+	OverallInProgress = "in-progress"
+	OverallCompleted  = "completed"
+	OverallBlocked    = "blocked"
+	OverallOnHold     = "on-hold"
+)
+
+// Phase and step statuses.
+const (
+	StatusPending    = "pending"
+	StatusInProgress = "in-progress"
+	StatusCompleted  = "completed"
+	StatusBlocked    = "blocked"
+	StatusSkipped    = "skipped"
+)
+
+// State is a pipeline's state file, pipeline-state-<project>.json. Every
+// object keeps the fields it does not know in Extra, so a newer (or the
+// seed's) writer loses nothing when curator rewrites the file.
+type State struct {
+	PipelineID               string      `json:"pipeline_id"`
+	PipelineType             string      `json:"pipeline_type"`
+	ProjectName              string      `json:"project_name"`
+	ProjectPath              string      `json:"project_path"`
+	StartedAt                string      `json:"started_at"`
+	UpdatedAt                string      `json:"updated_at"`
+	OverallStatus            string      `json:"overall_status"`
+	CurrentPhase             Position    `json:"current_phase"`
+	Phases                   []Phase     `json:"phases"`
+	AccumulatedContext       Accumulated `json:"accumulated_context"`
+	Config                   StateConfig `json:"config"`
+	Reconstructed            bool        `json:"reconstructed"`
+	ReconstructionConfidence float64     `json:"reconstruction_confidence"`
+	// LastBrief describes the newest brief (curator's addition to the schema).
+	LastBrief *BriefInfo `json:"last_brief,omitempty"`
+	Extra     Extra      `json:"-"`
+}
+
+// Position is where the pipeline stands.
+type Position struct {
+	PhaseNumber int    `json:"phase_number"`
+	PhaseName   string `json:"phase_name"`
+	StepNumber  int    `json:"step_number,omitempty"`
+	StepName    string `json:"step_name,omitempty"`
+	Extra       Extra  `json:"-"`
+}
+
+// Phase is one phase's record in the state.
+type Phase struct {
+	PhaseNumber      int        `json:"phase_number"`
+	PhaseName        string     `json:"phase_name"`
+	DisplayName      string     `json:"display_name"`
+	Status           string     `json:"status"`
+	StartedAt        string     `json:"started_at,omitempty"`
+	CompletedAt      string     `json:"completed_at,omitempty"`
+	Summary          string     `json:"summary"`
+	Artifacts        []Artifact `json:"artifacts"`
+	ContextBriefPath string     `json:"context_brief_path,omitempty"`
+	Blockers         []Blocker  `json:"blockers"`
+	Steps            []Step     `json:"steps"`
+	Extra            Extra      `json:"-"`
+}
+
+// Artifact is a validated file of a phase; Size, LastModified and SHA256 are
+// what drift detection compares with later.
+type Artifact struct {
+	Path         string `json:"path"`
+	Type         string `json:"type"`
+	SizeBytes    int64  `json:"size_bytes"`
+	LastModified string `json:"last_modified"`
+	SHA256       string `json:"sha256"`
+	ValidatedAt  string `json:"validated_at,omitempty"`
+	Extra        Extra  `json:"-"`
+}
+
+// Blocker is a reason a phase cannot hand over.
+type Blocker struct {
+	Message    string `json:"message"`
+	Artifact   string `json:"artifact,omitempty"`
+	Section    string `json:"section,omitempty"`
+	RecordedAt string `json:"recorded_at,omitempty"`
+}
+
+// Step is one step of a step-wise phase (one user story of the implementer).
+type Step struct {
+	StepNumber       int    `json:"step_number"`
+	StepName         string `json:"step_name"`
+	Status           string `json:"status"`
+	StartedAt        string `json:"started_at,omitempty"`
+	CompletedAt      string `json:"completed_at,omitempty"`
+	ContextBriefPath string `json:"context_brief_path,omitempty"`
+	Extra            Extra  `json:"-"`
+}
+
+// Accumulated is what the pipeline learned so far, carried into every brief.
+type Accumulated struct {
+	KeyDecisions     []string        `json:"key_decisions"`
+	ArtifactsCreated []string        `json:"artifacts_created"`
+	FilesModified    []string        `json:"files_modified"`
+	TestResults      json.RawMessage `json:"test_results"`
+	Deviations       []string        `json:"deviations"`
+	Extra            Extra           `json:"-"`
+}
+
+// StateConfig is the budget and feature switches in effect.
+type StateConfig struct {
+	ContextWindow        int     `json:"context_window"`
+	CompressionThreshold float64 `json:"compression_threshold"`
+	EnableDriftDetection bool    `json:"enable_drift_detection"`
+	EnableDashboard      bool    `json:"enable_dashboard"`
+	Extra                Extra   `json:"-"`
+}
+
+// BriefInfo is the newest brief's path and budget.
+type BriefInfo struct {
+	Path       string   `json:"path"`
+	Tokens     int      `json:"tokens"`
+	Budget     int      `json:"budget"`
+	Status     string   `json:"status"`
+	Compressed []string `json:"compressed,omitempty"`
+}
+
+// The JSON methods below keep unknown fields; each decodes through an alias
+// type that has no methods.
+
+func (s *State) UnmarshalJSON(b []byte) error {
+	type plain State
+	x, err := decodeKeep(b, (*plain)(s))
+	s.Extra = x
+	return err
+}
+func (s State) MarshalJSON() ([]byte, error) { type plain State; return encodeKeep(plain(s), s.Extra) }
+
+func (p *Position) UnmarshalJSON(b []byte) error {
+	type plain Position
+	x, err := decodeKeep(b, (*plain)(p))
+	p.Extra = x
+	return err
+}
+func (p Position) MarshalJSON() ([]byte, error) {
+	type plain Position
+	return encodeKeep(plain(p), p.Extra)
+}
+
+func (p *Phase) UnmarshalJSON(b []byte) error {
+	type plain Phase
+	x, err := decodeKeep(b, (*plain)(p))
+	p.Extra = x
+	return err
+}
+func (p Phase) MarshalJSON() ([]byte, error) { type plain Phase; return encodeKeep(plain(p), p.Extra) }
+
+func (a *Artifact) UnmarshalJSON(b []byte) error {
+	type plain Artifact
+	x, err := decodeKeep(b, (*plain)(a))
+	a.Extra = x
+	return err
+}
+func (a Artifact) MarshalJSON() ([]byte, error) {
+	type plain Artifact
+	return encodeKeep(plain(a), a.Extra)
+}
+
+func (s *Step) UnmarshalJSON(b []byte) error {
+	type plain Step
+	x, err := decodeKeep(b, (*plain)(s))
+	s.Extra = x
+	return err
+}
+func (s Step) MarshalJSON() ([]byte, error) { type plain Step; return encodeKeep(plain(s), s.Extra) }
+
+func (a *Accumulated) UnmarshalJSON(b []byte) error {
+	type plain Accumulated
+	x, err := decodeKeep(b, (*plain)(a))
+	a.Extra = x
+	return err
+}
+func (a Accumulated) MarshalJSON() ([]byte, error) {
+	type plain Accumulated
+	if a.TestResults == nil {
+		a.TestResults = json.RawMessage("null")
+	}
+	return encodeKeep(plain(a), a.Extra)
+}
+
+func (c *StateConfig) UnmarshalJSON(b []byte) error {
+	type plain StateConfig
+	x, err := decodeKeep(b, (*plain)(c))
+	c.Extra = x
+	return err
+}
+func (c StateConfig) MarshalJSON() ([]byte, error) {
+	type plain StateConfig
+	return encodeKeep(plain(c), c.Extra)
+}
+
+// UnmarshalJSON accepts a blocker written as a plain string too.
+func (b *Blocker) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		*b = Blocker{Message: s}
+		return nil
+	}
+	type plain Blocker
+	return json.Unmarshal(data, (*plain)(b))
+}
+
+// stamp formats a time as the state's RFC 3339 UTC timestamp.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// Phase returns the state's record of the named phase, or nil.
+func (s *State) Phase(name string) *Phase {
+	for i := range s.Phases {
+		if s.Phases[i].PhaseName == name {
+			return &s.Phases[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,322 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// TransitionRequest is one handoff: the phase From ends, To begins (at Step
+// for a step-wise phase).
+type TransitionRequest struct {
+	Project, Pipeline, From, To string
+	Step                        int
+	// ProjectPath is the project folder (absolute); needed at the first
+	// transition, and it replaces the recorded one when given.
+	ProjectPath string
+}
+
+// Transition validates the artifacts of From, updates the state, and writes
+// the brief for To: validate → chunk → curate → budget → brief → state →
+// dashboard. When validation fails it returns the blocked state's files and
+// an error wrapping ErrBlocked.
+func (e *Env) Transition(req TransitionRequest) (*Report, error) {
+	if req.Step < 0 {
+		return nil, fmt.Errorf("step %d: steps count from 1", req.Step)
+	}
+	p, err := e.Config.Pipeline(req.Pipeline)
+	if err != nil {
+		return nil, err
+	}
+	t, err := p.Transition(req.From, req.To)
+	if err != nil {
+		return nil, err
+	}
+	l, err := e.open(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Mode: "transition", Project: req.Project}
+	now := e.now()
+	st := l.State
+	if l.Aside != nil {
+		r.Files = append(r.Files, *l.Aside)
+		r.Warnings = append(r.Warnings, l.Problem)
+		path := req.ProjectPath
+		if path == "" && l.Previous != nil {
+			path = l.Previous.ProjectPath
+		}
+		if path == "" {
+			return nil, fmt.Errorf("%s; pass --project-path to reconstruct it", l.Problem)
+		}
+		if st, _, err = reconstructState(e.Config, p, req.Project, path, l.Previous, now); err != nil {
+			return nil, err
+		}
+	}
+	if st == nil {
+		if req.ProjectPath == "" {
+			return nil, fmt.Errorf("first transition of %s: the project folder is needed (--project-path)", req.Project)
+		}
+		st = newState(p, req.Project, req.ProjectPath, e.Config.Settings, now)
+		r.Decisions = append(r.Decisions, "started "+p.Name+" pipeline "+st.PipelineID)
+	}
+	if st.PipelineType != p.Name {
+		return nil, fmt.Errorf("project %s runs a %s pipeline, not %s (restart it with the same type, or use another project name)", req.Project, st.PipelineType, p.Name)
+	}
+	if req.ProjectPath != "" && req.ProjectPath != st.ProjectPath {
+		st.ProjectPath = req.ProjectPath
+	}
+	if !statOK(st.ProjectPath) {
+		return nil, fmt.Errorf("project folder %s does not exist", st.ProjectPath)
+	}
+	syncPhases(st, p)
+	fromNum, fromDef, _ := p.Phase(req.From)
+	from := &st.Phases[fromNum-1]
+
+	checks, err := ValidatePhase(st.ProjectPath, fromDef, now)
+	if err != nil {
+		return nil, err
+	}
+	r.Checks = checks
+	if blockers := blockersOf(req.From, checks, now); len(blockers) > 0 {
+		from.Status, from.Blockers = StatusBlocked, blockers
+		st.OverallStatus = OverallBlocked
+		st.CurrentPhase = Position{PhaseNumber: fromNum, PhaseName: req.From, Extra: st.CurrentPhase.Extra}
+		var msgs []string
+		for _, b := range blockers {
+			msgs = append(msgs, b.Message)
+		}
+		r.Warnings = append(r.Warnings, msgs...)
+		r.Decisions = append(r.Decisions, "blocked "+req.From+"→"+req.To+": "+strings.Join(msgs, "; "))
+		if err := e.finish(r, st, l.Raw); err != nil {
+			return nil, err
+		}
+		return r, fmt.Errorf("%w %s→%s:\n  %s", ErrBlocked, req.From, req.To, strings.Join(msgs, "\n  "))
+	}
+
+	// The phase that ends: record its validated artifacts.
+	outlines := map[string]*Outline{}
+	from.Blockers = nil
+	from.Artifacts = nil
+	for _, c := range checks {
+		if c.Path == "" {
+			continue
+		}
+		from.Artifacts = append(from.Artifacts, c.Record)
+		if c.OK {
+			outlines[c.Path] = c.outline
+			accumulate(&st.AccumulatedContext, c.Path, c.outline)
+			if s := c.outline.Find("Summary"); s != nil && from.Summary == "" {
+				from.Summary = firstSentence(c.outline.Body(s))
+			}
+		} else {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("optional artifact %s: %s", c.Path, strings.Join(c.Problems, "; ")))
+		}
+	}
+	if req.From != req.To {
+		if from.StartedAt == "" {
+			from.StartedAt = stamp(now)
+		}
+		from.Status, from.CompletedAt = StatusCompleted, stamp(now)
+		completeSteps(from, 0, now)
+	}
+	r.Decisions = append(r.Decisions, fmt.Sprintf("validated %s (%d artifact(s))", req.From, len(from.Artifacts)))
+
+	if req.To == Done {
+		st.OverallStatus = OverallCompleted
+		st.CurrentPhase = Position{PhaseNumber: fromNum, PhaseName: req.From, Extra: st.CurrentPhase.Extra}
+		r.Decisions = append(r.Decisions, "pipeline completed")
+		r.Drift = DetectDrift(st)
+		return r, e.finish(r, st, l.Raw)
+	}
+
+	toNum, toDef, _ := p.Phase(req.To)
+	if toNum < fromNum { // rework: the phases after To are to be done again
+		for i := toNum; i < len(st.Phases); i++ {
+			st.Phases[i].Status, st.Phases[i].CompletedAt = StatusPending, ""
+		}
+	}
+	to := &st.Phases[toNum-1]
+	to.Status, to.Blockers, to.CompletedAt = StatusInProgress, nil, ""
+	if to.StartedAt == "" {
+		to.StartedAt = stamp(now)
+	}
+	st.OverallStatus = OverallInProgress
+	st.CurrentPhase = Position{PhaseNumber: toNum, PhaseName: req.To, Extra: st.CurrentPhase.Extra}
+	if err := e.brief(r, st, p, t, toDef, req.Step, outlines, now); err != nil {
+		return nil, err
+	}
+	r.Decisions = append(r.Decisions, fmt.Sprintf("%s → %s: brief %s (%s %d tokens)", req.From, req.To, r.BriefPath, r.Budget.Status, r.Budget.Tokens))
+	return r, e.finish(r, st, l.Raw)
+}
+
+// completeSteps marks the steps before step (all steps when step is 0)
+// completed, step in progress and the later ones pending.
+func completeSteps(ph *Phase, step int, now time.Time) {
+	for i := range ph.Steps {
+		s := &ph.Steps[i]
+		switch n := s.StepNumber; {
+		case step == 0 || n < step:
+			if s.Status != StatusCompleted {
+				s.Status, s.CompletedAt = StatusCompleted, stamp(now)
+			}
+		case n == step:
+			s.Status, s.CompletedAt = StatusInProgress, ""
+			if s.StartedAt == "" {
+				s.StartedAt = stamp(now)
+			}
+		default:
+			s.Status, s.CompletedAt = StatusPending, ""
+		}
+	}
+}
+
+// brief curates the sources of transition t into the brief of phase toDef
+// (at step for a step-wise phase) and records it in the state.
+func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *PhaseDef, step int, outlines map[string]*Outline, now time.Time) error {
+	toNum, _, _ := p.Phase(toDef.Name)
+	chunking := t.Chunking
+	if chunking == "" {
+		chunking = ChunkFull
+	}
+	stepwise := toDef.Steps == ChunkByUserStory && chunking == ChunkByUserStory
+	if !stepwise {
+		step = 0
+	} else if step == 0 {
+		step = 1
+	}
+	rule := *t
+	rule.Chunking = chunking
+	chunk := &Chunk{}
+	var refs []string
+	for _, src := range sources(st, t, toNum) {
+		abs, _, err := ProjectFile(st.ProjectPath, src.Path)
+		if err != nil {
+			return err
+		}
+		o := outlines[src.Path]
+		if o == nil {
+			data, err := os.ReadFile(abs)
+			if err != nil {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("source %s cannot be read: %v", src.Path, err))
+				continue
+			}
+			o = ParseOutline(data)
+		}
+		if err := curate(chunk, src.Path, o, &rule, step); err != nil {
+			return err
+		}
+		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, abs, src.Type, src.SHA256, src.ValidatedAt))
+	}
+	if chunk.Step == 0 {
+		step = 0
+	}
+	r.Stories = chunk.Stories
+	to := &st.Phases[toNum-1]
+	if step > 0 {
+		setSteps(to, chunk.Stories)
+		completeSteps(to, step, now)
+		st.CurrentPhase.StepNumber, st.CurrentPhase.StepName = step, chunk.Stories[step-1].Title
+	}
+	r.Drift = DetectDrift(st)
+	warnings := append(driftWarnings(r.Drift), r.Warnings...)
+	for _, ph := range st.Phases {
+		for _, b := range ph.Blockers {
+			warnings = append(warnings, "Blocker: "+b.Message)
+		}
+	}
+	name := BriefName(st.ProjectName, toNum, toDef.Name, step)
+	prev := ""
+	if from := st.Phase(t.From); from != nil && from.ContextBriefPath != "" && from.ContextBriefPath != name {
+		prev = from.ContextBriefPath
+	}
+	statePath, _ := e.Home.Path(StateName(st.ProjectName))
+	refs = append(refs, "Pipeline state: "+statePath)
+	if prev != "" {
+		p, _ := e.Home.Path(prev)
+		refs = append(refs, "Previous brief: "+p)
+	}
+	mission := toDef.Mission
+	if mission == "" {
+		mission = "Carry out the " + toDef.Name + " phase."
+	}
+	d := &BriefData{
+		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
+		Phase: toDef.Name, PhaseDisplay: st.Phases[toNum-1].DisplayName, From: t.From,
+		PhaseNumber: toNum, PhaseCount: len(p.Phases), Step: step, StepCount: len(chunk.Stories),
+		StepName: st.CurrentPhase.StepName, GeneratedAt: stamp(now), Mission: mission,
+		LeftOut: chunk.LeftOut, Accumulated: st.AccumulatedContext, TestResults: testResultsText(st.AccumulatedContext.TestResults),
+		Warnings: warnings, References: refs,
+	}
+	if r.Mode == "refresh" || r.Mode == "resume" {
+		d.From = ""
+	}
+	out, err := fitBrief(d, chunk.Excerpts, e.Config.Settings.ContextWindow, e.Config.Settings.CompressionThreshold)
+	if err != nil {
+		return err
+	}
+	r.Files = append(r.Files, File{Name: name, Data: out})
+	r.BriefPath, r.Budget = name, &d.Budget
+	r.Warnings = warnings
+	if r.Mode == "transition" {
+		to.ContextBriefPath = name
+		if step > 0 {
+			to.Steps[step-1].ContextBriefPath = name
+		}
+		st.LastBrief = &BriefInfo{Path: name, Tokens: d.Budget.Tokens, Budget: d.Budget.Limit, Status: d.Budget.Status, Compressed: d.Budget.Compressed}
+	}
+	return nil
+}
+
+// sources are the validated artifacts a transition curates: those of the
+// types it names, in that order, or else every validated artifact of the
+// phases other than the destination, in phase order.
+func sources(st *State, t *Transition, toNum int) []Artifact {
+	var all []Artifact
+	for _, ph := range st.Phases {
+		if ph.PhaseNumber == toNum && t.From != t.To {
+			continue
+		}
+		for _, a := range ph.Artifacts {
+			if a.ValidatedAt != "" {
+				all = append(all, a)
+			}
+		}
+	}
+	if len(t.Sources) == 0 {
+		return all
+	}
+	var out []Artifact
+	for _, typ := range t.Sources {
+		for _, a := range all {
+			if a.Type == typ {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// setSteps makes a step-wise phase list one step per user story.
+func setSteps(ph *Phase, stories []Story) {
+	steps := make([]Step, len(stories))
+	for i, s := range stories {
+		steps[i] = Step{StepNumber: s.Number, StepName: s.Title, Status: StatusPending}
+		if i < len(ph.Steps) {
+			old := ph.Steps[i]
+			old.StepNumber, old.StepName = s.Number, s.Title
+			steps[i] = old
+		}
+	}
+	ph.Steps = steps
+}
+
+// AbsProjectPath makes a --project-path absolute.
+func AbsProjectPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	return filepath.Abs(p)
+}
