@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"math"
 	"sort"
 )
 
@@ -35,15 +36,32 @@ type Index struct {
 
 	items    []*item          // by slot; nil once removed
 	byID     map[string]int32 // id -> slot
-	postings map[string][]int32
-	vocab    map[int32][]string // concept -> keys of indexed terms holding it
+	keyIDs   map[string]int32 // word key -> dense id
+	postings [][]int32        // key id -> slots of the items holding it
+	vocab    map[int32][]keyDist // concept -> indexed key ids holding it, with hypernym steps
 	seen     map[[2]string]bool // (key, lemma) pairs already in vocab
 	removed  int
+
+	// Per-query scratch space, by slot (reused: an Index is single-threaded).
+	gen      uint32
+	seenGen  []uint32
+	lastTerm []int32
+	termPart []float64
+	acc      []float64
+	reachGen []uint32 // by key id
+	reach    []float64
+}
+
+type keyDist struct {
+	key  int32
+	dist int8
 }
 
 type item struct {
 	id, text string
 	doc      *doc
+	keys     []int32   // key id of each of doc.terms
+	weights  []float64 // weight of each of doc.terms (kept contiguous for the bound)
 }
 
 // NewIndex returns an empty index that answers exactly for scores of at
@@ -60,8 +78,9 @@ func NewIndex(e Engine) *Index {
 func (ix *Index) reset() {
 	ix.items, ix.removed = nil, 0
 	ix.byID = map[string]int32{}
-	ix.postings = map[string][]int32{}
-	ix.vocab = map[int32][]string{}
+	ix.keyIDs = map[string]int32{}
+	ix.postings = nil
+	ix.vocab = map[int32][]keyDist{}
 	ix.seen = map[[2]string]bool{}
 }
 
@@ -79,15 +98,25 @@ func (ix *Index) Add(id, text string) {
 		return
 	}
 	it.doc = ix.lex.analyze(text)
-	for _, t := range it.doc.terms {
-		if t.stop {
-			continue
+	it.keys = make([]int32, len(it.doc.terms))
+	it.weights = make([]float64, len(it.doc.terms))
+	for i, t := range it.doc.terms {
+		it.weights[i] = t.weight
+		id, ok := ix.keyIDs[t.key]
+		if !ok {
+			id = int32(len(ix.postings))
+			ix.keyIDs[t.key] = id
+			ix.postings = append(ix.postings, nil)
 		}
-		ix.postings[t.key] = append(ix.postings[t.key], slot)
+		it.keys[i] = id
+		if t.stop {
+			continue // stop words match only themselves and weigh little: not indexed
+		}
+		ix.postings[id] = append(ix.postings[id], slot)
 		if k := [2]string{t.key, t.lemma}; !ix.seen[k] {
 			ix.seen[k] = true
 			for _, c := range t.concepts {
-				ix.vocab[c.id] = append(ix.vocab[c.id], t.key)
+				ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
 			}
 		}
 	}
@@ -222,18 +251,31 @@ type candidate struct {
 	bound float64
 }
 
+// feature is one way a query word can match an item word: through the
+// item word's key, with at most sim similarity.
+type feature struct {
+	term   int   // index in the query's terms
+	key    int32 // key id
+	weight float64 // the query word's weight times sim
+	df     int     // items holding key
+}
+
 // candidates returns the items whose score may reach theta, each with an
 // upper bound on its score.
 //
-// The bound: a query word contributes to the query-side direction of the
-// lexical score only through an item word with the same key or a shared
-// WordNet concept, i.e. through a posting reached from the word's
-// expansion. With c = (1-dirMix)/2, score <= (1-c)*dir(q->item) + c, and
-// dir(q->item) <= (weight of the query words reaching the item, plus the
-// weight of the words not looked up) / total weight. Common words are not
-// looked up as long as their total weight stays below what an item must
-// share to reach theta (prefix filtering), so items reached through them
-// alone cannot reach theta.
+// The bound: a query word t contributes weight(t)*sim(t,u) to the query-side
+// direction through its best item word u, and sim(t,u) is at most the
+// feature weight of (t, u.key): 1 for its own key, the concept similarity
+// for keys of words sharing a WordNet concept, 0 otherwise. So for an item
+// reached by no looked-up feature, dir(q->item) <= (sum of the features not
+// looked up) / total weight. Features with the longest posting lists are
+// not looked up while that sum stays below what an item must share to
+// reach theta (prefix filtering): items reached only through them cannot
+// reach theta. With c = (1-dirMix)/2, score <= (1-c)*dir(q->item) + c.
+// The items found are then bounded from both sides (the score is monotone
+// in both directions): dir(q->item) by the best looked-up feature per query
+// word plus everything not looked up, dir(item->q) by the best feature
+// reaching each of the item's words.
 func (ix *Index) candidates(q *query, theta float64) []candidate {
 	all := func() []candidate {
 		out := make([]candidate, 0, len(ix.byID))
@@ -247,85 +289,149 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 	if ix.lex == nil || len(q.doc.terms) == 0 {
 		return all()
 	}
-	c := (1 - ix.lex.p.dirMix) / 2
+	m := ix.lex.p.dirMix
+	c := (1 - m) / 2
 	if theta <= c {
 		return all()
 	}
-	need := (theta - c) / (1 - c) * q.doc.total // share an item must reach in the query's weight
+	total := q.doc.total
+	need := (theta-c)/(1-c)*total - eps*total // share an item must reach in the query's weight
 
-	// Expand each indexed query term to the keys it can match, and order the
-	// terms by how many items those keys reach, most common first.
-	type lookup struct {
-		weight float64
-		keys   []string
-		df     int
-	}
-	var looks []lookup
-	skipped := 0.0
-	for _, t := range q.doc.terms {
+	ix.gen++
+	ix.grow()
+	var feats []feature
+	skipMax := make([]float64, len(q.doc.terms)) // per query word: best feature not looked up
+	for ti, t := range q.doc.terms {
 		if t.stop {
-			skipped += t.weight
+			skipMax[ti] = t.weight // stop words are not indexed: never looked up
+			if id, ok := ix.keyIDs[t.key]; ok {
+				ix.setReach(id, 1)
+			}
 			continue
 		}
-		keys := ix.expand(t)
-		df := 0
-		for _, k := range keys {
-			df += len(ix.postings[k])
+		for _, f := range ix.expand(t) {
+			ix.setReach(f.key, f.weight)
+			feats = append(feats, feature{ti, f.key, t.weight * f.weight, len(ix.postings[f.key])})
 		}
-		looks = append(looks, lookup{t.weight, keys, df})
 	}
-	sort.SliceStable(looks, func(i, j int) bool { return looks[i].df > looks[j].df })
+	// Leave out the features with the longest posting lists while the
+	// query-side share they could add (the best per query word) stays
+	// below need.
+	sort.SliceStable(feats, func(i, j int) bool { return feats[i].df > feats[j].df })
+	base := 0.0
+	for _, v := range skipMax {
+		base += v
+	}
 	first := 0
-	for first < len(looks) && skipped+looks[first].weight < need-eps*q.doc.total {
-		skipped += looks[first].weight
-		first++
+	for ; first < len(feats); first++ {
+		f := feats[first]
+		extra := math.Max(0, f.weight-skipMax[f.term])
+		if base+extra >= need {
+			break
+		}
+		base += extra
+		skipMax[f.term] += extra
 	}
-	if skipped >= need-eps*q.doc.total {
+	if base >= need {
 		return all() // stop words alone could reach theta
 	}
+	look := feats[first:]
+	sort.SliceStable(look, func(i, j int) bool { return look[i].term < look[j].term })
 
-	acc := map[int32]float64{}
-	last := map[int32]int{}
+	// acc[slot]: what the looked-up features add to base for that item.
 	var order []int32
-	for li := first; li < len(looks); li++ {
-		for _, k := range looks[li].keys {
-			for _, slot := range ix.postings[k] {
-				if ix.items[slot] == nil {
-					continue
-				}
-				if l, ok := last[slot]; ok && l == li {
-					continue
-				}
-				if _, ok := last[slot]; !ok {
-					order = append(order, slot)
-				}
-				last[slot] = li
-				acc[slot] += looks[li].weight
+	for _, f := range look {
+		gain := f.weight - skipMax[f.term]
+		if gain <= 0 {
+			continue
+		}
+		for _, slot := range ix.postings[f.key] {
+			switch {
+			case ix.items[slot] == nil:
+			case ix.seenGen[slot] != ix.gen:
+				ix.seenGen[slot], ix.lastTerm[slot] = ix.gen, int32(f.term)
+				ix.termPart[slot], ix.acc[slot] = gain, gain
+				order = append(order, slot)
+			case ix.lastTerm[slot] != int32(f.term):
+				ix.lastTerm[slot], ix.termPart[slot] = int32(f.term), gain
+				ix.acc[slot] += gain
+			case gain > ix.termPart[slot]:
+				ix.acc[slot] += gain - ix.termPart[slot]
+				ix.termPart[slot] = gain
 			}
 		}
 	}
+
 	var out []candidate
 	for _, slot := range order {
-		dir := (acc[slot] + skipped) / q.doc.total
-		if dir > 1 {
-			dir = 1
+		it := ix.items[slot]
+		a := math.Min(1, (ix.acc[slot]+base)/total)
+		if (1-c)*a+c < theta-eps {
+			continue
 		}
-		if bound := (1-c)*dir + c; bound >= theta-eps {
-			out = append(out, candidate{ix.items[slot], bound})
+		b := 0.0
+		for i, id := range it.keys {
+			if ix.reachGen[id] == ix.gen {
+				b += it.weights[i] * ix.reach[id]
+			}
+		}
+		b = math.Min(1, b/it.doc.total)
+		if bound := m*math.Min(a, b) + (1-m)*(a+b)/2; bound >= theta-eps {
+			out = append(out, candidate{it, bound})
 		}
 	}
 	return out
 }
 
-// expand lists the indexed keys that a query term can match: its own key
-// and the keys of indexed words sharing one of its WordNet concepts.
-func (ix *Index) expand(t term) []string {
-	keys := []string{t.key}
-	for _, c := range t.concepts {
-		keys = append(keys, ix.vocab[c.id]...)
+// grow sizes the per-query scratch space to the index.
+func (ix *Index) grow() {
+	if n := len(ix.items); len(ix.seenGen) < n {
+		ix.seenGen = append(ix.seenGen, make([]uint32, n-len(ix.seenGen))...)
+		ix.lastTerm = append(ix.lastTerm, make([]int32, n-len(ix.lastTerm))...)
+		ix.termPart = append(ix.termPart, make([]float64, n-len(ix.termPart))...)
+		ix.acc = append(ix.acc, make([]float64, n-len(ix.acc))...)
 	}
-	sort.Strings(keys)
-	return dedupe(keys)
+	if n := len(ix.postings); len(ix.reachGen) < n {
+		ix.reachGen = append(ix.reachGen, make([]uint32, n-len(ix.reachGen))...)
+		ix.reach = append(ix.reach, make([]float64, n-len(ix.reach))...)
+	}
+}
+
+// setReach records that a query word can match key with similarity up to w.
+func (ix *Index) setReach(key int32, w float64) {
+	if ix.reachGen[key] != ix.gen {
+		ix.reachGen[key], ix.reach[key] = ix.gen, w
+	} else if w > ix.reach[key] {
+		ix.reach[key] = w
+	}
+}
+
+// keySim is an indexed key that a query word can match, with the best
+// similarity it can have with a word of that key.
+type keySim struct {
+	key    int32
+	weight float64
+}
+
+// expand lists the indexed keys a query term can match: its own key
+// (similarity 1) and the keys of indexed words sharing one of its WordNet
+// concepts (the best concept similarity), sorted by key id.
+func (ix *Index) expand(t term) []keySim {
+	best := map[int32]float64{}
+	if id, ok := ix.keyIDs[t.key]; ok {
+		best[id] = 1
+	}
+	for _, c := range t.concepts {
+		for _, kd := range ix.vocab[c.id] {
+			best[kd.key] = math.Max(best[kd.key], ix.lex.conceptSim[c.dist+kd.dist])
+		}
+	}
+	out := make([]keySim, 0, len(best))
+	for k, w := range best {
+		out = append(out, keySim{k, w})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
 }
 
 func sortMatches(ms []Match) {

@@ -1,0 +1,68 @@
+package similar
+
+import (
+	"fmt"
+	"testing"
+)
+
+func BenchmarkScore(b *testing.B) {
+	l := NewLexical()
+	bs := playbookBullets(b)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		l.Score(bs[i%len(bs)], bs[(i*7+3)%len(bs)])
+	}
+}
+
+func BenchmarkScoreDocs(b *testing.B) {
+	l := NewLexical()
+	var docs []*doc
+	for _, t := range playbookBullets(b) {
+		docs = append(docs, l.analyze(t))
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		l.scoreDocs(docs[i%len(docs)], docs[(i*7+3)%len(docs)])
+	}
+}
+
+// benchItems builds the 100,000-bullet store the index benchmarks use.
+func benchItems(b *testing.B, n int) (*Index, *BruteForce, []string) {
+	base := playbookBullets(b)
+	e := NewLexical()
+	ix, bf := NewIndex(e), NewBruteForce(e)
+	for i, text := range generatedBullets(base, n, 11) {
+		id := fmt.Sprintf("B-%06d", i)
+		ix.Add(id, text)
+		bf.Add(id, text)
+	}
+	return ix, bf, generatedBullets(base, 200, 12)
+}
+
+func BenchmarkIndexAdd100k(b *testing.B) {
+	base := playbookBullets(b)
+	texts := generatedBullets(base, 100000, 11)
+	e := NewLexical()
+	for b.Loop() {
+		ix := NewIndex(e)
+		for i, text := range texts {
+			ix.Add(fmt.Sprintf("B-%06d", i), text)
+		}
+	}
+}
+
+func BenchmarkIndexBest100k(b *testing.B) {
+	ix, _, queries := benchItems(b, 100000)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		ix.Best(queries[i%len(queries)], nil)
+	}
+}
+
+func BenchmarkBruteForceBest100k(b *testing.B) {
+	_, bf, queries := benchItems(b, 100000)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		bf.Best(queries[i%len(queries)], nil)
+	}
+}

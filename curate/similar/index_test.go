@@ -1,0 +1,168 @@
+package similar
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The index must make the same decisions as brute force: the same best
+// item and score whenever the best score reaches the merge floor, nothing
+// at or above the floor otherwise, and the same lists above 0.6, 0.85, 0.9.
+func TestIndexAgreesWithBruteForce(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 2000, 1), base...)
+	queries := append(generatedBullets(base, 80, 2), base[:20]...)
+	if testing.Short() {
+		items, queries = items[:500], queries[:40]
+	}
+	e := NewLexical()
+	ix, bf := NewIndex(e), NewBruteForce(e)
+	for i, text := range items {
+		id := fmt.Sprintf("B-%05d", i)
+		ix.Add(id, text)
+		bf.Add(id, text)
+	}
+	// Remove and replace some items in both.
+	for i := 0; i < len(items); i += 97 {
+		id := fmt.Sprintf("B-%05d", i)
+		ix.Remove(id)
+		bf.Remove(id)
+	}
+	ix.Add("B-00001", queries[0])
+	bf.Add("B-00001", queries[0])
+	if ix.Len() != bf.Len() {
+		t.Fatalf("Len %d vs %d", ix.Len(), bf.Len())
+	}
+
+	odd := func(id string) bool { return id[len(id)-1]%2 == 1 }
+	merges := 0
+	for qi, q := range queries {
+		// One brute-force pass per query; the expected answers derive from it.
+		scores := bf.all(q, nil)
+		for fi, filter := range []func(string) bool{nil, odd} {
+			var kept []Match
+			for _, m := range scores {
+				if filter == nil || filter(m.ID) {
+					kept = append(kept, m)
+				}
+			}
+			want := bestOf(kept)
+			if qi < 5 {
+				if b, _ := bf.Best(q, filter); b != want {
+					t.Fatalf("BruteForce.Best = %+v, want %+v", b, want)
+				}
+			}
+			got, ok := ix.Best(q, filter)
+			if want.Score >= MergeFloor {
+				merges++
+				if !ok || got != want {
+					t.Errorf("query %d/%d: Best = %+v, %v; brute force %+v", qi, fi, got, ok, want)
+				}
+			} else if ok && got.Score >= MergeFloor {
+				t.Errorf("query %d/%d: Best = %+v, brute force best is %+v", qi, fi, got, want)
+			}
+		}
+		for _, min := range []float64{0.6, 0.85, 0.9} {
+			var want []Match
+			for _, m := range scores {
+				if m.Score >= min-1e-9 {
+					want = append(want, m)
+				}
+			}
+			sortMatches(want)
+			if qi < 5 {
+				if b := bf.Above(q, min, nil); fmt.Sprint(b) != fmt.Sprint(want) {
+					t.Fatalf("BruteForce.Above = %v, want %v", b, want)
+				}
+			}
+			if got := ix.Above(q, min, nil); fmt.Sprint(want) != fmt.Sprint(got) {
+				t.Errorf("query %d: Above(%.2f) = %v; brute force %v", qi, min, got, want)
+			}
+		}
+	}
+	if merges < len(queries)/2 {
+		t.Errorf("only %d of %d queries reach the merge floor: the test data does not exercise the index", merges, 2*len(queries))
+	}
+}
+
+func TestIndexPairsAgreeWithBruteForce(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 250, 3), base[:50]...)
+	e := NewLexical()
+	ix, bf := NewIndex(e), NewBruteForce(e)
+	for i, text := range items {
+		id := fmt.Sprintf("P-%04d", i)
+		ix.Add(id, text)
+		bf.Add(id, text)
+	}
+	for _, min := range []float64{0.6, 0.9} {
+		want, got := bf.Pairs(min), ix.Pairs(min)
+		if len(want) == 0 {
+			t.Fatalf("no pairs above %.2f: the test data does not exercise Pairs", min)
+		}
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			t.Errorf("Pairs(%.2f): index found %d pairs, brute force %d", min, len(got), len(want))
+		}
+	}
+}
+
+func TestIndexPlaybookDuplicates(t *testing.T) {
+	ix := NewIndex(NewLexical())
+	for i, b := range playbookBullets(t) {
+		ix.Add(fmt.Sprintf("shr-%05d", i), b)
+	}
+	pairs := ix.Pairs(0.90)
+	exact := 0
+	for _, p := range pairs {
+		if p.Score == 1 {
+			exact++
+		}
+	}
+	if exact < 5 {
+		t.Errorf("Pairs(0.90) found %d exact duplicates in the AppWorld playbook, want >= 5 (%d pairs)", exact, len(pairs))
+	}
+}
+
+func TestIndexEmptyAndOtherEngines(t *testing.T) {
+	ix := NewIndex(NewLexical())
+	if _, ok := ix.Best("anything", nil); ok {
+		t.Error("Best on an empty index reported a match")
+	}
+	ix.Add("a", "Use pagination to collect all results")
+	ix.Add("b", "Round money to two decimals")
+	if m, ok := ix.Best("collect all results with pagination", nil); !ok || m.ID != "a" {
+		t.Errorf("Best = %+v, %v", m, ok)
+	}
+	ix.Remove("a")
+	ix.Remove("nope")
+	if m, ok := ix.Best("collect all results with pagination", nil); ok && m.Score >= MergeFloor {
+		t.Errorf("removed item still matches: %+v", m)
+	}
+	// A non-lexical engine is scanned in full.
+	ox := NewIndex(exactEngine{})
+	ox.Add("x", "same")
+	ox.Add("y", "other")
+	if m, ok := ox.Best("same", nil); !ok || m != (Match{"x", 1}) {
+		t.Errorf("Best with another engine = %+v, %v", m, ok)
+	}
+}
+
+func bestOf(ms []Match) Match {
+	var best Match
+	for i, m := range ms {
+		if i == 0 || m.Score > best.Score || (m.Score == best.Score && m.ID < best.ID) {
+			best = m
+		}
+	}
+	return best
+}
+
+type exactEngine struct{}
+
+func (exactEngine) Name() string { return "exact" }
+func (exactEngine) Score(a, b string) float64 {
+	if a == b {
+		return 1
+	}
+	return 0
+}
