@@ -94,11 +94,18 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 		out, err := renderBrief(d)
 		return out, EstimateTokens(string(out)), err
 	}
-	out, tokens, err := render()
-	if err != nil {
-		return nil, err
+	// Rate the brief with its own budget section filled in (twice: the
+	// numbers change the count a little).
+	d.Budget = NewBudget(0, window, threshold)
+	var out []byte
+	var tokens int
+	var err error
+	for range 2 {
+		if out, tokens, err = render(); err != nil {
+			return nil, err
+		}
+		d.Budget = NewBudget(tokens, window, threshold)
 	}
-	d.Budget = NewBudget(tokens, window, threshold)
 	raw := tokens
 	for _, level := range []string{LevelDropOptional, LevelSummariseSteps, LevelHeadsSentences, LevelReferences, LevelTruncate} {
 		if tokens <= d.Budget.Limit {
@@ -120,6 +127,8 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 }
 
 // compress applies one level of the ladder; over is how many tokens must go.
+// The current user story is kept in full at every level: it is the work of
+// the step.
 func compress(level string, ex []Excerpt, d *BriefData, over int) []Excerpt {
 	var out []Excerpt
 	switch level {
@@ -151,14 +160,14 @@ func compress(level string, ex []Excerpt, d *BriefData, over int) []Excerpt {
 		a.ArtifactsCreated, a.Deviations = lastN(a.ArtifactsCreated, 20), lastN(a.Deviations, 10)
 	case LevelHeadsSentences:
 		for _, e := range ex {
-			if e.Kind == KindSection || e.Kind == KindCurrentStory {
+			if e.Kind == KindSection {
 				e.Text = headAndSentence(e)
 			}
 			out = append(out, e)
 		}
 	case LevelReferences:
 		for _, e := range ex {
-			if e.Kind != KindStorySummary && e.Title != "" {
+			if e.Kind == KindSection && e.Title != "" {
 				e.Text = fmt.Sprintf("- %s — see `%s`\n", e.Title, e.Source)
 				e.Kind = KindReference
 			}

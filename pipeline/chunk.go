@@ -111,7 +111,11 @@ func curate(c *Chunk, path string, o *Outline, t *Transition, step int) error {
 					c.Excerpts = append(c.Excerpts, Excerpt{Source: path, Title: s.Title, Level: s.Level, Kind: KindStorySummary,
 						Text: "- ✓ " + oneLine(s.Title, firstSentence(o.Body(s))) + "\n"})
 				case n == step:
-					c.Excerpts = append(c.Excerpts, Excerpt{Source: path, Title: s.Title, Level: s.Level, Kind: KindCurrentStory, Text: stripReasoning(o.Text(s))})
+					text := stripReasoning(o.Text(s))
+					if k := len(c.Excerpts); k > 0 && c.Excerpts[k-1].Kind == KindStorySummary {
+						text = "\n" + text
+					}
+					c.Excerpts = append(c.Excerpts, Excerpt{Source: path, Title: s.Title, Level: s.Level, Kind: KindCurrentStory, Text: text})
 				default:
 					c.LeftOut++
 				}

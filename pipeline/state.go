@@ -156,7 +156,11 @@ func (p *Phase) UnmarshalJSON(b []byte) error {
 	p.Extra = x
 	return err
 }
-func (p Phase) MarshalJSON() ([]byte, error) { type plain Phase; return encodeKeep(plain(p), p.Extra) }
+func (p Phase) MarshalJSON() ([]byte, error) {
+	type plain Phase
+	p.Artifacts, p.Blockers, p.Steps = orEmpty(p.Artifacts), orEmpty(p.Blockers), orEmpty(p.Steps)
+	return encodeKeep(plain(p), p.Extra)
+}
 
 func (a *Artifact) UnmarshalJSON(b []byte) error {
 	type plain Artifact
@@ -188,6 +192,8 @@ func (a Accumulated) MarshalJSON() ([]byte, error) {
 	if a.TestResults == nil {
 		a.TestResults = json.RawMessage("null")
 	}
+	a.KeyDecisions, a.ArtifactsCreated = orEmpty(a.KeyDecisions), orEmpty(a.ArtifactsCreated)
+	a.FilesModified, a.Deviations = orEmpty(a.FilesModified), orEmpty(a.Deviations)
 	return encodeKeep(plain(a), a.Extra)
 }
 
@@ -224,4 +230,12 @@ func (s *State) Phase(name string) *Phase {
 		}
 	}
 	return nil
+}
+
+// orEmpty makes a nil list an empty one, so the state shows [] not null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -119,7 +119,9 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		if from.StartedAt == "" {
 			from.StartedAt = stamp(now)
 		}
-		from.Status, from.CompletedAt = StatusCompleted, stamp(now)
+		if from.Status != StatusCompleted || from.CompletedAt == "" {
+			from.Status, from.CompletedAt = StatusCompleted, stamp(now)
+		}
 		completeSteps(from, 0, now)
 	}
 	r.Decisions = append(r.Decisions, fmt.Sprintf("validated %s (%d artifact(s))", req.From, len(from.Artifacts)))
@@ -129,6 +131,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		st.CurrentPhase = Position{PhaseNumber: fromNum, PhaseName: req.From, Extra: st.CurrentPhase.Extra}
 		r.Decisions = append(r.Decisions, "pipeline completed")
 		r.Drift = DetectDrift(st)
+		r.Warnings = append(r.Warnings, driftWarnings(r.Drift)...)
 		return r, e.finish(r, st, l.Raw)
 	}
 
