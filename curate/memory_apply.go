@@ -2,8 +2,12 @@ package curate
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -28,20 +32,40 @@ type Observation struct {
 // ObservationDays is the observation period of a promoted memory.
 const ObservationDays = 7
 
-// ApplyMemory turns a plan into file moves. Every entry of the plan must be in byID.
+// ApplyMemory turns a plan into file moves. Every entry of the plan must be
+// in byID. The records are edited on all cores; the changeset lists the
+// moves in plan order.
 func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, run string, now time.Time, cs *mdstore.Changeset) error {
+	var jobs []func(*mdstore.Changeset) error
 	for _, group := range [][]MemoryAction{p.Duplicates, p.Discarded} {
 		for _, a := range group {
-			score := a.Score
-			if err := TrashMemory(byID[a.ID], Trashed{Reason: a.Reason, Run: run, DuplicateOf: a.DuplicateOf, Score: &score}, now, cs); err != nil {
-				return err
-			}
+			m, t := byID[a.ID], Trashed{Reason: a.Reason, Run: run, DuplicateOf: a.DuplicateOf, Score: &a.Score}
+			jobs = append(jobs, func(cs *mdstore.Changeset) error { return TrashMemory(m, t, now, cs) })
 		}
 	}
 	for _, a := range p.Promoted {
-		if err := PromoteMemory(byID[a.ID], now, cs); err != nil {
-			return err
+		m := byID[a.ID]
+		jobs = append(jobs, func(cs *mdstore.Changeset) error { return PromoteMemory(m, now, cs) })
+	}
+	parts := make([]mdstore.Changeset, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
+				errs[i] = jobs[i](&parts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range parts {
+		if errs[i] != nil {
+			return errs[i]
 		}
+		cs.Changes = append(cs.Changes, parts[i].Changes...)
 	}
 	return nil
 }
@@ -93,11 +117,12 @@ func folderOf(m *mdstore.Memory) string {
 
 // setAll sets key/value pairs on the memory's document.
 func setAll(m *mdstore.Memory, kv ...any) error {
+	pairs := make([]frontmatter.KV, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		k := kv[i].(string)
-		if err := m.Doc.Set(k, kv[i+1]); err != nil {
-			return fmt.Errorf("%s: %w", m.Path, err)
-		}
+		pairs = append(pairs, frontmatter.KV{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	if err := m.Doc.SetAll(pairs...); err != nil {
+		return fmt.Errorf("%s: %w", m.Path, err)
 	}
 	return nil
 }

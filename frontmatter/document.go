@@ -18,6 +18,8 @@ type Document struct {
 	body []byte
 	// yamlLine is the file line number of the first YAML line.
 	yamlLine int
+	// node caches the parsed mapping of yaml (nil until needed).
+	node *yaml.Node
 }
 
 // ErrNoFrontmatter is returned by Parse when Strict is asked for and the
@@ -102,11 +104,22 @@ func (d *Document) check() error {
 	return err
 }
 
-// root parses the YAML into a mapping node. An empty frontmatter yields an
-// empty mapping.
+// root returns the YAML parsed into a mapping node, parsing it once. An
+// empty frontmatter yields an empty mapping.
 func (d *Document) root() (*yaml.Node, error) {
+	if d.node != nil {
+		return d.node, nil
+	}
+	n, err := d.parse(d.yaml)
+	if err == nil {
+		d.node = n
+	}
+	return n, err
+}
+
+func (d *Document) parse(y []byte) (*yaml.Node, error) {
 	var n yaml.Node
-	if err := yaml.Unmarshal(d.yaml, &n); err != nil {
+	if err := yaml.Unmarshal(y, &n); err != nil {
 		return nil, d.wrap(err)
 	}
 	if n.Kind == 0 {
@@ -139,7 +152,11 @@ func (d *Document) Bytes() []byte {
 // Decode unmarshals the frontmatter into v (a pointer to a struct or map).
 // Type errors name the file line of the offending value.
 func (d *Document) Decode(v any) error {
-	if err := yaml.Unmarshal(d.yaml, v); err != nil {
+	root, err := d.root()
+	if err != nil {
+		return err
+	}
+	if err := root.Decode(v); err != nil {
 		return d.wrap(err)
 	}
 	return nil

@@ -173,3 +173,20 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestSetAllMatchesSetOneByOne(t *testing.T) {
+	pairs := []KV{{"tags", []string{"x"}}, {"status", "confirmed"}, {"id", "m2"}, {"observation", map[string]int{"window_days": 7}}}
+	a, _ := Parse([]byte(sample))
+	b, _ := Parse([]byte(sample))
+	for _, p := range pairs {
+		if err := a.Set(p.Key, p.Value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.SetAll(pairs...); err != nil {
+		t.Fatal(err)
+	}
+	if string(a.Bytes()) != string(b.Bytes()) {
+		t.Errorf("Set:\n%s\nSetAll:\n%s", a.Bytes(), b.Bytes())
+	}
+}

@@ -3,10 +3,70 @@ package frontmatter
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
+
+// SetAll sets several top-level keys at once, with the same guarantees as
+// Set but one check of the result (Set re-checks after each key).
+func (d *Document) SetAll(pairs ...KV) error {
+	root, err := d.root()
+	if err != nil {
+		return err
+	}
+	lines := splitLines(d.yaml)
+	type edit struct {
+		start, end int
+		enc        []byte
+	}
+	var edits []edit
+	var appended []byte
+	col := 0
+	if len(root.Content) > 0 {
+		col = root.Content[0].Column - 1
+	}
+	for _, p := range pairs {
+		enc, err := encodeKey(p.Key, p.Value)
+		if err != nil {
+			return err
+		}
+		enc = indent(enc, col)
+		if start, end, ok := keySpan(root, p.Key, lines); ok {
+			edits = append(edits, edit{start, end, enc})
+		} else {
+			appended = append(appended, enc...)
+		}
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	for i, e := range edits {
+		if i > 0 && e.end > edits[i-1].start {
+			return fmt.Errorf("editing keys in place: overlapping keys")
+		}
+		repl := splitLines(e.enc)
+		lines = append(lines[:e.start], append(repl, lines[e.end:]...)...)
+	}
+	y := append([]byte(strings.Join(lines, "")), appended...)
+	if bytes.Equal(y, d.yaml) {
+		return nil
+	}
+	n, err := d.parse(y)
+	if err != nil {
+		return fmt.Errorf("editing keys in place: %w", err)
+	}
+	for _, p := range pairs {
+		if keyCount(n, p.Key) != 1 {
+			return fmt.Errorf("editing keys in place: key %q would not be unique", p.Key)
+		}
+	}
+	d.yaml, d.node = y, n
+	if !d.HasFrontmatter() {
+		d.head = []byte("---\n")
+		d.tail = []byte("---\n")
+	}
+	return nil
+}
 
 // Set gives a top-level key a new value. Only the lines of that key change; a
 // key that was absent is appended at the end of the frontmatter. Setting a
@@ -43,16 +103,14 @@ func (d *Document) Set(key string, value any) error {
 // replaceYAML installs edited YAML after checking that it still parses as a
 // mapping; odd layouts that a line edit cannot handle are refused, not broken.
 func (d *Document) replaceYAML(y []byte, key string) error {
-	old := d.yaml
-	d.yaml = y
-	root, err := d.root()
+	root, err := d.parse(y)
 	if err == nil && keyCount(root, key) != 1 {
 		err = fmt.Errorf("key %q would not be unique", key)
 	}
 	if err != nil {
-		d.yaml = old
 		return fmt.Errorf("editing %s in place: %w", key, err)
 	}
+	d.yaml, d.node = y, root
 	if !d.HasFrontmatter() {
 		d.head = []byte("---\n")
 		d.tail = []byte("---\n")
@@ -82,6 +140,7 @@ func (d *Document) Delete(key string) error {
 		return nil
 	}
 	d.yaml = []byte(strings.Join(append(lines[:start:start], lines[end:]...), ""))
+	d.node = nil
 	return nil
 }
 

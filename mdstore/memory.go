@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
@@ -199,30 +202,34 @@ func memoryFolders(status, typ string) []string {
 // (ingestion_time, id), with every unreadable file reported.
 func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	res := &MemoryList{}
-	var all []*Memory
+	var rels []string
 	for _, dir := range memoryFolders(q.Status, q.Type) {
 		names, err := recordNames(s.Path(dir))
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range names {
-			rel := dir + "/" + n
-			m, err := s.ReadMemory(rel)
-			if err != nil {
-				res.Invalid = append(res.Invalid, invalid(rel, err))
-				continue
-			}
-			if q.Type != "" && m.Type != q.Type {
-				continue
-			}
-			if !q.From.IsZero() && m.IngestionTime.Before(q.From) {
-				continue
-			}
-			if !q.To.IsZero() && !m.IngestionTime.Before(q.To) {
-				continue
-			}
-			all = append(all, m)
+			rels = append(rels, dir+"/"+n)
 		}
+	}
+	var all []*Memory
+	read := s.readMemories(rels)
+	for i, r := range read {
+		if r.err != nil {
+			res.Invalid = append(res.Invalid, invalid(rels[i], r.err))
+			continue
+		}
+		m := r.m
+		if q.Type != "" && m.Type != q.Type {
+			continue
+		}
+		if !q.From.IsZero() && m.IngestionTime.Before(q.From) {
+			continue
+		}
+		if !q.To.IsZero() && !m.IngestionTime.Before(q.To) {
+			continue
+		}
+		all = append(all, m)
 	}
 	SortMemories(all)
 	res.Total = len(all)
@@ -290,3 +297,33 @@ func (s *Store) FindMemory(id string) (*Memory, error) {
 
 // ErrNotFound means a record does not exist.
 var ErrNotFound = errors.New("not found")
+
+type readResult struct {
+	m   *Memory
+	err error
+}
+
+// readMemories reads files on all cores (YAML parsing dominates the cost);
+// results keep the order of rels.
+func (s *Store) readMemories(rels []string) []readResult {
+	out := make([]readResult, len(rels))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(rels) {
+					return
+				}
+				m, err := s.ReadMemory(rels[i])
+				out[i] = readResult{m, err}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}

@@ -23,20 +23,23 @@ func (g globals) lock(s *mdstore.Store) (*mdstore.Lock, error) {
 
 // save applies a run's changeset and commits it (unless --no-commit).
 // CURATOR_CRASH_AT=journal|applied|committed makes the process die at that
-// step: the crash-safety tests use it.
+// step: the crash-safety tests use it. CURATOR_TIMING=1 prints the time of
+// each step on stderr.
 func (g globals) save(s *mdstore.Store, cs *mdstore.Changeset, info mdstore.CommitInfo) (string, error) {
 	if info.Command == "" {
 		info.Command = commandLine()
 	}
-	opt := mdstore.SaveOptions{NoCommit: g.NoCommit}
-	if at := os.Getenv("CURATOR_CRASH_AT"); at != "" {
-		opt.Stage = func(step string) {
-			if step == at {
-				fmt.Fprintf(g.stderr, "curator: simulated crash after %s\n", step)
-				os.Exit(99)
-			}
+	crashAt, timing := os.Getenv("CURATOR_CRASH_AT"), os.Getenv("CURATOR_TIMING") != ""
+	start := time.Now()
+	opt := mdstore.SaveOptions{NoCommit: g.NoCommit, Stage: func(step string) {
+		if timing {
+			fmt.Fprintf(g.stderr, "curator: %-9s after %v\n", step, time.Since(start).Round(time.Millisecond))
 		}
-	}
+		if step == crashAt {
+			fmt.Fprintf(g.stderr, "curator: simulated crash after %s\n", step)
+			os.Exit(99)
+		}
+	}}
 	return s.Save(cs, info, opt)
 }
 

@@ -252,3 +252,11 @@ func conflict(a, b *doc) bool {
 	}
 	return false
 }
+
+// WithoutCap returns the engine without the negation and number cap. It
+// exists to measure what the cap costs on benchmarks; curate never uses it.
+func (l *Lexical) WithoutCap() *Lexical {
+	p := l.p
+	p.noCap = true
+	return newLexical(p)
+}

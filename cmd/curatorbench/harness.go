@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// measurement is one timed command.
+type measurement struct {
+	Wall   time.Duration
+	MaxRSS int64 // bytes, of the child process
+}
+
+// timeCmd runs a command and returns its wall time and peak RSS.
+func timeCmd(dir string, env []string, name string, args ...string) (measurement, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdout = nil
+	var stderr []byte
+	start := time.Now()
+	out, err := cmd.Output()
+	wall := time.Since(start)
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = ee.Stderr
+	}
+	if err != nil {
+		return measurement{}, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, out, stderr)
+	}
+	m := measurement{Wall: wall}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.MaxRSS = ru.Maxrss * 1024
+	}
+	return m, nil
+}
+
+// catFloor reads every file under dir with cat (batched by xargs): the floor
+// that curator's own reading is compared with.
+func catFloor(dir string) (measurement, error) {
+	// Warm the page cache first so both sides read from memory.
+	if _, err := timeCmd(dir, nil, "sh", "-c", "find . -name '*.md' -print0 | xargs -0 cat > /dev/null"); err != nil {
+		return measurement{}, err
+	}
+	return timeCmd(dir, nil, "sh", "-c", "find . -name '*.md' -print0 | xargs -0 cat > /dev/null")
+}
+
+// curatorBinary builds cmd/curator into tmp unless --curator names one.
+func curatorBinary(given, tmp string) (string, error) {
+	if given != "" {
+		return filepath.Abs(given)
+	}
+	out := filepath.Join(tmp, "curator")
+	cmd := exec.Command("go", "build", "-o", out, "github.com/curator-dev/curator/cmd/curator")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building curator: %w", err)
+	}
+	return out, nil
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }

@@ -1,0 +1,40 @@
+// Command curatorbench is curator's benchmark harness. Each benchmark times
+// curator against a floor measured in the same run (reading the same files
+// with cat) and prints both, their ratio and the peak memory.
+//
+//	curatorbench memory --entries 100000
+//	curatorbench memory --store 100000 --window 1000
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+type bench func(args []string, stdout io.Writer) error
+
+func benches() map[string]bench {
+	return map[string]bench{
+		"memory": benchMemory,
+	}
+}
+
+func main() {
+	all := benches()
+	if len(os.Args) < 2 || all[os.Args[1]] == nil {
+		names := make([]string, 0, len(all))
+		for n := range all {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(os.Stderr, "usage: curatorbench <%s> [flags]\n", strings.Join(names, "|"))
+		os.Exit(2)
+	}
+	if err := all[os.Args[1]](os.Args[2:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "curatorbench:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// benchMemory times `curator memory curate`.
+//
+//	--entries N: one window of N inbox entries, against cat of the same files.
+//	--store N --window W: a W-entry window on a store already holding N
+//	curated, committed entries, against the same window on an empty store.
+func benchMemory(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("memory", flag.ContinueOnError)
+	entries := fs.Int("entries", 0, "inbox entries in one window")
+	store := fs.Int("store", 0, "entries already in the store")
+	window := fs.Int("window", 1000, "entries in the hourly window (with --store)")
+	bin := fs.String("curator", "", "curator binary (default: build it)")
+	keep := fs.Bool("keep", false, "keep the temporary stores")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "curatorbench-memory-")
+	if err != nil {
+		return err
+	}
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	} else {
+		fmt.Fprintln(stdout, "stores kept in", tmp)
+	}
+	curator, err := curatorBinary(*bin, tmp)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *entries > 0:
+		return benchMemoryWindow(stdout, curator, tmp, *entries)
+	case *store > 0:
+		return benchMemoryStore(stdout, curator, tmp, *store, *window)
+	}
+	return fmt.Errorf("give --entries N or --store N --window W")
+}
+
+var hour0 = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+
+func benchMemoryWindow(w io.Writer, curator, tmp string, n int) error {
+	dir := filepath.Join(tmp, "window")
+	s, err := newBenchStore(dir)
+	if err != nil {
+		return err
+	}
+	from, to := hour0, hour0.Add(time.Hour)
+	if err := generateInbox(s, 1, n, from, to); err != nil {
+		return err
+	}
+	floor, err := catFloor(s.Path("memory/inbox"))
+	if err != nil {
+		return err
+	}
+	run, err := timeCmd(dir, nil, curator, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
+	if err != nil {
+		return err
+	}
+	counts, err := folderCounts(s)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "memory curate, one window of %d inbox entries (%s)\n", n, counts)
+	fmt.Fprintf(w, "  cat of the same files (floor):   %8.3f s\n", floor.Wall.Seconds())
+	fmt.Fprintf(w, "  curator memory curate + commit:  %8.3f s\n", run.Wall.Seconds())
+	fmt.Fprintf(w, "  ratio curate/cat:                %8.1f   (target ≤ 10)\n", run.Wall.Seconds()/floor.Wall.Seconds())
+	fmt.Fprintf(w, "  peak RSS of curator:             %8.1f MB (target ≤ 300)\n", mb(run.MaxRSS))
+	return nil
+}
+
+func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN int) error {
+	from, to := hour0.Add(48*time.Hour), hour0.Add(49*time.Hour)
+	var times [2]measurement
+	for i, size := range []int{0, storeN} {
+		dir := filepath.Join(tmp, fmt.Sprintf("store-%d", size))
+		s, err := newBenchStore(dir)
+		if err != nil {
+			return err
+		}
+		if size > 0 {
+			// A day of earlier windows, curated and committed (untimed).
+			if err := generateInbox(s, 1, size, hour0, hour0.Add(24*time.Hour)); err != nil {
+				return err
+			}
+			if _, err := timeCmd(dir, nil, curator, "--quiet", "memory", "curate", "--from", hour0.Format(time.RFC3339), "--to", hour0.Add(24*time.Hour).Format(time.RFC3339)); err != nil {
+				return err
+			}
+		}
+		if err := generateInbox(s, size+1, windowN, from, to); err != nil {
+			return err
+		}
+		m, err := timeCmd(dir, nil, curator, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
+		if err != nil {
+			return err
+		}
+		times[i] = m
+		if size > 0 {
+			counts, _ := folderCounts(s)
+			fmt.Fprintf(w, "store before the window: %s\n", counts)
+		}
+	}
+	fmt.Fprintf(w, "memory curate, a %d-entry window\n", windowN)
+	fmt.Fprintf(w, "  on an empty store:               %8.3f s  (peak RSS %.1f MB)\n", times[0].Wall.Seconds(), mb(times[0].MaxRSS))
+	fmt.Fprintf(w, "  on a store of %7d entries:    %8.3f s  (peak RSS %.1f MB)\n", storeN, times[1].Wall.Seconds(), mb(times[1].MaxRSS))
+	fmt.Fprintf(w, "  ratio:                           %8.2f   (target ≤ 2)\n", times[1].Wall.Seconds()/times[0].Wall.Seconds())
+	return nil
+}
+
+func newBenchStore(dir string) (*mdstore.Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	s, _, err := mdstore.Init(dir)
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.CommitStore(mdstore.CommitInfo{Summary: "curator init", RunID: "bench-init", Command: "curatorbench"})
+	return s, err
+}
+
+// generateInbox writes n deterministic inbox entries with ids first…first+n-1
+// spread over [from, to), and commits them. The mix: about 10% promoted,
+// 15% discarded, 10% same-author duplicates, the rest kept.
+func generateInbox(s *mdstore.Store, first, n int, from, to time.Time) error {
+	rng := rand.New(rand.NewSource(int64(first)))
+	types := []string{"fact", "concept", "lesson"}
+	cs := &mdstore.Changeset{}
+	step := to.Sub(from) / time.Duration(n+1)
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("m%07d", first+i)
+		typ := types[rng.Intn(3)]
+		brief := fmt.Sprintf("observation %d about module %d and its build", first+i, rng.Intn(1000))
+		author := fmt.Sprintf("agent-%d", rng.Intn(5))
+		f := [4]float64{0.3 + 0.5*rng.Float64(), 0.2 + 0.5*rng.Float64(), rng.Float64(), rng.Float64()}
+		conf := 3
+		switch r := rng.Intn(100); {
+		case r < 10: // promoted through channel B
+			f[1], typ = 0.95, "fact"
+		case r < 25: // noise
+			f = [4]float64{0.1, 0.1, 0.1, 0.1}
+		case r < 35 && i > 0: // a same-author copy of a recent brief
+			brief = fmt.Sprintf("observation %d about module", first+i-1)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\nid: %s\ntype: %s\nstatus: inbox\nmaturity: case\nbrief: %s\nauthor: %s\ntags:\n  - go\n  - t%d\ncontent_confidence: %d\n", id, typ, brief, author, rng.Intn(20), conf)
+		fmt.Fprintf(&b, "importance_factors:\n  proximity: %.3f\n  surprisal: %.3f\n  entity_priority: %.3f\n  unambiguity: %.3f\n", f[0], f[1], f[2], f[3])
+		fmt.Fprintf(&b, "ingestion_time: %s\n---\n", from.Add(step*time.Duration(i+1)).Format(time.RFC3339Nano))
+		fmt.Fprintf(&b, "Entry %d. %s\n\nSome context an agent wrote down while working on module %d, with enough words to look like a real note about a build failure and its fix.\n", first+i, brief, rng.Intn(1000))
+		cs.Write(mdstore.MemoryPath("inbox", typ, id), []byte(b.String()))
+	}
+	_, err := s.Save(cs, mdstore.CommitInfo{Summary: fmt.Sprintf("bench: %d inbox entries", n), RunID: fmt.Sprintf("bench-gen-%d", first), Command: "curatorbench"}, mdstore.SaveOptions{})
+	return err
+}
+
+func folderCounts(s *mdstore.Store) (string, error) {
+	var parts []string
+	for _, dir := range []string{"memory/inbox", "memory/confirmed/fact", "memory/confirmed/concept", "memory/confirmed/lesson", "memory/trash"} {
+		m, err := filepath.Glob(s.Path(dir + "/*.md"))
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", strings.TrimPrefix(dir, "memory/"), len(m)))
+	}
+	return strings.Join(parts, ", "), nil
+}

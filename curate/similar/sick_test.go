@@ -1,0 +1,60 @@
+package similar
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// SICK (SemEval-2014 task 1) relatedness: the engine's scores must follow
+// the human scores (Pearson >= 0.65; TF-IDF gets about 0.48 there).
+func TestSICKPearson(t *testing.T) {
+	f, err := os.Open("../../../shared/data/sick_train.tsv")
+	if err != nil {
+		t.Skip("sick_train.tsv not available:", err)
+	}
+	defer f.Close()
+	l := NewLexical()
+	var got, gold []float64
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 4 {
+			continue
+		}
+		g, err := strconv.ParseFloat(cols[3], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, l.Score(cols[1], cols[2]))
+		gold = append(gold, g)
+	}
+	if len(got) < 4000 {
+		t.Fatalf("read %d pairs, want 4500", len(got))
+	}
+	if r := pearson(got, gold); r < 0.65 {
+		t.Errorf("Pearson = %.4f on %d pairs, want >= 0.65", r, len(got))
+	} else {
+		t.Logf("Pearson = %.4f on %d pairs", r, len(got))
+	}
+}
+
+func pearson(x, y []float64) float64 {
+	n := float64(len(x))
+	var mx, my float64
+	for i := range x {
+		mx += x[i] / n
+		my += y[i] / n
+	}
+	var sxy, sxx, syy float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+		syy += (y[i] - my) * (y[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
