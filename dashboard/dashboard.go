@@ -103,7 +103,7 @@ func ViewOf(st *pipeline.State, r *pipeline.Report) View {
 	return v
 }
 
-var page = template.Must(template.New(templates.Dashboard).Funcs(template.FuncMap{
+var pageTemplate = template.Must(template.New(templates.Dashboard).Funcs(template.FuncMap{
 	"short": func(s string) string {
 		if len(s) > 12 {
 			return s[:12]
@@ -122,7 +122,7 @@ var page = template.Must(template.New(templates.Dashboard).Funcs(template.FuncMa
 // Render writes the dashboard page of a view.
 func Render(v View) ([]byte, error) {
 	var b bytes.Buffer
-	if err := page.Execute(&b, v); err != nil {
+	if err := pageTemplate.Execute(&b, v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
