@@ -15,7 +15,7 @@ func hostileState() (*pipeline.State, *pipeline.Report) {
 		CurrentPhase: pipeline.Position{PhaseNumber: 2, PhaseName: "implementer", StepNumber: 2, StepName: "<img src=x onerror=alert(2)>"},
 		Phases: []pipeline.Phase{
 			{PhaseNumber: 1, PhaseName: "spec-writer", DisplayName: "Specification", Status: "completed",
-				Summary: "<script>alert(1)</script>",
+				Summary:   "<script>alert(1)</script>",
 				Artifacts: []pipeline.Artifact{{Path: "<script>alert(1)</script>.md", Type: "spec", SizeBytes: 600, SHA256: "abcdef0123456789", ValidatedAt: "2026-11-29T10:01:00Z"}}},
 			{PhaseNumber: 2, PhaseName: "implementer", DisplayName: "Implementation", Status: "blocked",
 				Blockers: []pipeline.Blocker{{Message: "implementer: completion-report.md: missing section \"Summary\""}},
