@@ -34,12 +34,12 @@ type Index struct {
 	lex    *Lexical // nil: not a lexical engine, scan everything
 	floor  float64
 
-	items    []*item          // by slot; nil once removed
-	byID     map[string]int32 // id -> slot
-	keyIDs   map[string]int32 // word key -> dense id
-	postings [][]int32        // key id -> slots of the items holding it
+	items    []*item             // by slot; nil once removed
+	byID     map[string]int32    // id -> slot
+	keyIDs   map[string]int32    // word key -> dense id
+	postings [][]int32           // key id -> slots of the items holding it
 	vocab    map[int32][]keyDist // concept -> indexed key ids holding it, with hypernym steps
-	seen     map[[2]string]bool // (key, lemma) pairs already in vocab
+	seen     map[[2]string]bool  // (key, lemma) pairs already in vocab
 	removed  int
 
 	// Per-query scratch space, by slot (reused: an Index is single-threaded).
@@ -254,8 +254,8 @@ type candidate struct {
 // feature is one way a query word can match an item word: through the
 // item word's key, with at most sim similarity.
 type feature struct {
-	term   int   // index in the query's terms
-	key    int32 // key id
+	term   int     // index in the query's terms
+	key    int32   // key id
 	weight float64 // the query word's weight times sim
 	df     int     // items holding key
 }

@@ -33,7 +33,6 @@ var posFiles = []struct{ suffix, tag string }{
 }
 
 type synset struct {
-	id      int
 	parents []string // keys "pos:offset"
 }
 
