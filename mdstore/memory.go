@@ -202,8 +202,9 @@ func memoryFolders(status, typ string) []string {
 // (ingestion_time, id), with every unreadable file reported.
 func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	res := &MemoryList{}
+	folders := memoryFolders(q.Status, q.Type)
 	var rels []string
-	for _, dir := range memoryFolders(q.Status, q.Type) {
+	for _, dir := range folders {
 		names, err := recordNames(s.Path(dir))
 		if err != nil {
 			return nil, err
@@ -211,6 +212,31 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		for _, n := range names {
 			rels = append(rels, dir+"/"+n)
 		}
+	}
+	outside := func(typ string, at time.Time) bool {
+		return (q.Type != "" && typ != q.Type) || (!q.From.IsZero() && at.Before(q.From)) || (!q.To.IsZero() && !at.Before(q.To))
+	}
+	// With a filter, the memory index skips files known to lie outside it.
+	filtered := q.Type != "" || !q.From.IsZero() || !q.To.IsZero()
+	var ix *memoryIndex
+	stats := make([]os.FileInfo, len(rels))
+	if filtered {
+		ix = s.loadMemoryIndex()
+		present := make(map[string]bool, len(rels))
+		toRead := rels[:0:0]
+		for _, rel := range rels {
+			present[rel] = true
+			fi, err := os.Lstat(s.Path(rel))
+			if err == nil && fi.Mode().IsRegular() {
+				if e, ok := ix.lookup(rel, fi); ok && outside(e.typ, e.ingestion) {
+					continue
+				}
+			}
+			toRead = append(toRead, rel)
+			stats[len(toRead)-1] = fi
+		}
+		ix.keep(present, folders)
+		rels = toRead
 	}
 	var all []*Memory
 	read := s.readMemories(rels)
@@ -220,16 +246,17 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 			continue
 		}
 		m := r.m
-		if q.Type != "" && m.Type != q.Type {
-			continue
+		if ix != nil && stats[i] != nil {
+			ix.put(rels[i], stats[i], m)
 		}
-		if !q.From.IsZero() && m.IngestionTime.Before(q.From) {
-			continue
-		}
-		if !q.To.IsZero() && !m.IngestionTime.Before(q.To) {
+		if outside(m.Type, m.IngestionTime) {
 			continue
 		}
 		all = append(all, m)
+	}
+	if ix != nil {
+		// A cache that cannot be written only costs speed next time.
+		_ = s.saveMemoryIndex(ix)
 	}
 	SortMemories(all)
 	res.Total = len(all)
