@@ -97,11 +97,10 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 	// Rate the brief with its own budget section filled in (twice: the
 	// numbers change the count a little).
 	d.Budget = NewBudget(0, window, threshold)
-	var out []byte
 	var tokens int
 	var err error
 	for range 2 {
-		if out, tokens, err = render(); err != nil {
+		if _, tokens, err = render(); err != nil {
 			return nil, err
 		}
 		d.Budget = NewBudget(tokens, window, threshold)
@@ -113,13 +112,14 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 		}
 		ex = compress(level, ex, d, tokens-d.Budget.Limit)
 		d.Budget.Compressed = append(d.Budget.Compressed, level)
-		if out, tokens, err = render(); err != nil {
+		if _, tokens, err = render(); err != nil {
 			return nil, err
 		}
 	}
 	// The budget section itself changes the count a little: rate the final text.
 	d.Budget.Tokens, d.Budget.RawTokens = tokens, raw
-	if out, err = renderBrief(d); err != nil {
+	out, err := renderBrief(d)
+	if err != nil {
 		return nil, err
 	}
 	d.Budget.Tokens = EstimateTokens(string(out))

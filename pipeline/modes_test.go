@@ -146,7 +146,7 @@ func TestTransitionLifecycle(t *testing.T) {
 	}
 	// The implementer hands over to the reviewer.
 	f.write("completion-report.md", completionReport)
-	r, err = f.transition("implementer", "reviewer", 0)
+	_, err = f.transition("implementer", "reviewer", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
