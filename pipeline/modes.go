@@ -250,8 +250,15 @@ func (e *Env) Validate(req ProjectRequest, phase string) (*Report, error) {
 		}
 		defs = append(defs, def)
 	} else {
+		// No state and no phase: the phases whose artifacts are there (or
+		// the first phase when there are none).
 		for i := range p.Phases {
-			defs = append(defs, &p.Phases[i])
+			if rel, err := findFirst(path, &p.Phases[i]); err == nil && rel != "" {
+				defs = append(defs, &p.Phases[i])
+			}
+		}
+		if len(defs) == 0 {
+			defs = append(defs, &p.Phases[0])
 		}
 	}
 	for _, def := range defs {
@@ -268,4 +275,14 @@ func (e *Env) Validate(req ProjectRequest, phase string) (*Report, error) {
 		return r, fmt.Errorf("%w:\n  %s", ErrBlocked, strings.Join(r.Warnings, "\n  "))
 	}
 	return r, nil
+}
+
+// findFirst returns the first artifact of a phase found in the project.
+func findFirst(project string, ph *PhaseDef) (string, error) {
+	for _, rule := range ph.Artifacts {
+		if rel, err := findArtifact(project, rule); err != nil || rel != "" {
+			return rel, err
+		}
+	}
+	return "", nil
 }
