@@ -10,6 +10,8 @@ import (
 type MemoryOptions struct {
 	// DedupPrefix is how many runes of brief make the dedup key (default 40).
 	DedupPrefix int
+	// Progress, when set, follows the reading of the window's files.
+	Progress func(done, total int)
 }
 
 // Memory action kinds.

@@ -170,6 +170,9 @@ type MemoryQuery struct {
 	From, To time.Time // half-open [From, To) on ingestion_time
 	Limit    int       // 0 = no limit
 	Offset   int
+	// Progress, when set, is told how many of the files to read are read.
+	// It is called from several goroutines.
+	Progress func(done, total int)
 }
 
 // MemoryList is a page of memories plus the files that could not be read.
@@ -239,7 +242,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		rels = toRead
 	}
 	var all []*Memory
-	read := s.readMemories(rels)
+	read := s.readMemories(rels, q.Progress)
 	for i, r := range read {
 		if r.err != nil {
 			res.Invalid = append(res.Invalid, invalid(rels[i], r.err))
@@ -332,11 +335,11 @@ type readResult struct {
 
 // readMemories reads files on all cores (YAML parsing dominates the cost);
 // results keep the order of rels.
-func (s *Store) readMemories(rels []string) []readResult {
+func (s *Store) readMemories(rels []string, progress func(done, total int)) []readResult {
 	out := make([]readResult, len(rels))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
-	var next atomic.Int64
+	var next, done atomic.Int64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -348,6 +351,9 @@ func (s *Store) readMemories(rels []string) []readResult {
 				}
 				m, err := s.ReadMemory(rels[i])
 				out[i] = readResult{m, err}
+				if progress != nil {
+					progress(int(done.Add(1)), len(rels))
+				}
 			}
 		}()
 	}

@@ -8,5 +8,6 @@ func commands() []*cli.Command {
 		initCommand(),
 		memoryCommand(),
 		pipelineCommand(),
+		similarityCommand(),
 	}
 }

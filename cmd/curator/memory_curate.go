@@ -54,7 +54,7 @@ func memoryCurateCommand() *cli.Command {
 				return err
 			}
 			run := newRunID(now)
-			r, err := curate.PrepareMemoryPass(s, w, curate.MemoryOptions{DedupPrefix: c.Int("dedup-prefix")}, run, now)
+			r, err := curate.PrepareMemoryPass(s, w, curate.MemoryOptions{DedupPrefix: c.Int("dedup-prefix"), Progress: g.progress("reading the window")}, run, now)
 			if err != nil {
 				return err
 			}

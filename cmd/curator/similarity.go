@@ -21,21 +21,14 @@ func similarityCommand() *cli.Command {
 			Usage:     "read text1<TAB>text2 lines on stdin, print one similarity in [0,1] per line",
 			ArgsUsage: " ",
 			Action: func(c *cli.Context) error {
-				// TODO(cmd/curator owner): pass the store's `similarity:` config section.
-				engine, err := engineFromConfig(similar.Config{})
+				engine, err := globalsOf(c).similarityEngine()
 				if err != nil {
-					return cli.Exit(err.Error(), 2)
+					return err
 				}
 				return scoreLines(c, engine)
 			},
 		}},
 	}
-}
-
-// engineFromConfig returns the similarity engine named by the store's
-// `similarity:` config section (the lexical engine for a zero Config).
-func engineFromConfig(cfg similar.Config) (similar.Engine, error) {
-	return similar.New(cfg)
 }
 
 func scoreLines(c *cli.Context, engine similar.Engine) error {

@@ -18,7 +18,9 @@ type bench func(args []string, stdout io.Writer) error
 
 func benches() map[string]bench {
 	return map[string]bench{
-		"memory": benchMemory,
+		"memory":     benchMemory,
+		"similarity": benchSimilarity,
+		"pipeline":   benchPipeline,
 	}
 }
 

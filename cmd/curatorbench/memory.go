@@ -100,6 +100,10 @@ func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN int) err
 				return err
 			}
 		}
+		counts, err := folderCounts(s)
+		if err != nil {
+			return err
+		}
 		if err := generateInbox(s, size+1, windowN, from, to); err != nil {
 			return err
 		}
@@ -109,7 +113,6 @@ func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN int) err
 		}
 		times[i] = m
 		if size > 0 {
-			counts, _ := folderCounts(s)
 			fmt.Fprintf(w, "store before the window: %s\n", counts)
 		}
 	}
