@@ -1,0 +1,83 @@
+package curate
+
+import (
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Playbook action types: the merge_type of a merge-log line (SPEC §2.4),
+// plus "rebalance" (maintenance's priority change).
+const (
+	ActNewBullet        = "new_bullet"
+	ActIncrementHelpful = "increment_helpful"
+	ActIncrementHarmful = "increment_harmful"
+	ActMergeSimilar     = "merge_similar"
+	ActArchive          = "archive"
+	ActPrune            = "prune"
+	ActSkip             = "skip"
+	ActProposal         = "proposal"
+	ActRebalance        = "rebalance"
+)
+
+// ContextActionTypes lists every action type, in report order.
+var ContextActionTypes = []string{
+	ActNewBullet, ActIncrementHelpful, ActIncrementHarmful, ActMergeSimilar,
+	ActProposal, ActArchive, ActPrune, ActRebalance, ActSkip,
+}
+
+// ContextAction is one decision of a playbook run. The same value is what
+// the plan returns, what apply executes and what the merge log records.
+//
+//   - new_bullet: BulletID (new), Category, Content, Confidence, Priority, Tags, Validation.
+//   - increment_helpful / increment_harmful: TargetBulletID.
+//   - merge_similar: BulletID (the new version <ID>-vN), TargetBulletID (its
+//     parent), MergedFrom (the bullets combined, archived by the merge),
+//     Content (keeps every distinct sentence), Validation.
+//   - proposal: TargetBulletID and MergedFrom, Content; marks the target
+//     validation: required and changes nothing else.
+//   - archive / prune: TargetBulletID.
+//   - rebalance: TargetBulletID, Priority.
+//   - skip: nothing changes.
+type ContextAction struct {
+	Type           string   `json:"merge_type"`
+	BulletID       string   `json:"bullet_id,omitempty"`
+	TargetBulletID string   `json:"target_bullet_id,omitempty"`
+	MergedFrom     []string `json:"merged_from_bullet_ids,omitempty"`
+	Similarity     float64  `json:"similarity_score"`
+	Content        string   `json:"new_content,omitempty"`
+	Reasoning      string   `json:"curator_reasoning"`
+	ReflectionID   string   `json:"reflection_id,omitempty"`
+	Lesson         int      `json:"lesson,omitempty"` // 1-based index in the reflection
+	Category       string   `json:"category,omitempty"`
+	Confidence     float64  `json:"confidence,omitempty"`
+	Priority       int      `json:"priority,omitempty"`
+	Tags           []string `json:"tags,omitempty"`
+	Validation     string   `json:"validation,omitempty"`
+}
+
+// Subject is the bullet an action is about: the new bullet, else the target.
+func (a ContextAction) Subject() string {
+	if a.BulletID != "" {
+		return a.BulletID
+	}
+	return a.TargetBulletID
+}
+
+// LogLine renders an action as a merge-log line.
+func (a ContextAction) LogLine(runID string, at time.Time) mdstore.MergeLogLine {
+	return mdstore.MergeLogLine{
+		RunID: runID, At: at.UTC(), MergeType: a.Type, BulletID: a.BulletID,
+		TargetBulletID: a.TargetBulletID, MergedFromBulletIDs: a.MergedFrom,
+		SimilarityScore: round6(a.Similarity), NewContent: a.Content, CuratorReasoning: a.Reasoning,
+		ReflectionID: a.ReflectionID, Lesson: a.Lesson, Category: a.Category,
+		Confidence: a.Confidence, Priority: a.Priority,
+	}
+}
+
+func round6(x float64) float64 {
+	if x < 0 {
+		return -round6(-x)
+	}
+	return float64(int64(x*1e6+0.5)) / 1e6
+}

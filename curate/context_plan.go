@@ -1,0 +1,277 @@
+package curate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Thresholds of the playbook rules (SPEC §3.3). Every comparison allows
+// Tolerance, so a similarity of exactly a threshold is on the side the SPEC
+// writes with "≤"/"≥":
+//
+//	similarity >  threshold (0.85)      → increment_helpful (exactly 0.85 merges)
+//	0.6 ≤ similarity ≤ threshold        → merge_similar / proposal (exactly 0.6 merges)
+//	similarity <  0.6                   → new_bullet
+//	maintenance dedup: similarity > 0.90 (exactly 0.90 is not a duplicate;
+//	it is an overlapping pair, see maintenance.go)
+const (
+	Tolerance          = 1e-9
+	DefaultThreshold   = 0.85
+	MergeFloor         = similar.MergeFloor // 0.6
+	DedupThreshold     = 0.90
+	AutoMergeMin       = 0.8
+	LowConfidence      = 0.6
+	DefaultMinConf     = 0.5
+	HarmfulArchive     = 5
+	HelpfulKeep        = 2
+	PruneDays          = 90
+	PruneHelpfulBelow  = 3
+	defaultLessonCateg = "other"
+)
+
+// ContextSettings are the flags of `curator context curate`.
+type ContextSettings struct {
+	Threshold         float64 // --similarity-threshold (default 0.85)
+	MinConfidence     float64 // --min-confidence (default 0.5)
+	AutoMerge         bool
+	RequireValidation bool
+	Category          string // only lessons of this category
+	ReflectionID      string // only this reflection
+	Maintenance       bool
+}
+
+// DefaultContextSettings are the SPEC's defaults.
+func DefaultContextSettings() ContextSettings {
+	return ContextSettings{Threshold: DefaultThreshold, MinConfidence: DefaultMinConf}
+}
+
+// HeldReflection is a reflection that was not curated because a lesson
+// looks like it holds a secret; it stays pending and nothing of it is written.
+type HeldReflection struct {
+	ReflectionID string `json:"reflection_id"`
+	Path         string `json:"path"`
+	Lesson       int    `json:"lesson"` // 1-based
+	Kind         string `json:"kind"`
+}
+
+func (h HeldReflection) Error() string {
+	return fmt.Sprintf("%s: lesson %d looks like it holds a secret (%s); the reflection stays pending and nothing of it is written", h.Path, h.Lesson, h.Kind)
+}
+
+// ReflectionOutcome is what a run does with one reflection.
+type ReflectionOutcome struct {
+	Reflection *mdstore.Reflection
+	// Done lists the lessons (1-based) curated so far, this run included.
+	Done []int
+	// Complete: every lesson is curated; the reflection moves to merged/.
+	Complete bool
+}
+
+// ContextPlan is the decisions of one curate run.
+type ContextPlan struct {
+	Actions     []ContextAction
+	Reflections []ReflectionOutcome
+	Held        []HeldReflection
+	Maintenance *MaintenanceReport `json:",omitempty"`
+}
+
+// Count returns the number of actions of a type.
+func (p *ContextPlan) Count(typ string) int {
+	n := 0
+	for _, a := range p.Actions {
+		if a.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// NormCategory turns a lesson's category into a folder name: lower case,
+// spaces and underscores as "-"; empty → "other".
+func NormCategory(c string) string {
+	c = strings.ToLower(strings.TrimSpace(c))
+	c = strings.NewReplacer(" ", "-", "_", "-").Replace(c)
+	if c == "" {
+		return defaultLessonCateg
+	}
+	return c
+}
+
+// PlanCuration decides what the pending reflections change in the
+// playbook. It runs the decisions on pb in memory (pb.Matcher must be set),
+// so each lesson sees what the lessons before it did, and returns them; the
+// caller turns pb into files with pb.Changes. No I/O.
+func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set ContextSettings) (*ContextPlan, error) {
+	if set.Threshold == 0 {
+		set.Threshold = DefaultThreshold
+	}
+	plan := &ContextPlan{}
+	do := func(a ContextAction) error {
+		if err := pb.Do(a); err != nil {
+			return fmt.Errorf("reflection %s lesson %d: %w", a.ReflectionID, a.Lesson, err)
+		}
+		plan.Actions = append(plan.Actions, a)
+		return nil
+	}
+	for _, r := range refls {
+		if set.ReflectionID != "" && r.ID != set.ReflectionID {
+			continue
+		}
+		if h := heldFor(r); h != nil {
+			plan.Held = append(plan.Held, *h)
+			continue
+		}
+		out := ReflectionOutcome{Reflection: r, Done: append([]int(nil), r.CuratedLessons...)}
+		done := map[int]bool{}
+		for _, n := range r.CuratedLessons {
+			done[n] = true
+		}
+		for i, l := range r.Lessons {
+			n := i + 1
+			if done[n] {
+				continue
+			}
+			cat := NormCategory(l.Category)
+			if set.Category != "" && cat != set.Category {
+				continue
+			}
+			a := planLesson(pb, r.ID, n, l, cat, set)
+			if err := do(a); err != nil {
+				return nil, err
+			}
+			done[n] = true
+			out.Done = append(out.Done, n)
+		}
+		out.Complete = len(done) >= len(r.Lessons)
+		if out.Complete {
+			for _, ids := range []struct {
+				typ string
+				ids []string
+			}{{ActIncrementHelpful, r.HelpfulBullets}, {ActIncrementHarmful, r.HarmfulBullets}} {
+				for _, id := range ids.ids {
+					a := ContextAction{Type: ids.typ, TargetBulletID: id, ReflectionID: r.ID,
+						Reasoning: "the reflecting agent marked this bullet " + strings.TrimPrefix(ids.typ, "increment_")}
+					if b := pb.Bullet(id); b == nil || !b.IsActive {
+						a = ContextAction{Type: ActSkip, TargetBulletID: id, ReflectionID: r.ID,
+							Reasoning: "the reflection names bullet " + id + ", which is not an active bullet"}
+					}
+					if err := do(a); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		if len(out.Done) > len(r.CuratedLessons) || out.Complete {
+			plan.Reflections = append(plan.Reflections, out)
+		}
+	}
+	for _, b := range pb.Active() {
+		if b.HarmfulCount >= HarmfulArchive && b.HelpfulCount < HelpfulKeep {
+			if err := do(ContextAction{Type: ActArchive, TargetBulletID: b.ID,
+				Reasoning: fmt.Sprintf("harmful_count %d ≥ %d and helpful_count %d < %d", b.HarmfulCount, HarmfulArchive, b.HelpfulCount, HelpfulKeep)}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if set.Maintenance {
+		m, err := PlanMaintenance(pb, set)
+		if err != nil {
+			return nil, err
+		}
+		plan.Maintenance = m
+		plan.Actions = append(plan.Actions, m.Actions...)
+	}
+	return plan, nil
+}
+
+// heldFor returns the first secret-looking lesson of a reflection.
+func heldFor(r *mdstore.Reflection) *HeldReflection {
+	for i, l := range r.Lessons {
+		for _, s := range append([]string{l.Content}, l.Tags...) {
+			if k := FindSecret(s); k != "" {
+				return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: i + 1, Kind: k}
+			}
+		}
+	}
+	return nil
+}
+
+// planLesson applies the rules to one lesson.
+func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, set ContextSettings) ContextAction {
+	base := ContextAction{ReflectionID: rid, Lesson: n, Category: cat, Confidence: l.Conf()}
+	conf := l.Conf()
+	if conf < set.MinConfidence-Tolerance {
+		base.Type = ActSkip
+		base.Content = l.Content
+		base.Reasoning = fmt.Sprintf("confidence %.2f is under --min-confidence %.2f", conf, set.MinConfidence)
+		return base
+	}
+	var filter func(string) bool
+	scope := "category " + cat
+	if pb.ActiveIn(cat) > 0 {
+		filter = func(id string) bool { b := pb.Bullet(id); return b != nil && b.Category == cat }
+	} else {
+		scope = "all categories (none in " + cat + ")"
+	}
+	m, ok := pb.Matcher.Best(l.Content, filter)
+	if !ok {
+		m = similar.Match{}
+	}
+	base.Similarity = m.Score
+	switch {
+	case ok && m.Score > set.Threshold+Tolerance:
+		base.Type = ActIncrementHelpful
+		base.TargetBulletID = m.ID
+		base.Reasoning = fmt.Sprintf("similarity %.4f to %s > %.2f in %s: the lesson confirms it", m.Score, m.ID, set.Threshold, scope)
+	case ok && m.Score >= MergeFloor-Tolerance:
+		t := pb.Bullet(m.ID)
+		base.TargetBulletID = m.ID
+		base.MergedFrom = []string{m.ID}
+		base.Content = MergeContent(t.Content, l.Content)
+		base.Confidence = maxf(conf, t.Confidence)
+		base.Tags = l.Tags
+		apply := set.AutoMerge && m.Score >= AutoMergeMin-Tolerance
+		if !apply {
+			base.Type = ActProposal
+			base.Validation = "required"
+			why := "without --auto-merge"
+			if set.AutoMerge {
+				why = fmt.Sprintf("similarity under %.1f", AutoMergeMin)
+			}
+			base.Reasoning = fmt.Sprintf("similarity %.4f to %s is in [%.2f, %.2f]: merge proposed (%s), validation required", m.Score, m.ID, MergeFloor, set.Threshold, why)
+			return base
+		}
+		base.Type = ActMergeSimilar
+		base.BulletID = pb.IDs.NextVersion(m.ID)
+		if set.RequireValidation {
+			base.Validation = "required"
+		}
+		base.Reasoning = fmt.Sprintf("similarity %.4f to %s is in [%.2f, %.2f]: merged into %s", m.Score, m.ID, MergeFloor, set.Threshold, base.BulletID)
+	default:
+		base.Type = ActNewBullet
+		base.BulletID = pb.IDs.Next(cat)
+		base.Content = strings.TrimSpace(l.Content)
+		base.Priority = l.Prio()
+		base.Tags = l.Tags
+		base.Validation = "none"
+		if conf < LowConfidence-Tolerance {
+			base.Validation = "required"
+		}
+		if ok {
+			base.Reasoning = fmt.Sprintf("best similarity %.4f (%s) < %.2f: a new bullet", m.Score, m.ID, MergeFloor)
+		} else {
+			base.Reasoning = "no similar bullet: a new bullet"
+		}
+	}
+	return base
+}
+
+func maxf(a, b float64) float64 {
+	if a > b {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,355 @@
+package curate
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// PlaybookMatcher finds similar active bullets. similar.Index (the
+// candidate index) and similar.BruteForce both are one.
+type PlaybookMatcher interface {
+	Add(id, text string)
+	Remove(id string)
+	Best(text string, filter func(id string) bool) (similar.Match, bool)
+	Above(text string, min float64, filter func(id string) bool) []similar.Match
+	Pairs(min float64) []similar.Pair
+}
+
+// Playbook is the playbook in memory while a run plans and applies: every
+// bullet (active and archived), the id allocator and, when planning, the
+// matcher kept in step with the active bullets. Do is the one place where
+// an action changes bullets; Changes turns what Do changed into files.
+type Playbook struct {
+	Now     time.Time
+	IDs     *mdstore.IDAllocator
+	Matcher PlaybookMatcher
+
+	bullets  map[string]*mdstore.Bullet
+	origPath map[string]string // id -> file it was read from ("" = new)
+	touched  map[string]bool
+	active   map[string]int // category -> active bullets
+}
+
+// NewPlaybook holds copies of the bullets (the records are not changed).
+// matcher may be nil (apply without planning); when set, the active bullets
+// are added to it.
+func NewPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, matcher PlaybookMatcher, now time.Time) *Playbook {
+	p := &Playbook{
+		Now: now.UTC(), IDs: ids, Matcher: matcher,
+		bullets: map[string]*mdstore.Bullet{}, origPath: map[string]string{},
+		touched: map[string]bool{}, active: map[string]int{},
+	}
+	for _, b := range bullets {
+		c := b.Clone()
+		p.bullets[c.ID] = c
+		p.origPath[c.ID] = b.Path
+		ids.Observe(c.ID)
+		if c.IsActive {
+			p.active[c.Category]++
+			if matcher != nil {
+				matcher.Add(c.ID, c.Content)
+			}
+		}
+	}
+	return p
+}
+
+// Bullet returns a bullet (active or archived) or nil.
+func (p *Playbook) Bullet(id string) *mdstore.Bullet { return p.bullets[id] }
+
+// ActiveIn is the number of active bullets of a category.
+func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
+
+// Active returns the active bullets sorted by id.
+func (p *Playbook) Active() []*mdstore.Bullet {
+	var out []*mdstore.Bullet
+	for _, b := range p.bullets {
+		if b.IsActive {
+			out = append(out, b)
+		}
+	}
+	mdstore.SortBullets(out)
+	return out
+}
+
+// Archived returns the archived bullets sorted by id.
+func (p *Playbook) Archived() []*mdstore.Bullet {
+	var out []*mdstore.Bullet
+	for _, b := range p.bullets {
+		if !b.IsActive {
+			out = append(out, b)
+		}
+	}
+	mdstore.SortBullets(out)
+	return out
+}
+
+// Touched returns the ids of the bullets that actions changed, sorted.
+func (p *Playbook) Touched() []string {
+	out := make([]string, 0, len(p.touched))
+	for id := range p.touched {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p *Playbook) activeBullet(id, role string) (*mdstore.Bullet, error) {
+	b := p.bullets[id]
+	if b == nil {
+		return nil, fmt.Errorf("%s %q: no such bullet", role, id)
+	}
+	if !b.IsActive {
+		return nil, fmt.Errorf("%s %q is archived", role, id)
+	}
+	return b, nil
+}
+
+// Do carries out one action on the bullets in memory. It refuses actions
+// that do not fit the playbook (unknown or archived bullets, an id already
+// taken, empty content), leaving the playbook as it was.
+func (p *Playbook) Do(a ContextAction) error {
+	now := p.Now
+	switch a.Type {
+	case ActSkip:
+		return nil
+	case ActNewBullet:
+		if err := p.checkNew(a.BulletID, a.Content); err != nil {
+			return err
+		}
+		if err := mdstore.CheckID(a.Category); err != nil || a.Category == "" {
+			return fmt.Errorf("new bullet %s: category %q is not a safe folder name", a.BulletID, a.Category)
+		}
+		b := &mdstore.Bullet{
+			ID: a.BulletID, Category: a.Category, Confidence: clampUnit(a.Confidence), Priority: clampPriority(a.Priority),
+			Version: 1, Tags: a.Tags, IsActive: true, CreatedAt: now, UpdatedAt: now,
+			Validation: orDefault(a.Validation, "none"), Content: strings.TrimSpace(a.Content),
+		}
+		if a.ReflectionID != "" {
+			b.SourceReflections = []string{a.ReflectionID}
+		}
+		p.add(b)
+	case ActIncrementHelpful, ActIncrementHarmful:
+		b, err := p.activeBullet(a.TargetBulletID, "target")
+		if err != nil {
+			return err
+		}
+		if a.Type == ActIncrementHelpful {
+			b.HelpfulCount++
+			b.Confidence = math.Min(1, b.Confidence+0.05)
+			b.Confidence = math.Round(b.Confidence*1e9) / 1e9
+		} else {
+			b.HarmfulCount++
+		}
+		b.UsageCount++
+		b.LastUsedAt, b.UpdatedAt = now, now
+		if a.ReflectionID != "" && !contains(b.SourceReflections, a.ReflectionID) {
+			b.SourceReflections = append(b.SourceReflections, a.ReflectionID)
+		}
+		p.touched[b.ID] = true
+	case ActMergeSimilar:
+		return p.merge(a)
+	case ActProposal:
+		b, err := p.activeBullet(a.TargetBulletID, "target")
+		if err != nil {
+			return err
+		}
+		if b.Validation != "required" {
+			b.Validation, b.UpdatedAt = "required", now
+			p.touched[b.ID] = true
+		}
+	case ActArchive, ActPrune:
+		b, err := p.activeBullet(a.TargetBulletID, "target")
+		if err != nil {
+			return err
+		}
+		p.archive(b)
+	case ActRebalance:
+		b, err := p.activeBullet(a.TargetBulletID, "target")
+		if err != nil {
+			return err
+		}
+		if a.Priority < 1 || a.Priority > 10 {
+			return fmt.Errorf("rebalance %s: priority %d is out of range 1–10", b.ID, a.Priority)
+		}
+		if b.Priority != a.Priority {
+			b.Priority, b.UpdatedAt = a.Priority, now
+			p.touched[b.ID] = true
+		}
+	default:
+		return fmt.Errorf("unknown action %q", a.Type)
+	}
+	return nil
+}
+
+func (p *Playbook) checkNew(id, content string) error {
+	if err := mdstore.CheckID(id); err != nil {
+		return fmt.Errorf("new bullet id: %w", err)
+	}
+	if p.bullets[id] != nil {
+		return fmt.Errorf("new bullet %s: the id is already taken", id)
+	}
+	if strings.TrimSpace(content) == "" {
+		return fmt.Errorf("new bullet %s: content is empty", id)
+	}
+	return nil
+}
+
+// merge makes the new version and archives the bullets it combines.
+func (p *Playbook) merge(a ContextAction) error {
+	if err := p.checkNew(a.BulletID, a.Content); err != nil {
+		return err
+	}
+	if len(a.MergedFrom) == 0 {
+		return fmt.Errorf("merge %s: merged_from is empty", a.BulletID)
+	}
+	parentID := a.TargetBulletID
+	if parentID == "" {
+		parentID = a.MergedFrom[0]
+	}
+	parent, err := p.activeBullet(parentID, "merge parent")
+	if err != nil {
+		return err
+	}
+	var from []*mdstore.Bullet
+	seen := map[string]bool{}
+	for _, id := range a.MergedFrom {
+		b, err := p.activeBullet(id, "merged bullet")
+		if err != nil {
+			return err
+		}
+		if !seen[id] {
+			seen[id] = true
+			from = append(from, b)
+		}
+	}
+	_, _, pv, _ := mdstore.ParseBulletID(a.BulletID)
+	if pv <= parent.Version {
+		pv = parent.Version + 1
+	}
+	nb := &mdstore.Bullet{
+		ID: a.BulletID, Category: parent.Category, Confidence: clampUnit(a.Confidence), Priority: parent.Priority,
+		Version: pv, ParentBulletID: parent.ID, MergedFrom: a.MergedFrom, IsActive: true,
+		CreatedAt: p.Now, UpdatedAt: p.Now, Validation: orDefault(a.Validation, "none"),
+		Content: strings.TrimSpace(a.Content), Section: parent.Section,
+	}
+	var lastUsed time.Time
+	for _, b := range from {
+		nb.HelpfulCount += b.HelpfulCount
+		nb.HarmfulCount += b.HarmfulCount
+		nb.UsageCount += b.UsageCount
+		nb.Confidence = math.Max(nb.Confidence, b.Confidence)
+		if b.Priority > nb.Priority {
+			nb.Priority = b.Priority
+		}
+		nb.Tags = union(nb.Tags, b.Tags)
+		nb.SourceReflections = union(nb.SourceReflections, b.SourceReflections)
+		if b.LastUsedAt.After(lastUsed) {
+			lastUsed = b.LastUsedAt
+		}
+	}
+	nb.Tags = union(nb.Tags, a.Tags)
+	if a.ReflectionID != "" {
+		nb.SourceReflections = union(nb.SourceReflections, []string{a.ReflectionID})
+	}
+	nb.LastUsedAt = lastUsed
+	for _, b := range from {
+		p.archive(b)
+	}
+	p.add(nb)
+	return nil
+}
+
+func (p *Playbook) add(b *mdstore.Bullet) {
+	p.bullets[b.ID] = b
+	p.touched[b.ID] = true
+	p.active[b.Category]++
+	p.IDs.Observe(b.ID)
+	if p.Matcher != nil {
+		p.Matcher.Add(b.ID, b.Content)
+	}
+}
+
+func (p *Playbook) archive(b *mdstore.Bullet) {
+	b.IsActive = false
+	b.ArchivedAt, b.UpdatedAt = p.Now, p.Now
+	p.touched[b.ID] = true
+	p.active[b.Category]--
+	if p.Matcher != nil {
+		p.Matcher.Remove(b.ID)
+	}
+}
+
+// Changes adds the files of every changed bullet to cs: new files, edited
+// files (only the changed keys), and moves into the archive. A bullet whose
+// bytes did not change is not written. s may be nil when the files are not
+// on disk (tests); then every touched bullet is written.
+func (p *Playbook) Changes(s *mdstore.Store, cs *mdstore.Changeset) error {
+	for _, id := range p.Touched() {
+		b := p.bullets[id]
+		data, err := b.Encode()
+		if err != nil {
+			return err
+		}
+		to := mdstore.BulletPath(b.IsActive, b.Category, b.ID)
+		from := p.origPath[id]
+		switch {
+		case from == "":
+			cs.Write(to, data)
+		case from != to:
+			cs.Move(from, to, data)
+		default:
+			if s != nil {
+				if cur, err := os.ReadFile(s.Path(to)); err == nil && bytes.Equal(cur, data) {
+					continue
+				}
+			}
+			cs.Write(to, data)
+		}
+	}
+	return nil
+}
+
+func clampUnit(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+func clampPriority(n int) int {
+	if n == 0 {
+		return 5
+	}
+	return max(1, min(10, n))
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// union appends the elements of b not in a, keeping order.
+func union(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, x := range b {
+		if !contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+package curate
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// ContextEngine returns the similarity engine that config.yaml's
+// `similarity:` section names (the lexical engine by default).
+func ContextEngine(s *mdstore.Store) (similar.Engine, error) {
+	var cfg similar.Config
+	if err := s.Config.Section("similarity", &cfg); err != nil {
+		return nil, err
+	}
+	return similar.New(cfg)
+}
+
+// ContextConfig is the `context:` section of config.yaml.
+type ContextConfig struct {
+	SimilarityThreshold *float64 `yaml:"similarity_threshold"`
+	MinConfidence       *float64 `yaml:"min_confidence"`
+}
+
+// LoadPlaybook reads every bullet (active and archived) and every id the
+// store ever used, and returns the playbook with the active bullets in the
+// matcher (nil: no matcher). Unreadable files are returned, not fatal.
+func LoadPlaybook(s *mdstore.Store, matcher PlaybookMatcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
+	list, err := s.ListBullets(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	known, bad, err := s.KnownBulletIDs(list)
+	if err != nil {
+		return nil, nil, err
+	}
+	prefixes := s.Config.IDPrefixes
+	ids := mdstore.NewIDAllocator(prefixes, known...)
+	pb := NewPlaybook(list.All(), ids, matcher, now)
+	return pb, append(list.Invalid, bad...), nil
+}
+
+// ContextRun is a prepared `context curate` run: its plan, the files it
+// changes, its commit message and what it could not read.
+type ContextRun struct {
+	RunID    string
+	Plan     *ContextPlan
+	Playbook *Playbook
+	Changes  *mdstore.Changeset
+	Commit   mdstore.CommitInfo
+	Invalid  []*mdstore.InvalidFile
+	Before   ContextStats
+	After    ContextStats
+	Metrics  map[string]any
+}
+
+// PrepareCuration loads the store, plans the run and builds its changeset
+// (bullets, merge log, metrics, reflections moved to merged/). Nothing is
+// written: the caller saves r.Changes (or not, for --dry-run).
+func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now time.Time) (*ContextRun, error) {
+	e, err := ContextEngine(s)
+	if err != nil {
+		return nil, err
+	}
+	pb, invalid, err := LoadPlaybook(s, similar.NewIndex(e), now)
+	if err != nil {
+		return nil, err
+	}
+	refls, err := s.ListReflections("pending")
+	if err != nil {
+		return nil, err
+	}
+	invalid = append(invalid, refls.Invalid...)
+	if set.ReflectionID != "" {
+		found := false
+		for _, r := range refls.Reflections {
+			found = found || r.ID == set.ReflectionID
+		}
+		if !found {
+			return nil, fmt.Errorf("%w: pending reflection %s", mdstore.ErrNotFound, set.ReflectionID)
+		}
+	}
+	r := &ContextRun{RunID: runID, Playbook: pb, Invalid: invalid, Before: Stats(pb)}
+	plan, err := PlanCuration(pb, refls.Reflections, set)
+	if err != nil {
+		return nil, err
+	}
+	r.Plan = plan
+	for _, h := range plan.Held {
+		r.Invalid = append(r.Invalid, &mdstore.InvalidFile{Path: h.Path, Msg: fmt.Sprintf("lesson %d looks like it holds a secret (%s); the reflection stays pending and nothing of it is written", h.Lesson, h.Kind)})
+	}
+	r.After = Stats(pb)
+	cs := &mdstore.Changeset{}
+	if err := pb.Changes(s, cs); err != nil {
+		return nil, err
+	}
+	for _, o := range plan.Reflections {
+		var data []byte
+		to := o.Reflection.Path
+		if o.Complete {
+			data, err = o.Reflection.WithStatus("merged")
+			to = mdstore.ReflectionPath("merged", o.Reflection.ID, o.Reflection.JSON)
+		} else {
+			data, err = o.Reflection.WithCurated(o.Done)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Reflection.Path, err)
+		}
+		cs.Move(o.Reflection.Path, to, data)
+	}
+	r.Metrics = r.metrics(now)
+	if len(plan.Actions) > 0 || !cs.Empty() {
+		lines := make([]mdstore.MergeLogLine, len(plan.Actions))
+		for i, a := range plan.Actions {
+			lines[i] = a.LogLine(runID, now)
+		}
+		cs.Write(mdstore.MergeLogPath(now, runID), mdstore.EncodeMergeLog(lines))
+		m, _ := json.MarshalIndent(r.Metrics, "", "  ")
+		cs.Write(mdstore.MetricsPath(now, runID), append(m, '\n'))
+	}
+	r.Changes = cs
+	r.Commit = mdstore.CommitInfo{Summary: r.summaryLine(), Decisions: Decisions(plan.Actions), RunID: runID, At: now}
+	return r, nil
+}
+
+func (r *ContextRun) summaryLine() string {
+	p := r.Plan
+	return fmt.Sprintf("context curate: %d new, %d reinforced, %d merged, %d proposed, %d archived",
+		p.Count(ActNewBullet), p.Count(ActIncrementHelpful), p.Count(ActMergeSimilar), p.Count(ActProposal), p.Count(ActArchive)+p.Count(ActPrune))
+}
+
+// Decisions renders actions as one line each, for commit messages.
+func Decisions(acts []ContextAction) []string {
+	out := make([]string, 0, len(acts))
+	for _, a := range acts {
+		line := a.Type + " " + a.Subject()
+		if a.TargetBulletID != "" && a.BulletID != "" {
+			line += " ← " + a.TargetBulletID
+		}
+		if a.ReflectionID != "" {
+			line += fmt.Sprintf(" (reflection %s", a.ReflectionID)
+			if a.Lesson > 0 {
+				line += fmt.Sprintf(" lesson %d", a.Lesson)
+			}
+			line += ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func (r *ContextRun) metrics(now time.Time) map[string]any {
+	counts := map[string]int{}
+	for _, t := range ContextActionTypes {
+		counts[t] = r.Plan.Count(t)
+	}
+	refl := make([]string, 0, len(r.Plan.Reflections))
+	for _, o := range r.Plan.Reflections {
+		if o.Complete {
+			refl = append(refl, o.Reflection.ID)
+		}
+	}
+	sort.Strings(refl)
+	m := map[string]any{
+		"run_id": r.RunID, "at": now.UTC(), "actions": counts,
+		"reflections_merged": refl, "reflections_held": len(r.Plan.Held),
+		"before": r.Before, "after": r.After, "invalid_files": len(r.Invalid),
+	}
+	if mr := r.Plan.Maintenance; mr != nil {
+		m["maintenance"] = map[string]any{
+			"exact_duplicate_groups": len(mr.ExactGroups), "exact_duplicate_extra_copies": mr.ExactExtra,
+			"near_duplicate_pairs": len(mr.NearPairs), "overlapping_pairs": len(mr.Overlapping),
+		}
+	}
+	return m
+}

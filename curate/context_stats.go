@@ -1,0 +1,116 @@
+package curate
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// ContextStats describes the playbook at one moment.
+type ContextStats struct {
+	Active             int            `json:"active"`
+	Archived           int            `json:"archived"`
+	ByCategory         map[string]int `json:"by_category"`
+	AvgConfidence      float64        `json:"avg_confidence"`
+	Helpful            int            `json:"helpful_total"`
+	Harmful            int            `json:"harmful_total"`
+	ValidationRequired int            `json:"validation_required"`
+	// Tokens estimates the playbook's size in a prompt (characters / 4).
+	Tokens int `json:"estimated_tokens"`
+}
+
+// Stats computes the playbook's statistics.
+func Stats(pb *Playbook) ContextStats {
+	st := ContextStats{ByCategory: map[string]int{}}
+	conf := 0.0
+	for _, b := range pb.bullets {
+		if !b.IsActive {
+			st.Archived++
+			continue
+		}
+		st.Active++
+		st.ByCategory[b.Category]++
+		conf += b.Confidence
+		st.Helpful += b.HelpfulCount
+		st.Harmful += b.HarmfulCount
+		st.Tokens += (len(b.Content) + 3) / 4
+		if b.Validation == "required" {
+			st.ValidationRequired++
+		}
+	}
+	if st.Active > 0 {
+		st.AvgConfidence = math.Round(conf/float64(st.Active)*1000) / 1000
+	}
+	return st
+}
+
+// ContextQuery selects active bullets.
+type ContextQuery struct {
+	Category string
+	Tags     []string // every tag must be present
+	Text     string   // ranked by similarity when set
+	Limit    int
+}
+
+// QueryResult is a bullet and, for a text query, its similarity.
+type QueryResult struct {
+	*mdstore.Bullet
+	Score float64 `json:"score,omitempty"`
+}
+
+// Query returns the active bullets that match q: by similarity to q.Text
+// (highest first) when set, else by priority, helpful count and id.
+func Query(pb *Playbook, score func(a, b string) float64, q ContextQuery) []QueryResult {
+	var out []QueryResult
+	for _, b := range pb.Active() {
+		if q.Category != "" && b.Category != q.Category {
+			continue
+		}
+		if !hasTags(b.Tags, q.Tags) {
+			continue
+		}
+		r := QueryResult{Bullet: b}
+		if q.Text != "" {
+			r.Score = score(q.Text, b.Content)
+			if r.Score <= 0 && !strings.Contains(strings.ToLower(b.Content), strings.ToLower(q.Text)) {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return ranksBefore(out[i].Bullet, out[j].Bullet)
+	})
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out
+}
+
+// ranksBefore orders bullets by priority, helpful − harmful, confidence, id.
+func ranksBefore(a, b *mdstore.Bullet) bool {
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
+	}
+	if x, y := a.HelpfulCount-a.HarmfulCount, b.HelpfulCount-b.HarmfulCount; x != y {
+		return x > y
+	}
+	if a.Confidence != b.Confidence {
+		return a.Confidence > b.Confidence
+	}
+	return a.ID < b.ID
+}
+
+func hasTags(have, want []string) bool {
+	for _, w := range want {
+		if !contains(have, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,247 @@
+package mdstore
+
+// Bullet ids: how they are allocated so that none is ever handed out twice.
+//
+// A bullet id is <PREFIX>-<NNN> (the prefix comes from the category through
+// config.yaml id_prefixes; NNN is at least three digits), and a merged
+// version of it is <PREFIX>-<NNN>-v<N>. The next id of a prefix is
+// 1 + the highest number that the prefix has EVER had, where "ever" is the
+// union of:
+//
+//  1. the ids of every bullet file, active (context/bullets) and archived
+//     (context/archive), their parent_bullet_id and merged_from lists;
+//  2. every id named in the merge log (context/log/**.jsonl: bullet_id,
+//     target_bullet_id, merged_from_bullet_ids), which is append-only, one
+//     file per run, and so survives the deletion of a bullet file and merges
+//     of branches without conflicts;
+//  3. the names of the bullet files (active and archived) at the tip of every
+//     local branch and remote-tracking branch of the git repository, so that
+//     an id used on another branch that this one has not merged yet is not
+//     handed out here.
+//
+// A number once seen is never handed out again, even after its bullet was
+// merged, archived or deleted. Versions work the same way: the next version
+// of a base id is 1 + the highest version ever seen for that base. Two
+// machines that allocate at the same moment without sharing a branch can
+// still both pick the same next number; `curator sync` (or a plain git
+// merge) then meets an add/add conflict on that file, never a silent reuse.
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// DefaultIDPrefixes are the id prefixes of the built-in categories.
+var DefaultIDPrefixes = map[string]string{
+	"strategy": "STRAT", "pattern": "PATTERN", "anti-pattern": "ANTI", "api": "API",
+	"troubleshooting": "TRBL", "verification": "VERIF", "other": "MISC",
+}
+
+var idRE = regexp.MustCompile(`^(.+)-(\d+)(?:-v(\d+))?$`)
+
+// ParseBulletID splits an id into prefix, number and version (1 when the id
+// has no -vN). ok is false for ids not of the form PREFIX-NNN[-vN].
+func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
+	m := idRE.FindStringSubmatch(id)
+	if m == nil {
+		return "", 0, 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return "", 0, 0, false
+	}
+	version = 1
+	if m[3] != "" {
+		version, _ = strconv.Atoi(m[3])
+	}
+	return m[1], n, version, true
+}
+
+// BaseID strips a -vN suffix.
+func BaseID(id string) string {
+	if p, n, _, ok := ParseBulletID(id); ok {
+		return fmt.Sprintf("%s-%03d", p, n)
+	}
+	return id
+}
+
+// IDAllocator hands out bullet ids that were never used before.
+type IDAllocator struct {
+	prefixes map[string]string // category -> prefix
+	max      map[string]int    // prefix -> highest number seen
+	versions map[string]int    // base id -> highest version seen
+	used     map[string]bool
+}
+
+// NewIDAllocator returns an allocator for the configured prefixes (nil
+// means DefaultIDPrefixes) that never hands out the given ids or smaller
+// numbers of their prefixes.
+func NewIDAllocator(prefixes map[string]string, seen ...string) *IDAllocator {
+	a := &IDAllocator{prefixes: map[string]string{}, max: map[string]int{}, versions: map[string]int{}, used: map[string]bool{}}
+	for k, v := range DefaultIDPrefixes {
+		a.prefixes[k] = v
+	}
+	for k, v := range prefixes {
+		a.prefixes[k] = v
+	}
+	for _, id := range seen {
+		a.Observe(id)
+	}
+	return a
+}
+
+// Observe records an id as used.
+func (a *IDAllocator) Observe(id string) {
+	if id == "" {
+		return
+	}
+	a.used[id] = true
+	p, n, v, ok := ParseBulletID(id)
+	if !ok {
+		return
+	}
+	if n > a.max[p] {
+		a.max[p] = n
+	}
+	base := fmt.Sprintf("%s-%03d", p, n)
+	if v > a.versions[base] {
+		a.versions[base] = v
+	}
+	if bare := strings.TrimSuffix(id, fmt.Sprintf("-v%d", v)); bare != base {
+		// A number written with other padding (STRAT-7) is its own base too.
+		if v > a.versions[bare] {
+			a.versions[bare] = v
+		}
+	}
+}
+
+// Used reports whether an id was ever seen.
+func (a *IDAllocator) Used(id string) bool { return a.used[id] }
+
+// Prefix is the id prefix of a category: the configured one, or for an
+// unknown category its letters and digits, upper-cased, at most 8.
+func (a *IDAllocator) Prefix(category string) string {
+	if p, ok := a.prefixes[category]; ok && p != "" {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range strings.ToUpper(category) {
+		if (unicode.IsLetter(r) || unicode.IsDigit(r)) && r < unicode.MaxASCII && b.Len() < 8 {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "MISC"
+	}
+	return b.String()
+}
+
+// Next hands out the next free id of a category.
+func (a *IDAllocator) Next(category string) string {
+	p := a.Prefix(category)
+	for {
+		a.max[p]++
+		id := fmt.Sprintf("%s-%03d", p, a.max[p])
+		if !a.used[id] {
+			a.Observe(id)
+			return id
+		}
+	}
+}
+
+// NextVersion hands out the next version id of a bullet: <base>-v<N>.
+func (a *IDAllocator) NextVersion(id string) string {
+	base := BaseID(id)
+	for {
+		v := a.versions[base] + 1
+		if v < 2 {
+			v = 2
+		}
+		a.versions[base] = v
+		nid := fmt.Sprintf("%s-v%d", base, v)
+		if !a.used[nid] {
+			a.Observe(nid)
+			return nid
+		}
+	}
+}
+
+// KnownBulletIDs returns every bullet id the store has ever used, by the
+// three sources described at the top of this file. Merge-log lines that
+// cannot be read are returned as invalid files; they do not stop the run.
+func (s *Store) KnownBulletIDs(list *BulletList) ([]string, []*InvalidFile, error) {
+	var ids []string
+	for _, b := range list.All() {
+		ids = append(ids, b.ID, b.ParentBulletID)
+		ids = append(ids, b.MergedFrom...)
+	}
+	lines, bad, err := s.ReadMergeLogs()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, l := range lines {
+		ids = append(ids, l.IDs()...)
+	}
+	refIDs, err := s.bulletIDsInRefs()
+	if err != nil {
+		return nil, nil, err
+	}
+	ids = append(ids, refIDs...)
+	sort.Strings(ids)
+	return ids, bad, nil
+}
+
+// bulletIDsInRefs lists the bullet file names at the tip of every branch and
+// remote-tracking branch. A store outside git has none.
+func (s *Store) bulletIDsInRefs() ([]string, error) {
+	r, err := s.openRepo()
+	if err != nil {
+		return nil, nil //nolint:nilerr // no repository: nothing to add
+	}
+	refs, err := r.repo.References()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[plumbing.Hash]bool{}
+	var ids []string
+	err = refs.ForEach(func(ref *plumbing.Reference) error {
+		if ref.Type() != plumbing.HashReference || !(ref.Name().IsBranch() || ref.Name().IsRemote()) {
+			return nil
+		}
+		c, err := r.repo.CommitObject(ref.Hash())
+		if err != nil || seen[c.TreeHash] {
+			return nil //nolint:nilerr // not a commit: nothing to list
+		}
+		seen[c.TreeHash] = true
+		tree, err := c.Tree()
+		if err != nil {
+			return nil //nolint:nilerr
+		}
+		for _, root := range []string{"context/bullets", "context/archive"} {
+			sub, err := tree.Tree(r.prefix + root)
+			if err != nil {
+				continue
+			}
+			w := object.NewTreeWalker(sub, true, nil)
+			for {
+				name, e, err := w.Next()
+				if err != nil {
+					break
+				}
+				if e.Mode.IsFile() && strings.HasSuffix(name, ".md") {
+					ids = append(ids, strings.TrimSuffix(name[strings.LastIndex(name, "/")+1:], ".md"))
+				}
+			}
+			w.Close()
+		}
+		return nil
+	})
+	return ids, err
+}

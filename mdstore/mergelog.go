@@ -1,0 +1,110 @@
+package mdstore
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// MergeLogLine is one decision of a playbook run (SPEC §2.4), one JSON
+// object per line of context/log/<YYYY>/<MM>/<run-id>.jsonl.
+type MergeLogLine struct {
+	RunID               string    `json:"run_id"`
+	At                  time.Time `json:"at"`
+	MergeType           string    `json:"merge_type"`
+	BulletID            string    `json:"bullet_id,omitempty"`
+	TargetBulletID      string    `json:"target_bullet_id,omitempty"`
+	MergedFromBulletIDs []string  `json:"merged_from_bullet_ids,omitempty"`
+	SimilarityScore     float64   `json:"similarity_score"`
+	NewContent          string    `json:"new_content,omitempty"`
+	CuratorReasoning    string    `json:"curator_reasoning"`
+	ReflectionID        string    `json:"reflection_id,omitempty"`
+	// Additions: the lesson's index (1-based) in its reflection, its
+	// category, and the values a new bullet or proposal carries.
+	Lesson     int     `json:"lesson,omitempty"`
+	Category   string  `json:"category,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	Priority   int     `json:"priority,omitempty"`
+}
+
+// MergeLogPath is the log file of a run.
+func MergeLogPath(at time.Time, runID string) string {
+	return "context/log/" + at.UTC().Format("2006/01") + "/" + runID + ".jsonl"
+}
+
+// MetricsPath is the metrics file of a run.
+func MetricsPath(at time.Time, runID string) string {
+	return "context/metrics/" + at.UTC().Format("2006/01") + "/" + runID + ".json"
+}
+
+// EncodeMergeLog renders log lines as JSONL.
+func EncodeMergeLog(lines []MergeLogLine) []byte {
+	var b bytes.Buffer
+	for _, l := range lines {
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(l)
+	}
+	return b.Bytes()
+}
+
+// ReadMergeLogs reads every merge-log line of the store, ordered by file
+// (run) then line. Unreadable lines are reported and skipped.
+func (s *Store) ReadMergeLogs() ([]MergeLogLine, []*InvalidFile, error) {
+	root := s.Path("context/log")
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(files)
+	var out []MergeLogLine
+	var bad []*InvalidFile
+	for _, f := range files {
+		rel, _ := filepath.Rel(s.Dir, f)
+		rel = filepath.ToSlash(rel)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			bad = append(bad, &InvalidFile{Path: rel, Msg: err.Error()})
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 0, 64<<10), MaxRecordSize)
+		for n := 1; sc.Scan(); n++ {
+			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+				continue
+			}
+			var l MergeLogLine
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+				bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: fmt.Sprintf("merge log line: %v", err)})
+				continue
+			}
+			out = append(out, l)
+		}
+	}
+	return out, bad, nil
+}
+
+// IDs returns every bullet id a log line mentions.
+func (l MergeLogLine) IDs() []string {
+	out := append([]string{l.BulletID, l.TargetBulletID}, l.MergedFromBulletIDs...)
+	return out
+}
