@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// A second run waits --lock-timeout for the first, then exits 4 naming its pid.
+func TestLockedStoreExits4(t *testing.T) {
+	dir := t.TempDir()
+	s, _, err := mdstore.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.Lock(time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := run([]string{"curator", "--store", filepath.Join(dir, ".curator"), "--lock-timeout", "300ms",
+		"memory", "curate", "--from", "2026-11-29T09:00:00Z", "--to", "2026-11-29T10:00:00Z"}, nil, &out, &errb)
+	if code != exitLocked {
+		t.Fatalf("exit %d, want %d: %s", code, exitLocked, errb.String())
+	}
+	if want := fmt.Sprintf("pid %d", os.Getpid()); !strings.Contains(errb.String(), want) {
+		t.Errorf("message %q does not name %s", errb.String(), want)
+	}
+	if waited := time.Since(start); waited < 300*time.Millisecond {
+		t.Errorf("gave up after %v, before the timeout", waited)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{fmt.Errorf("boom"), 1},
+		{usagef("bad"), 2},
+		{blocked(fmt.Errorf("no")), 3},
+		{fmt.Errorf("wrapped: %w", &mdstore.LockError{PID: 7}), 4},
+		{invalidInputs{2}, 5},
+	}
+	for _, c := range cases {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("%v: exit %d, want %d", c.err, got, c.want)
+		}
+	}
+}
