@@ -18,12 +18,13 @@ const (
 	ActSkip             = "skip"
 	ActProposal         = "proposal"
 	ActRebalance        = "rebalance"
+	ActReview           = "review"
 )
 
 // ContextActionTypes lists every action type, in report order.
 var ContextActionTypes = []string{
 	ActNewBullet, ActIncrementHelpful, ActIncrementHarmful, ActMergeSimilar,
-	ActProposal, ActArchive, ActPrune, ActRebalance, ActSkip,
+	ActProposal, ActArchive, ActPrune, ActRebalance, ActReview, ActSkip,
 }
 
 // ContextAction is one decision of a playbook run. The same value is what
@@ -38,6 +39,7 @@ var ContextActionTypes = []string{
 //     validation: required and changes nothing else.
 //   - archive / prune: TargetBulletID.
 //   - rebalance: TargetBulletID, Priority.
+//   - review: TargetBulletID, Validation (approved or rejected).
 //   - skip: nothing changes.
 type ContextAction struct {
 	Type           string   `json:"merge_type"`
@@ -54,6 +56,12 @@ type ContextAction struct {
 	Priority       int      `json:"priority,omitempty"`
 	Tags           []string `json:"tags,omitempty"`
 	Validation     string   `json:"validation,omitempty"`
+	// Imports only: the bullet's id and section in the source playbook and
+	// its counters there.
+	OriginalID string `json:"original_id,omitempty"`
+	Section    string `json:"section,omitempty"`
+	Helpful    int    `json:"helpful,omitempty"`
+	Harmful    int    `json:"harmful,omitempty"`
 }
 
 // Subject is the bullet an action is about: the new bullet, else the target.

@@ -132,6 +132,7 @@ func (p *Playbook) Do(a ContextAction) error {
 			ID: a.BulletID, Category: a.Category, Confidence: clampUnit(a.Confidence), Priority: clampPriority(a.Priority),
 			Version: 1, Tags: a.Tags, IsActive: true, CreatedAt: now, UpdatedAt: now,
 			Validation: orDefault(a.Validation, "none"), Content: strings.TrimSpace(a.Content),
+			OriginalID: a.OriginalID, Section: a.Section, HelpfulCount: max(0, a.Helpful), HarmfulCount: max(0, a.Harmful),
 		}
 		if a.ReflectionID != "" {
 			b.SourceReflections = []string{a.ReflectionID}
@@ -182,6 +183,15 @@ func (p *Playbook) Do(a ContextAction) error {
 		}
 		if b.Priority != a.Priority {
 			b.Priority, b.UpdatedAt = a.Priority, now
+			p.touched[b.ID] = true
+		}
+	case ActReview:
+		b := p.bullets[a.TargetBulletID]
+		if b == nil {
+			return fmt.Errorf("review: no bullet %q", a.TargetBulletID)
+		}
+		if b.Validation != a.Validation {
+			b.Validation, b.UpdatedAt = a.Validation, now
 			p.touched[b.ID] = true
 		}
 	default:

@@ -7,6 +7,7 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		initCommand(),
 		memoryCommand(),
+		contextCommand(),
 		pipelineCommand(),
 		similarityCommand(),
 	}

@@ -1,0 +1,291 @@
+package curate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// ImportedBullet is one bullet read from another playbook format.
+type ImportedBullet struct {
+	OriginalID string
+	Section    string // the heading or section it was under
+	Category   string
+	Content    string
+	Helpful    int
+	Harmful    int
+	Line       int // in the source, when known
+}
+
+// aceSections maps the ACE playbook headings to curator categories.
+var aceSections = map[string]string{
+	"STRATEGIES AND HARD RULES":                "strategy",
+	"APIS TO USE FOR SPECIFIC INFORMATION":     "api",
+	"USEFUL CODE SNIPPETS AND TEMPLATES":       "pattern",
+	"COMMON MISTAKES AND CORRECT STRATEGIES":   "anti-pattern",
+	"PROBLEM-SOLVING HEURISTICS AND WORKFLOWS": "strategy",
+	"VERIFICATION CHECKLIST":                   "verification",
+	"TROUBLESHOOTING AND PITFALLS":             "troubleshooting",
+	"OTHERS":                                   "other",
+}
+
+// categoryHeadings are the headings export writes for bullets that were
+// not imported (no section of their own).
+var categoryHeadings = map[string]string{
+	"strategy": "STRATEGIES AND HARD RULES", "api": "APIs TO USE FOR SPECIFIC INFORMATION",
+	"pattern": "USEFUL CODE SNIPPETS AND TEMPLATES", "anti-pattern": "COMMON MISTAKES AND CORRECT STRATEGIES",
+	"verification": "VERIFICATION CHECKLIST", "troubleshooting": "TROUBLESHOOTING AND PITFALLS", "other": "OTHERS",
+}
+
+// SectionCategory maps a section heading to a category: the known ACE
+// headings to curator's categories, anything else to its slug.
+func SectionCategory(heading string) string {
+	h := strings.TrimRight(strings.TrimSpace(heading), ":")
+	if c, ok := aceSections[strings.ToUpper(h)]; ok {
+		return c
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(h) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.TrimRight(b.String(), "-")
+	if s == "" {
+		return defaultLessonCateg
+	}
+	return s
+}
+
+var (
+	aceLineRE     = regexp.MustCompile(`^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(.*)$`)
+	aceCountersRE = regexp.MustCompile(`^((?:\s*(?:helpful|harmful|neutral)\s*=\s*\d+)+)\s*::\s*(.*)$`)
+	aceCounterRE  = regexp.MustCompile(`(helpful|harmful|neutral)\s*=\s*(\d+)`)
+)
+
+// ParseACE reads the ACE text playbook: `## SECTION` headings, then lines
+// `[id] helpful=N harmful=N :: content` or `[id] content`. Other lines are
+// ignored; a bullet line with no content is an error naming its line.
+func ParseACE(data []byte) ([]ImportedBullet, error) {
+	var out []ImportedBullet
+	section := "OTHERS"
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), mdstore.MaxRecordSize)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), " \t\r")
+		if strings.HasPrefix(line, "## ") {
+			section = strings.TrimSpace(line[3:])
+			continue
+		}
+		m := aceLineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		b := ImportedBullet{OriginalID: m[1], Section: section, Category: SectionCategory(section), Content: m[2], Line: n}
+		if c := aceCountersRE.FindStringSubmatch(m[2]); c != nil {
+			for _, kv := range aceCounterRE.FindAllStringSubmatch(c[1], -1) {
+				v, _ := strconv.Atoi(kv[2])
+				switch kv[1] {
+				case "helpful":
+					b.Helpful = v
+				case "harmful":
+					b.Harmful = v
+				}
+			}
+			b.Content = c[2]
+		}
+		b.Content = strings.TrimSpace(b.Content)
+		if b.Content == "" {
+			return nil, fmt.Errorf("line %d: bullet [%s] has no content", n, b.OriginalID)
+		}
+		out = append(out, b)
+	}
+	return out, sc.Err()
+}
+
+// ParseKayba reads a kayba (agentic-context-engine) skillbook JSON:
+// {"skills": {id: skill} or [skill]}, each skill with id, section, content
+// (or insight/issue), helpful/harmful (or helpful_count/harmful_count).
+func ParseKayba(data []byte) ([]ImportedBullet, error) {
+	var doc struct {
+		Skills  json.RawMessage `json:"skills"`
+		Bullets json.RawMessage `json:"bullets"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("skillbook JSON: %w", err)
+	}
+	raw := doc.Skills
+	if len(raw) == 0 {
+		raw = doc.Bullets
+	}
+	type skill struct {
+		ID           string `json:"id"`
+		Section      string `json:"section"`
+		Content      string `json:"content"`
+		Insight      string `json:"insight"`
+		Issue        string `json:"issue"`
+		Helpful      *int   `json:"helpful"`
+		Harmful      *int   `json:"harmful"`
+		HelpfulCount *int   `json:"helpful_count"`
+		HarmfulCount *int   `json:"harmful_count"`
+		Status       string `json:"status"`
+		Active       *bool  `json:"active"`
+	}
+	var list []skill
+	var byID map[string]skill
+	if err := json.Unmarshal(raw, &byID); err == nil {
+		for id, s := range byID {
+			if s.ID == "" {
+				s.ID = id
+			}
+			list = append(list, s)
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	} else if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("skillbook JSON: \"skills\" is neither an object nor a list of skills")
+	}
+	var out []ImportedBullet
+	for i, s := range list {
+		if s.Status == "invalid" || s.Status == "removed" || (s.Active != nil && !*s.Active) {
+			continue
+		}
+		content := s.Content
+		if content == "" {
+			content = strings.TrimSpace(strings.Join(nonEmpty(s.Issue, s.Insight), " "))
+		}
+		if strings.TrimSpace(content) == "" {
+			return nil, fmt.Errorf("skills[%d] (%s): no content", i, s.ID)
+		}
+		b := ImportedBullet{OriginalID: s.ID, Section: s.Section, Category: SectionCategory(s.Section), Content: strings.TrimSpace(content)}
+		b.Helpful, b.Harmful = firstInt(s.Helpful, s.HelpfulCount), firstInt(s.Harmful, s.HarmfulCount)
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func nonEmpty(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if strings.TrimSpace(x) != "" {
+			out = append(out, strings.TrimSpace(x))
+		}
+	}
+	return out
+}
+
+func firstInt(ps ...*int) int {
+	for _, p := range ps {
+		if p != nil {
+			return *p
+		}
+	}
+	return 0
+}
+
+// PlanImport turns imported bullets into new_bullet actions, with fresh ids
+// and the original id and section kept in the bullet. Bullets whose
+// original id is already in the playbook (active or archived) are skipped,
+// so importing a file twice adds nothing. Secret-looking bullets are
+// refused (returned as errors, nothing of them written).
+func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]ContextAction, []error) {
+	have := map[string]bool{}
+	for _, b := range append(pb.Active(), pb.Archived()...) {
+		if b.OriginalID != "" {
+			have[b.OriginalID] = true
+		}
+	}
+	var acts []ContextAction
+	var errs []error
+	for _, ib := range in {
+		if have[ib.OriginalID] {
+			continue
+		}
+		if k := FindSecret(ib.Content); k != "" {
+			errs = append(errs, fmt.Errorf("%s: bullet [%s] (line %d) looks like it holds a secret (%s); not imported", source, ib.OriginalID, ib.Line, k))
+			continue
+		}
+		have[ib.OriginalID] = true
+		acts = append(acts, ContextAction{Type: ActNewBullet, BulletID: pb.IDs.Next(ib.Category), Category: ib.Category,
+			Content: ib.Content, Confidence: 0.5, Priority: 5, Validation: "none",
+			OriginalID: ib.OriginalID, Section: ib.Section, Helpful: ib.Helpful, Harmful: ib.Harmful,
+			Reasoning: fmt.Sprintf("imported [%s] from %s", ib.OriginalID, source)})
+	}
+	return acts, errs
+}
+
+// ExportACE renders the active bullets as an ACE text playbook: sections in
+// a fixed order (imported headings first as they were, then category
+// headings), lines `[id] helpful=N harmful=N :: content` with the original
+// id when the bullet was imported.
+func ExportACE(bullets []*mdstore.Bullet) []byte {
+	groups := map[string][]*mdstore.Bullet{}
+	var order []string
+	for _, b := range bullets {
+		if !b.IsActive {
+			continue
+		}
+		h := b.Section
+		if h == "" {
+			h = categoryHeadings[b.Category]
+		}
+		if h == "" {
+			h = strings.ToUpper(strings.ReplaceAll(b.Category, "-", " "))
+		}
+		if _, ok := groups[h]; !ok {
+			order = append(order, h)
+		}
+		groups[h] = append(groups[h], b)
+	}
+	rank := map[string]int{}
+	for i, h := range []string{"STRATEGIES AND HARD RULES", "APIs TO USE FOR SPECIFIC INFORMATION", "USEFUL CODE SNIPPETS AND TEMPLATES",
+		"COMMON MISTAKES AND CORRECT STRATEGIES", "PROBLEM-SOLVING HEURISTICS AND WORKFLOWS", "VERIFICATION CHECKLIST",
+		"TROUBLESHOOTING AND PITFALLS", "TROUBLESHOOTING AND PITFALLS:", "OTHERS"} {
+		rank[h] = i + 1
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		ri, rj := rank[order[i]], rank[order[j]]
+		if ri == 0 {
+			ri = 100
+		}
+		if rj == 0 {
+			rj = 100
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return order[i] < order[j]
+	})
+	var buf bytes.Buffer
+	for i, h := range order {
+		if i > 0 {
+			buf.WriteByte('\n')
+		}
+		fmt.Fprintf(&buf, "## %s\n", h)
+		bs := groups[h]
+		sort.SliceStable(bs, func(i, j int) bool { return exportID(bs[i]) < exportID(bs[j]) })
+		for _, b := range bs {
+			content := strings.Join(strings.Fields(b.Content), " ")
+			fmt.Fprintf(&buf, "[%s] helpful=%d harmful=%d :: %s\n", exportID(b), b.HelpfulCount, b.HarmfulCount, content)
+		}
+	}
+	return buf.Bytes()
+}
+
+func exportID(b *mdstore.Bullet) string {
+	if b.OriginalID != "" {
+		return b.OriginalID
+	}
+	return b.ID
+}

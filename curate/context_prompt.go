@@ -1,0 +1,86 @@
+package curate
+
+import (
+	"io"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/templates"
+)
+
+// PromptTemplate is the curation prompt's file in templates.FS.
+const PromptTemplate = "curation_prompt.md.tmpl"
+
+// NeighbourFloor is the least similarity of a bullet shown as a neighbour.
+const NeighbourFloor = 0.3
+
+// PromptNeighbour is a bullet near a lesson.
+type PromptNeighbour struct {
+	ID, Category, Content string
+	Score                 float64
+	Helpful, Harmful      int
+}
+
+// PromptLesson is a lesson and its nearest bullets.
+type PromptLesson struct {
+	Index      int
+	Category   string
+	Confidence float64
+	Content    string
+	Neighbours []PromptNeighbour
+}
+
+// PromptData fills the curation prompt.
+type PromptData struct {
+	Reflection *mdstore.Reflection
+	Body       string
+	Lessons    []PromptLesson
+	Stats      ContextStats
+	Categories []struct {
+		Name  string
+		Count int
+	}
+	Threshold      float64
+	MergeFloor     float64
+	MinConfidence  float64
+	NeighbourFloor float64
+}
+
+// BuildPrompt gathers the reflection's lessons and, for each, up to five
+// active bullets with a similarity of at least NeighbourFloor.
+func BuildPrompt(pb *Playbook, r *mdstore.Reflection, set ContextSettings) PromptData {
+	d := PromptData{Reflection: r, Body: strings.TrimSpace(r.Body), Stats: Stats(pb), Threshold: set.Threshold,
+		MergeFloor: MergeFloor, MinConfidence: set.MinConfidence, NeighbourFloor: NeighbourFloor}
+	for i, l := range r.Lessons {
+		pl := PromptLesson{Index: i + 1, Category: NormCategory(l.Category), Confidence: l.Conf(), Content: strings.TrimSpace(l.Content)}
+		ms := pb.Matcher.Above(l.Content, NeighbourFloor, nil)
+		if len(ms) > 5 {
+			ms = ms[:5]
+		}
+		for _, m := range ms {
+			b := pb.Bullet(m.ID)
+			pl.Neighbours = append(pl.Neighbours, PromptNeighbour{ID: b.ID, Category: b.Category, Content: strings.Join(strings.Fields(b.Content), " "),
+				Score: m.Score, Helpful: b.HelpfulCount, Harmful: b.HarmfulCount})
+		}
+		d.Lessons = append(d.Lessons, pl)
+	}
+	for name, n := range d.Stats.ByCategory {
+		d.Categories = append(d.Categories, struct {
+			Name  string
+			Count int
+		}{name, n})
+	}
+	sort.Slice(d.Categories, func(i, j int) bool { return d.Categories[i].Name < d.Categories[j].Name })
+	return d
+}
+
+// RenderPrompt writes the curation prompt.
+func RenderPrompt(w io.Writer, d PromptData) error {
+	t, err := template.New(PromptTemplate).Funcs(template.FuncMap{"join": strings.Join}).ParseFS(templates.FS, PromptTemplate)
+	if err != nil {
+		return err
+	}
+	return t.Execute(w, d)
+}

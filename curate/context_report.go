@@ -1,0 +1,172 @@
+package curate
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// ContextReport is the JSON report of a curate run (--json, --output).
+type ContextReport struct {
+	RunID             string             `json:"run_id"`
+	Commit            string             `json:"commit"`
+	DryRun            bool               `json:"dry_run"`
+	Counts            map[string]int     `json:"counts"`
+	Actions           []ContextAction    `json:"actions"`
+	ReflectionsMerged []string           `json:"reflections_merged"`
+	ReflectionsHeld   []HeldReflection   `json:"reflections_held"`
+	Maintenance       *MaintenanceReport `json:"maintenance,omitempty"`
+	Before            ContextStats       `json:"before"`
+	After             ContextStats       `json:"after"`
+	Invalid           []string           `json:"invalid"`
+}
+
+// Report builds the run's report.
+func (r *ContextRun) Report(commit string, dry bool) ContextReport {
+	rep := ContextReport{RunID: r.RunID, Commit: commit, DryRun: dry, Counts: map[string]int{},
+		Actions: r.Plan.Actions, ReflectionsMerged: []string{}, ReflectionsHeld: r.Plan.Held,
+		Maintenance: r.Plan.Maintenance, Before: r.Before, After: r.After, Invalid: []string{}}
+	if rep.Actions == nil {
+		rep.Actions = []ContextAction{}
+	}
+	if rep.ReflectionsHeld == nil {
+		rep.ReflectionsHeld = []HeldReflection{}
+	}
+	for _, t := range ContextActionTypes {
+		rep.Counts[t] = r.Plan.Count(t)
+	}
+	for _, o := range r.Plan.Reflections {
+		if o.Complete {
+			rep.ReflectionsMerged = append(rep.ReflectionsMerged, o.Reflection.ID)
+		}
+	}
+	for _, f := range r.Invalid {
+		rep.Invalid = append(rep.Invalid, f.Error())
+	}
+	return rep
+}
+
+// lessonsProcessed counts the lesson decisions of the run.
+func (rep ContextReport) lessonsProcessed() int {
+	n := 0
+	for _, a := range rep.Actions {
+		if a.Lesson > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteSummary prints the run as the seed's curator does: the headline,
+// the merge actions, context stats and the next step. markdown renders it
+// as a report file (--output).
+func (rep ContextReport) WriteSummary(w io.Writer, markdown bool) {
+	h := func(s string) string {
+		if markdown {
+			return "## " + s + "\n\n"
+		}
+		return s + "\n"
+	}
+	title := fmt.Sprintf("✅ Curation Complete: %d lessons processed, %d reflections merged", rep.lessonsProcessed(), len(rep.ReflectionsMerged))
+	if rep.DryRun {
+		title += " (dry run: nothing changed)"
+	}
+	if markdown {
+		title = "# " + title + "\n\nRun `" + rep.RunID + "`"
+		if rep.Commit != "" {
+			title += ", commit `" + rep.Commit + "`"
+		}
+		title += ".\n"
+	}
+	fmt.Fprintf(w, "%s\n", title)
+	fmt.Fprint(w, h("Merge actions:"))
+	for _, t := range ContextActionTypes {
+		var ids []string
+		for _, a := range rep.Actions {
+			if a.Type == t && a.Subject() != "" {
+				ids = append(ids, a.Subject())
+			}
+		}
+		if rep.Counts[t] == 0 && (t == ActReview || t == ActRebalance) {
+			continue
+		}
+		fmt.Fprintf(w, "  - %-18s %3d  %s\n", t, rep.Counts[t], shortList(ids, 8))
+	}
+	fmt.Fprint(w, "\n"+h("Decisions:"))
+	if len(rep.Actions) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
+	for _, a := range rep.Actions {
+		line := fmt.Sprintf("  - %s %s", a.Type, a.Subject())
+		if a.BulletID != "" && a.TargetBulletID != "" {
+			line += " ← " + strings.Join(a.MergedFrom, " + ")
+		}
+		if a.ReflectionID != "" && a.Lesson > 0 {
+			line += fmt.Sprintf(" [%s#%d]", a.ReflectionID, a.Lesson)
+		}
+		fmt.Fprintf(w, "%s: %s\n", line, a.Reasoning)
+	}
+	if m := rep.Maintenance; m != nil {
+		fmt.Fprint(w, "\n"+h("Maintenance:"))
+		fmt.Fprintf(w, "  - exact duplicate groups: %d (%d extra copies)\n", len(m.ExactGroups), m.ExactExtra)
+		for _, g := range m.ExactGroups {
+			fmt.Fprintf(w, "    - %s\n", strings.Join(g, " = "))
+		}
+		fmt.Fprintf(w, "  - near-duplicate pairs (> %.2f): %d\n", DedupThreshold, len(m.NearPairs))
+		for _, p := range m.NearPairs {
+			fmt.Fprintf(w, "    - %s ~ %s (%.4f)\n", p.A, p.B, p.Score)
+		}
+		fmt.Fprintf(w, "  - overlapping pairs: %d\n", len(m.Overlapping))
+	}
+	for _, hr := range rep.ReflectionsHeld {
+		fmt.Fprintf(w, "\n⚠️  reflection %s held: lesson %d looks like it holds a secret (%s); it stays pending, nothing of it was written\n", hr.ReflectionID, hr.Lesson, hr.Kind)
+	}
+	fmt.Fprint(w, "\n"+h("Context stats:"))
+	fmt.Fprintf(w, "  - active bullets: %d → %d (archived %d → %d)\n", rep.Before.Active, rep.After.Active, rep.Before.Archived, rep.After.Archived)
+	fmt.Fprintf(w, "  - by category: %s\n", categoryList(rep.After.ByCategory))
+	fmt.Fprintf(w, "  - average confidence: %.3f; helpful %d, harmful %d; ~%d tokens\n", rep.After.AvgConfidence, rep.After.Helpful, rep.After.Harmful, rep.After.Tokens)
+	fmt.Fprintf(w, "  - awaiting review: %d\n", rep.After.ValidationRequired)
+	fmt.Fprint(w, "\n"+h("Next step:"))
+	switch {
+	case rep.DryRun:
+		fmt.Fprintln(w, "  run the same command without --dry-run to apply these decisions")
+	case rep.Counts[ActProposal] > 0 || rep.After.ValidationRequired > 0:
+		var ids []string
+		for _, a := range rep.Actions {
+			if a.Type == ActProposal || a.Validation == "required" {
+				ids = append(ids, a.Subject())
+			}
+		}
+		first := "ID"
+		if len(ids) > 0 {
+			first = ids[0]
+		}
+		fmt.Fprintf(w, "  review %d bullet(s) awaiting validation: curator context review approve|reject %s\n", rep.After.ValidationRequired, first)
+	default:
+		fmt.Fprintln(w, "  curator context inject --top 10 --file CLAUDE.md   # share the best bullets with your agents")
+	}
+}
+
+func shortList(ids []string, n int) string {
+	if len(ids) > n {
+		return strings.Join(ids[:n], ", ") + fmt.Sprintf(", … (+%d)", len(ids)-n)
+	}
+	return strings.Join(ids, ", ")
+}
+
+func categoryList(m map[string]int) string {
+	if len(m) == 0 {
+		return "(empty)"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,53 @@
+package curate
+
+import (
+	"fmt"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// PlanReview decides what `context review approve|reject ID` does.
+//
+// approve: when the merge log holds a proposal for the bullet whose merged
+// bullets are all still active, the latest such proposal is applied as a
+// merge_similar (a new version, validation: approved); otherwise the
+// bullet's validation becomes approved. reject: validation becomes
+// rejected (the bullet stays, out of inject until approved).
+func PlanReview(pb *Playbook, logs []mdstore.MergeLogLine, id string, approve bool) ([]ContextAction, error) {
+	b := pb.Bullet(id)
+	if b == nil {
+		return nil, fmt.Errorf("%w: bullet %s", mdstore.ErrNotFound, id)
+	}
+	if !approve {
+		a := ContextAction{Type: ActReview, TargetBulletID: id, Validation: "rejected", Reasoning: "rejected by review"}
+		return []ContextAction{a}, pb.Do(a)
+	}
+	if b.IsActive {
+		for i := len(logs) - 1; i >= 0; i-- {
+			l := logs[i]
+			if l.MergeType != ActProposal || l.TargetBulletID != id || l.NewContent == "" {
+				continue
+			}
+			from := l.MergedFromBulletIDs
+			if len(from) == 0 {
+				from = []string{id}
+			}
+			ok := true
+			for _, f := range from {
+				if x := pb.Bullet(f); x == nil || !x.IsActive {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			a := ContextAction{Type: ActMergeSimilar, BulletID: pb.IDs.NextVersion(id), TargetBulletID: id, MergedFrom: from,
+				Similarity: l.SimilarityScore, Content: l.NewContent, Confidence: maxf(b.Confidence, l.Confidence), Validation: "approved",
+				ReflectionID: l.ReflectionID, Lesson: l.Lesson,
+				Reasoning: fmt.Sprintf("proposal of run %s approved by review", l.RunID)}
+			return []ContextAction{a}, pb.Do(a)
+		}
+	}
+	a := ContextAction{Type: ActReview, TargetBulletID: id, Validation: "approved", Reasoning: "approved by review"}
+	return []ContextAction{a}, pb.Do(a)
+}
