@@ -74,7 +74,8 @@ func Query(pb *Playbook, score func(a, b string) float64, q ContextQuery) []Quer
 		r := QueryResult{Bullet: b}
 		if q.Text != "" {
 			r.Score = score(q.Text, b.Content)
-			if r.Score <= 0 && !strings.Contains(strings.ToLower(b.Content), strings.ToLower(q.Text)) {
+			t := strings.ToLower(q.Text)
+			if r.Score <= 0 && !strings.Contains(strings.ToLower(b.Content), t) && !contains(b.Tags, t) {
 				continue
 			}
 		}

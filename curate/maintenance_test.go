@@ -1,0 +1,194 @@
+package curate
+
+import (
+	"bytes"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// appWorldPlaybook imports the real AppWorld playbook into a playbook in
+// memory (the file is a copy of ../shared/data/appworld_online_trained_playbook.txt).
+func appWorldPlaybook(t *testing.T) (*Playbook, []ImportedBullet) {
+	t.Helper()
+	data, err := os.ReadFile("similar/testdata/appworld_playbook.txt")
+	if err != nil {
+		t.Skip("AppWorld playbook not available:", err)
+	}
+	in, err := ParseACE(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := NewPlaybook(nil, mdstore.NewIDAllocator(nil), similar.NewIndex(similar.NewLexical()), now)
+	acts, errs := PlanImport(pb, in, "appworld")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, a := range acts {
+		if err := pb.Do(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return pb, in
+}
+
+func TestAppWorldMaintenance(t *testing.T) {
+	pb, in := appWorldPlaybook(t)
+	if len(in) != 359 {
+		t.Fatalf("read %d bullets, want 359", len(in))
+	}
+	before := map[string]string{} // id -> content
+	for _, b := range pb.Active() {
+		before[b.ID] = b.Content
+	}
+	rep, err := PlanMaintenance(pb, DefaultContextSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.ExactGroups) != 17 || rep.ExactExtra != 22 {
+		t.Errorf("exact duplicates: %d groups, %d extra copies; want 17 and 22", len(rep.ExactGroups), rep.ExactExtra)
+	}
+	if len(rep.NearPairs) == 0 {
+		t.Error("no near-duplicate pairs above 0.90")
+	}
+	for _, p := range rep.NearPairs {
+		if p.Score <= DedupThreshold {
+			t.Errorf("near pair %v at or under 0.90", p)
+		}
+	}
+	// Every exact group and every near pair was merged into one active bullet.
+	merged := map[string]string{} // merged id -> new version
+	for _, a := range rep.Actions {
+		if a.Type == ActMergeSimilar {
+			for _, id := range a.MergedFrom {
+				merged[id] = a.BulletID
+			}
+		}
+	}
+	for _, g := range rep.ExactGroups {
+		for _, id := range g {
+			if merged[id] == "" || merged[id] != merged[g[0]] {
+				t.Errorf("exact group %v not merged into one bullet", g)
+			}
+		}
+	}
+	for _, p := range rep.NearPairs {
+		if merged[p.A] == "" || merged[p.A] != merged[p.B] {
+			t.Errorf("near pair %v not merged", p)
+		}
+	}
+	// Nothing lost: every sentence of every bullet is in an active bullet.
+	var active bytes.Buffer
+	for _, b := range pb.Active() {
+		active.WriteString(b.Content + "\n")
+	}
+	for id, content := range before {
+		holder := id
+		if v := merged[id]; v != "" {
+			holder = v
+		}
+		b := pb.Bullet(holder)
+		if b == nil || !b.IsActive {
+			t.Errorf("%s: held by %s, which is not active", id, holder)
+			continue
+		}
+		if miss := MissingSentences(b.Content, content); len(miss) > 0 {
+			t.Errorf("%s → %s lost %q", id, holder, miss)
+		}
+	}
+	// The merged bullets are archived, and only they.
+	var archived []string
+	for _, b := range pb.Archived() {
+		archived = append(archived, b.ID)
+	}
+	var want []string
+	for id := range merged {
+		want = append(want, id)
+	}
+	sort.Strings(want)
+	if strings.Join(archived, ",") != strings.Join(want, ",") {
+		t.Errorf("archived %v, want the merged %v", archived, want)
+	}
+}
+
+func TestACEExportRoundTrip(t *testing.T) {
+	pb, in := appWorldPlaybook(t)
+	out := ExportACE(pb.Active())
+	again, err := ParseACE(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again) != len(in) {
+		t.Fatalf("round trip: %d bullets, want %d", len(again), len(in))
+	}
+	key := func(b ImportedBullet) string {
+		return b.OriginalID + "|" + b.Category + "|" + strings.Join(strings.Fields(b.Content), " ")
+	}
+	have := map[string]int{}
+	for _, b := range in {
+		have[key(b)]++
+	}
+	for _, b := range again {
+		have[key(b)]--
+	}
+	for k, n := range have {
+		if n != 0 {
+			t.Errorf("round trip changed %q (%d)", k, n)
+		}
+	}
+}
+
+func TestParseACECounters(t *testing.T) {
+	in, err := ParseACE([]byte("## STRATEGIES AND HARD RULES\n[s-1] helpful=3 harmful=1 :: Do it.\n[s-2] Plain line.\n## Custom Things\n[c-1] helpful=0 harmful=0 :: x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in) != 3 || in[0].Helpful != 3 || in[0].Harmful != 1 || in[0].Content != "Do it." || in[1].Content != "Plain line." ||
+		in[0].Category != "strategy" || in[2].Category != "custom-things" {
+		t.Errorf("got %+v", in)
+	}
+}
+
+func TestParseKayba(t *testing.T) {
+	in, err := ParseKayba([]byte(`{"skills": {"api-00001": {"id": "api-00001", "section": "api", "content": "Use the docs.", "helpful": 2, "harmful": 1}}, "sections": {"api": ["api-00001"]}, "next_id": 2}`))
+	if err != nil || len(in) != 1 || in[0].Helpful != 2 || in[0].Category != "api" {
+		t.Fatalf("%v %+v", err, in)
+	}
+}
+
+func TestInjectIdempotent(t *testing.T) {
+	file := []byte("# Project\n\nSome notes.\n")
+	b := bullet("STRAT-001", "strategy", "Check the docs.", 1, 0, 0.6)
+	block := InjectBlock([]*mdstore.Bullet{b}, "")
+	once, err := Inject(file, block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, _ := Inject(once, block)
+	if !bytes.Equal(once, twice) || !bytes.HasPrefix(once, file) {
+		t.Errorf("not idempotent:\n%s\n---\n%s", once, twice)
+	}
+	edited := append([]byte("Top line\n"), append(once, "Tail\n"...)...)
+	again, _ := Inject(edited, InjectBlock(nil, ""))
+	if !bytes.HasPrefix(again, []byte("Top line\n# Project\n\nSome notes.\n\n")) || !bytes.HasSuffix(again, []byte(InjectEnd+"\nTail\n")) {
+		t.Errorf("the rest of the file changed:\n%s", again)
+	}
+}
+
+func TestMergeContentKeepsEverySentence(t *testing.T) {
+	a := "Check the docs first. Then call the API."
+	b := "check the docs first. Verify the result! e.g. compare counts.\nAnother line"
+	m := MergeContent(a, b)
+	for _, src := range []string{a, b} {
+		if miss := MissingSentences(m, src); len(miss) > 0 {
+			t.Errorf("lost %q from %q", miss, m)
+		}
+	}
+	if strings.Count(strings.ToLower(m), "check the docs first") != 1 {
+		t.Errorf("duplicate sentence kept twice: %q", m)
+	}
+}
