@@ -18,7 +18,8 @@ type Document struct {
 	body []byte
 	// yamlLine is the file line number of the first YAML line.
 	yamlLine int
-	// node caches the parsed mapping of yaml (nil until needed).
+	// node holds the mapping that Parse checked until Decode uses it; it is
+	// not kept longer, so that many documents in memory stay small.
 	node *yaml.Node
 }
 
@@ -100,7 +101,8 @@ func firstLineEnd(b []byte) int {
 // check parses the YAML once to report syntax errors with file line numbers
 // and to make sure the frontmatter is a mapping.
 func (d *Document) check() error {
-	_, err := d.root()
+	n, err := d.parse(d.yaml)
+	d.node = n
 	return err
 }
 
@@ -110,11 +112,7 @@ func (d *Document) root() (*yaml.Node, error) {
 	if d.node != nil {
 		return d.node, nil
 	}
-	n, err := d.parse(d.yaml)
-	if err == nil {
-		d.node = n
-	}
-	return n, err
+	return d.parse(d.yaml)
 }
 
 func (d *Document) parse(y []byte) (*yaml.Node, error) {
@@ -156,6 +154,7 @@ func (d *Document) Decode(v any) error {
 	if err != nil {
 		return err
 	}
+	d.node = nil
 	if err := root.Decode(v); err != nil {
 		return d.wrap(err)
 	}

@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -170,6 +171,41 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		if string(d2.Body()) != string(d.Body()) {
 			t.Fatalf("body changed")
+		}
+		// SetAll (line-scan fast path) must agree with what the parser sees.
+		d3, _ := Parse(in)
+		var before map[string]any
+		if d3.Decode(&before) != nil {
+			return
+		}
+		keys := d3.Keys()
+		pairs := []KV{{"fuzz_key", "v"}}
+		if len(keys) > 0 && keys[0] != "fuzz_key" {
+			pairs = append(pairs, KV{keys[0], "edited"})
+		}
+		if err := d3.SetAll(pairs...); err != nil {
+			return
+		}
+		d4, err := Parse(d3.Bytes())
+		if err != nil {
+			t.Fatalf("reparse after SetAll: %v\n%q", err, d3.Bytes())
+		}
+		var after map[string]any
+		if err := d4.Decode(&after); err != nil {
+			t.Fatalf("decode after SetAll: %v", err)
+		}
+		for k, v := range before {
+			if k == "fuzz_key" || (len(pairs) > 1 && k == pairs[1].Key) {
+				continue
+			}
+			if fmt.Sprint(after[k]) != fmt.Sprint(v) {
+				t.Fatalf("SetAll changed %q: %v → %v\n%q", k, v, after[k], d3.Bytes())
+			}
+		}
+		for _, p := range pairs {
+			if after[p.Key] != p.Value {
+				t.Fatalf("SetAll: %s = %v\n%q", p.Key, after[p.Key], d3.Bytes())
+			}
 		}
 	})
 }

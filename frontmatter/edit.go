@@ -12,31 +12,49 @@ import (
 // SetAll sets several top-level keys at once, with the same guarantees as
 // Set but one check of the result (Set re-checks after each key).
 func (d *Document) SetAll(pairs ...KV) error {
+	lines := splitLines(d.yaml)
+	if spans, ok := scanKeys(lines); ok {
+		if err := d.setAll(lines, pairs, func(key string) (int, int, bool) {
+			sp, ok := spans[key]
+			return sp[0], sp[1], ok
+		}, 0, len(spans)); err == nil {
+			return nil
+		}
+		// The line scan misread an unusual layout: do it with the parser.
+	}
 	root, err := d.root()
 	if err != nil {
 		return err
 	}
-	lines := splitLines(d.yaml)
+	col := 0
+	if len(root.Content) > 0 {
+		col = root.Content[0].Column - 1
+	}
+	return d.setAll(lines, pairs, func(key string) (int, int, bool) { return keySpan(root, key, lines) }, col, -1)
+}
+
+// setAll replaces the spans of the keys (appending absent ones) and checks
+// the result with the parser. With keys >= 0 it also checks that the result
+// has keys + appended top-level keys, which catches a misread layout.
+func (d *Document) setAll(lines []string, pairs []KV, span func(string) (int, int, bool), col, keys int) error {
 	type edit struct {
 		start, end int
 		enc        []byte
 	}
 	var edits []edit
 	var appended []byte
-	col := 0
-	if len(root.Content) > 0 {
-		col = root.Content[0].Column - 1
-	}
+	added := 0
 	for _, p := range pairs {
 		enc, err := encodeKey(p.Key, p.Value)
 		if err != nil {
 			return err
 		}
 		enc = indent(enc, col)
-		if start, end, ok := keySpan(root, p.Key, lines); ok {
+		if start, end, ok := span(p.Key); ok {
 			edits = append(edits, edit{start, end, enc})
 		} else {
 			appended = append(appended, enc...)
+			added++
 		}
 	}
 	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
@@ -60,7 +78,10 @@ func (d *Document) SetAll(pairs ...KV) error {
 			return fmt.Errorf("editing keys in place: key %q would not be unique", p.Key)
 		}
 	}
-	d.yaml, d.node = y, n
+	if keys >= 0 && len(n.Content)/2 != keys+added {
+		return fmt.Errorf("editing keys in place: the layout was misread")
+	}
+	d.yaml, d.node = y, nil
 	if !d.HasFrontmatter() {
 		d.head = []byte("---\n")
 		d.tail = []byte("---\n")
@@ -110,7 +131,7 @@ func (d *Document) replaceYAML(y []byte, key string) error {
 	if err != nil {
 		return fmt.Errorf("editing %s in place: %w", key, err)
 	}
-	d.yaml, d.node = y, root
+	d.yaml, d.node = y, nil
 	if !d.HasFrontmatter() {
 		d.head = []byte("---\n")
 		d.tail = []byte("---\n")
@@ -255,4 +276,49 @@ func indent(b []byte, n int) []byte {
 		lines[i] = pad + lines[i]
 	}
 	return []byte(strings.Join(lines, ""))
+}
+
+// scanKeys finds the line span of every top-level key without the YAML
+// parser: a top-level key is a line at column 0 that is not blank, not a
+// comment and not a "- " sequence entry. It reports false for layouts it
+// does not read (quoted or complex keys, indented mappings, duplicates).
+func scanKeys(lines []string) (map[string][2]int, bool) {
+	spans := map[string][2]int{}
+	last := ""
+	lastStart := 0
+	closeLast := func(end int) {
+		if last == "" {
+			return
+		}
+		for end > lastStart+1 {
+			t := strings.TrimSpace(lines[end-1])
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			end--
+		}
+		spans[last] = [2]int{lastStart, end}
+	}
+	for i, l := range lines {
+		if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' || l[0] == '\n' || l[0] == '\r' {
+			if i == 0 && (l[0] == ' ' || l[0] == '\t') {
+				return nil, false
+			}
+			continue
+		}
+		if l[0] == '-' && (len(l) == 1 || l[1] == ' ' || l[1] == '\n' || l[1] == '\r') {
+			continue
+		}
+		key, _, ok := strings.Cut(l, ":")
+		if !ok || key == "" || strings.ContainsAny(key, "\"'{}[]&*!|>%@`#,?") || strings.TrimSpace(key) != key {
+			return nil, false
+		}
+		if _, dup := spans[key]; dup || key == last {
+			return nil, false
+		}
+		closeLast(i)
+		last, lastStart = key, i
+	}
+	closeLast(len(lines))
+	return spans, true
 }
