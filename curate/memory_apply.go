@@ -33,19 +33,34 @@ type Observation struct {
 const ObservationDays = 7
 
 // ApplyMemory turns a plan into file moves. Every entry of the plan must be
-// in byID. The records are edited on all cores; the changeset lists the
-// moves in plan order.
-func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, run string, now time.Time, cs *mdstore.Changeset) error {
+// in byID; load fills in the document of a record listed without it. The
+// records are edited on all cores; the changeset lists the moves in plan
+// order, and each edited document is released once its move is recorded.
+func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, load func(*mdstore.Memory) error, run string, now time.Time, cs *mdstore.Changeset) error {
+	promoted, err := promotionKeys(now)
+	if err != nil {
+		return err
+	}
 	var jobs []func(*mdstore.Changeset) error
+	withDoc := func(m *mdstore.Memory, edit func(*mdstore.Changeset) error) func(*mdstore.Changeset) error {
+		return func(cs *mdstore.Changeset) error {
+			if err := load(m); err != nil {
+				return err
+			}
+			err := edit(cs)
+			m.Doc = nil
+			return err
+		}
+	}
 	for _, group := range [][]MemoryAction{p.Duplicates, p.Discarded} {
 		for _, a := range group {
 			m, t := byID[a.ID], Trashed{Reason: a.Reason, Run: run, DuplicateOf: a.DuplicateOf, Score: &a.Score}
-			jobs = append(jobs, func(cs *mdstore.Changeset) error { return TrashMemory(m, t, now, cs) })
+			jobs = append(jobs, withDoc(m, func(cs *mdstore.Changeset) error { return TrashMemory(m, t, now, cs) }))
 		}
 	}
 	for _, a := range p.Promoted {
 		m := byID[a.ID]
-		jobs = append(jobs, func(cs *mdstore.Changeset) error { return PromoteMemory(m, now, cs) })
+		jobs = append(jobs, withDoc(m, func(cs *mdstore.Changeset) error { return promote(m, promoted, cs) }))
 	}
 	parts := make([]mdstore.Changeset, len(jobs))
 	errs := make([]error, len(jobs))
@@ -83,9 +98,33 @@ func TrashMemory(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Change
 
 // PromoteMemory moves a memory to confirmed/<type>/ and starts its observation period.
 func PromoteMemory(m *mdstore.Memory, now time.Time, cs *mdstore.Changeset) error {
-	obs := Observation{StartedAt: now.UTC(), WindowDays: ObservationDays, Outcome: "pending"}
-	if err := setAll(m, "maturity", "confirmed", "status", "confirmed", "observation", obs); err != nil {
+	keys, err := promotionKeys(now)
+	if err != nil {
 		return err
+	}
+	return promote(m, keys, cs)
+}
+
+// promotionKeys are the keys a promotion sets, encoded once for a whole run.
+func promotionKeys(now time.Time) ([]frontmatter.KV, error) {
+	var keys []frontmatter.KV
+	for _, kv := range []frontmatter.KV{
+		{Key: "maturity", Value: "confirmed"},
+		{Key: "status", Value: "confirmed"},
+		{Key: "observation", Value: Observation{StartedAt: now.UTC(), WindowDays: ObservationDays, Outcome: "pending"}},
+	} {
+		enc, err := frontmatter.Encode(kv.Key, kv.Value)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, frontmatter.KV{Key: kv.Key, Value: enc})
+	}
+	return keys, nil
+}
+
+func promote(m *mdstore.Memory, keys []frontmatter.KV, cs *mdstore.Changeset) error {
+	if err := m.Doc.SetAll(keys...); err != nil {
+		return fmt.Errorf("%s: %w", m.Path, err)
 	}
 	cs.Move(m.Path, mdstore.MemoryPath("confirmed", m.Type, m.ID), m.Doc.Bytes())
 	return nil

@@ -20,7 +20,7 @@ type MemoryRun struct {
 // acting), plans the pass and builds its changeset, including the watermark.
 // It changes nothing on disk.
 func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string, now time.Time) (*MemoryRun, error) {
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Progress: opt.Progress})
+	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string
 		byID[m.ID] = m
 	}
 	cs := &mdstore.Changeset{}
-	if err := ApplyMemory(plan, byID, run, now, cs); err != nil {
+	if err := ApplyMemory(plan, byID, s.LoadDocument, run, now, cs); err != nil {
 		return nil, err
 	}
 	st, err := s.ReadMemoryState()

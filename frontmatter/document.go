@@ -2,7 +2,6 @@ package frontmatter
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	adrg "github.com/adrg/frontmatter"
@@ -23,14 +22,23 @@ type Document struct {
 	node *yaml.Node
 }
 
-// ErrNoFrontmatter is returned by Parse when Strict is asked for and the
-// document has no frontmatter block.
-var ErrNoFrontmatter = errors.New("no frontmatter block")
-
-// Parse splits data into frontmatter and body. A document without a
-// frontmatter block is valid: it has an empty frontmatter and data is its body.
-// An opening "---" without a closing one is an error.
+// Parse splits data into frontmatter and body and checks the YAML. A
+// document without a frontmatter block is valid: it has an empty frontmatter
+// and data is its body. An opening "---" without a closing one is an error.
 func Parse(data []byte) (*Document, error) {
+	d, err := Split(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Split is Parse without the YAML check, for a document that was checked
+// before and is about to be edited (edits check their result).
+func Split(data []byte) (*Document, error) {
 	var captured []byte
 	capture := adrg.NewFormat("---", "---", func(b []byte, _ any) error {
 		captured = b
@@ -56,9 +64,6 @@ func Parse(data []byte) (*Document, error) {
 		body: data[split:],
 	}
 	d.yamlLine = bytes.Count(d.head, []byte("\n")) + 1
-	if err := d.check(); err != nil {
-		return nil, err
-	}
 	return d, nil
 }
 

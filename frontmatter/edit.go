@@ -211,7 +211,20 @@ func lastLine(n *yaml.Node) int {
 	return l
 }
 
+// Encoded is a key and its value already rendered as YAML ("key: value\n"),
+// for a value that many documents get: encoding it once saves time.
+type Encoded []byte
+
+// Encode renders a key and its value for SetAll.
+func Encode(key string, value any) (Encoded, error) {
+	b, err := encodeKey(key, value)
+	return Encoded(b), err
+}
+
 func encodeKey(key string, value any) ([]byte, error) {
+	if e, ok := value.(Encoded); ok {
+		return e, nil
+	}
 	var v yaml.Node
 	if n, ok := value.(*yaml.Node); ok {
 		v = *n

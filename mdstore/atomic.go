@@ -1,7 +1,9 @@
 package mdstore
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -16,6 +18,15 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // writeFile writes atomically (rename over the target). With sync false it
 // skips the fsyncs: the caller makes the batch durable with one sync later.
 func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
+	return writeFileWith(path, perm, sync, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileWith is writeFile for content that is streamed by fill rather
+// than held in memory as a whole.
+func writeFileWith(path string, perm os.FileMode, sync bool, fill func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -32,7 +43,11 @@ func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
 			os.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := fill(bw); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if sync {

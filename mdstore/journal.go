@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,18 +36,24 @@ func (s *Store) journalDir() string { return filepath.Join(s.Dir, ".journal") }
 
 // writeJournal stores the changeset durably: one fsync for the whole run.
 func (s *Store) writeJournal(c *Changeset, info CommitInfo, noCommit bool) (string, error) {
-	var buf bytes.Buffer
-	h, _ := json.Marshal(journalHeader{Commit: info, Changes: len(c.Changes), NoGit: noCommit})
-	buf.Write(h)
-	buf.WriteByte('\n')
-	for _, ch := range c.Changes {
-		e, _ := json.Marshal(journalEntry{Path: ch.Path, From: ch.From, Delete: ch.Delete, Size: len(ch.Data)})
-		buf.Write(e)
-		buf.WriteByte('\n')
-		buf.Write(ch.Data)
-	}
 	path := filepath.Join(s.journalDir(), info.RunID+".journal")
-	if err := WriteFileAtomic(path, buf.Bytes(), 0o644); err != nil {
+	err := writeFileWith(path, 0o644, true, func(w io.Writer) error {
+		h, _ := json.Marshal(journalHeader{Commit: info, Changes: len(c.Changes), NoGit: noCommit})
+		if _, err := w.Write(append(h, '\n')); err != nil {
+			return err
+		}
+		for _, ch := range c.Changes {
+			e, _ := json.Marshal(journalEntry{Path: ch.Path, From: ch.From, Delete: ch.Delete, Size: len(ch.Data)})
+			if _, err := w.Write(append(e, '\n')); err != nil {
+				return err
+			}
+			if _, err := w.Write(ch.Data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return "", fmt.Errorf("writing journal: %w", err)
 	}
 	return path, nil

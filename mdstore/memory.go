@@ -92,6 +92,25 @@ func (s *Store) ReadMemory(rel string) (*Memory, error) {
 	return memoryFromDoc(rel, d)
 }
 
+// LoadDocument reads the document of a memory listed with Light, for
+// editing. The file was checked when it was listed; the edit checks its
+// result.
+func (s *Store) LoadDocument(m *Memory) error {
+	if m.Doc != nil {
+		return nil
+	}
+	data, err := os.ReadFile(s.Path(m.Path))
+	if err != nil {
+		return err
+	}
+	d, err := frontmatter.Split(data)
+	if err != nil {
+		return invalid(m.Path, err)
+	}
+	m.Doc = d
+	return nil
+}
+
 // ParseMemory checks a memory's bytes as if they were the file at rel.
 func ParseMemory(rel string, data []byte) (*Memory, error) {
 	d, err := frontmatter.Parse(data)
@@ -170,6 +189,10 @@ type MemoryQuery struct {
 	From, To time.Time // half-open [From, To) on ingestion_time
 	Limit    int       // 0 = no limit
 	Offset   int
+	// Light drops each record's document after reading it (Memory.Doc is
+	// nil): a listing of many records then holds only their fields. Load
+	// the document with LoadDocument before editing the record.
+	Light bool
 	// Progress, when set, is told how many of the files to read are read.
 	// It is called from several goroutines.
 	Progress func(done, total int)
@@ -242,7 +265,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		rels = toRead
 	}
 	var all []*Memory
-	read := s.readMemories(rels, q.Progress)
+	read := s.readMemories(rels, q.Light, q.Progress)
 	for i, r := range read {
 		if r.err != nil {
 			res.Invalid = append(res.Invalid, invalid(rels[i], r.err))
@@ -335,7 +358,7 @@ type readResult struct {
 
 // readMemories reads files on all cores (YAML parsing dominates the cost);
 // results keep the order of rels.
-func (s *Store) readMemories(rels []string, progress func(done, total int)) []readResult {
+func (s *Store) readMemories(rels []string, light bool, progress func(done, total int)) []readResult {
 	out := make([]readResult, len(rels))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -350,6 +373,9 @@ func (s *Store) readMemories(rels []string, progress func(done, total int)) []re
 					return
 				}
 				m, err := s.ReadMemory(rels[i])
+				if light && m != nil {
+					m.Doc = nil
+				}
 				out[i] = readResult{m, err}
 				if progress != nil {
 					progress(int(done.Add(1)), len(rels))
