@@ -4,6 +4,9 @@
 //
 //	curatorbench memory --entries 100000
 //	curatorbench memory --store 100000 --window 1000
+//	curatorbench context --bullets 100000 --lessons 1000
+//	curatorbench pipeline
+//	curatorbench similarity --data ../shared/data/sick_train.tsv
 package main
 
 import (
@@ -21,6 +24,7 @@ func benches() map[string]bench {
 		"memory":     benchMemory,
 		"similarity": benchSimilarity,
 		"pipeline":   benchPipeline,
+		"context":    benchContext,
 	}
 }
 
