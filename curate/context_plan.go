@@ -209,14 +209,11 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 		base.Reasoning = fmt.Sprintf("confidence %.2f is under --min-confidence %.2f", conf, set.MinConfidence)
 		return base
 	}
-	var filter func(string) bool
 	scope := "category " + cat
-	if pb.ActiveIn(cat) > 0 {
-		filter = func(id string) bool { b := pb.Bullet(id); return b != nil && b.Category == cat }
-	} else {
+	if pb.ActiveIn(cat) == 0 {
 		scope = "all categories (none in " + cat + ")"
 	}
-	m, ok := pb.Matcher.Best(l.Content, filter)
+	m, ok := pb.Matcher.Best(l.Content, cat)
 	if !ok {
 		m = similar.Match{}
 	}

@@ -35,7 +35,7 @@ func fptr(f float64) *float64 { return &f }
 
 func planOne(t *testing.T, e stubEngine, bs []*mdstore.Bullet, lesson mdstore.Lesson, set ContextSettings) (*ContextPlan, *Playbook) {
 	t.Helper()
-	pb := NewPlaybook(bs, mdstore.NewIDAllocator(nil), similar.NewIndex(e), now)
+	pb := NewPlaybook(bs, mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(e) }, now)
 	r := &mdstore.Reflection{ID: "R1", Path: "context/reflections/pending/R1.md", Lessons: []mdstore.Lesson{lesson}}
 	p, err := PlanCuration(pb, []*mdstore.Reflection{r}, set)
 	if err != nil {
@@ -96,7 +96,7 @@ func TestPlanHarmfulArchive(t *testing.T) {
 	}{{1, true}, {2, false}, {0, true}} {
 		e := stubEngine{}
 		bs := []*mdstore.Bullet{bullet("STRAT-001", "strategy", "B", c.helpful, 4, 0.5)}
-		pb := NewPlaybook(bs, mdstore.NewIDAllocator(nil), similar.NewIndex(e), now)
+		pb := NewPlaybook(bs, mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(e) }, now)
 		r := &mdstore.Reflection{ID: "R1", HarmfulBullets: []string{"STRAT-001"}}
 		p, err := PlanCuration(pb, []*mdstore.Reflection{r}, DefaultContextSettings())
 		if err != nil {
@@ -182,7 +182,7 @@ func TestMaintenanceDedupBoundary(t *testing.T) {
 	}{{0.90, false}, {0.90 + 1e-6, true}, {0.90 - 1e-12, false}} {
 		e := stubEngine{{"A", "B"}: c.score}
 		pb := NewPlaybook([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "A", 0, 0, 0.5), bullet("STRAT-002", "strategy", "B", 0, 0, 0.5)},
-			mdstore.NewIDAllocator(nil), similar.NewIndex(e), now)
+			mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(e) }, now)
 		rep, err := PlanMaintenance(pb, DefaultContextSettings())
 		if err != nil {
 			t.Fatal(err)

@@ -9,28 +9,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
-
-// PlaybookMatcher finds similar active bullets. similar.Index (the
-// candidate index) and similar.BruteForce both are one.
-type PlaybookMatcher interface {
-	Add(id, text string)
-	Remove(id string)
-	Best(text string, filter func(id string) bool) (similar.Match, bool)
-	Above(text string, min float64, filter func(id string) bool) []similar.Match
-	Pairs(min float64) []similar.Pair
-}
 
 // Playbook is the playbook in memory while a run plans and applies: every
 // bullet (active and archived), the id allocator and, when planning, the
 // matcher kept in step with the active bullets. Do is the one place where
 // an action changes bullets; Changes turns what Do changed into files.
 type Playbook struct {
-	Now     time.Time
-	IDs     *mdstore.IDAllocator
-	Matcher PlaybookMatcher
+	Now time.Time
+	IDs *mdstore.IDAllocator
+	// Matcher holds the active bullets by category (nil: no matching).
+	Matcher *CategoryMatcher
 
 	bullets  map[string]*mdstore.Bullet
 	origPath map[string]string // id -> file it was read from ("" = new)
@@ -39,11 +29,11 @@ type Playbook struct {
 }
 
 // NewPlaybook holds copies of the bullets (the records are not changed).
-// matcher may be nil (apply without planning); when set, the active bullets
-// are added to it.
-func NewPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, matcher PlaybookMatcher, now time.Time) *Playbook {
+// newMatcher may be nil (apply without planning); when set, the active
+// bullets are indexed by category with one newMatcher() per category.
+func NewPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() PlaybookMatcher, now time.Time) *Playbook {
 	p := &Playbook{
-		Now: now.UTC(), IDs: ids, Matcher: matcher,
+		Now: now.UTC(), IDs: ids,
 		bullets: map[string]*mdstore.Bullet{}, origPath: map[string]string{},
 		touched: map[string]bool{}, active: map[string]int{},
 	}
@@ -54,12 +44,21 @@ func NewPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, matcher Pl
 		ids.Observe(c.ID)
 		if c.IsActive {
 			p.active[c.Category]++
-			if matcher != nil {
-				matcher.Add(c.ID, c.Content)
-			}
 		}
 	}
+	if newMatcher != nil {
+		p.UseMatcher(newMatcher)
+	}
 	return p
+}
+
+// UseMatcher indexes the active bullets by category, one newMatcher() per
+// category, and keeps the index in step with later actions.
+func (p *Playbook) UseMatcher(newMatcher func() PlaybookMatcher) {
+	p.Matcher = NewCategoryMatcher(newMatcher)
+	for _, b := range p.Active() {
+		p.Matcher.Add(b.Category, b.ID, b.Content)
+	}
 }
 
 // Bullet returns a bullet (active or archived) or nil.
@@ -284,7 +283,7 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 	p.active[b.Category]++
 	p.IDs.Observe(b.ID)
 	if p.Matcher != nil {
-		p.Matcher.Add(b.ID, b.Content)
+		p.Matcher.Add(b.Category, b.ID, b.Content)
 	}
 }
 

@@ -55,7 +55,7 @@ func BuildPrompt(pb *Playbook, r *mdstore.Reflection, set ContextSettings) Promp
 		MergeFloor: MergeFloor, MinConfidence: set.MinConfidence, NeighbourFloor: NeighbourFloor}
 	for i, l := range r.Lessons {
 		pl := PromptLesson{Index: i + 1, Category: NormCategory(l.Category), Confidence: l.Conf(), Content: strings.TrimSpace(l.Content)}
-		ms := pb.Matcher.Above(l.Content, NeighbourFloor, nil)
+		ms := pb.Matcher.Above(l.Content, NeighbourFloor)
 		if len(ms) > 5 {
 			ms = ms[:5]
 		}

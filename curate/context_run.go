@@ -29,7 +29,7 @@ type ContextConfig struct {
 // LoadPlaybook reads every bullet (active and archived) and every id the
 // store ever used, and returns the playbook with the active bullets in the
 // matcher (nil: no matcher). Unreadable files are returned, not fatal.
-func LoadPlaybook(s *mdstore.Store, matcher PlaybookMatcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
+func LoadPlaybook(s *mdstore.Store, newMatcher func() PlaybookMatcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
 	list, err := s.ListBullets(true)
 	if err != nil {
 		return nil, nil, err
@@ -40,7 +40,7 @@ func LoadPlaybook(s *mdstore.Store, matcher PlaybookMatcher, now time.Time) (*Pl
 	}
 	prefixes := s.Config.IDPrefixes
 	ids := mdstore.NewIDAllocator(prefixes, known...)
-	pb := NewPlaybook(list.All(), ids, matcher, now)
+	pb := NewPlaybook(list.All(), ids, newMatcher, now)
 	return pb, append(list.Invalid, bad...), nil
 }
 
@@ -66,7 +66,7 @@ func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now ti
 	if err != nil {
 		return nil, err
 	}
-	pb, invalid, err := LoadPlaybook(s, similar.NewIndex(e), now)
+	pb, invalid, err := LoadPlaybook(s, func() PlaybookMatcher { return similar.NewIndex(e) }, now)
 	if err != nil {
 		return nil, err
 	}

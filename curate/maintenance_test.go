@@ -23,7 +23,8 @@ func appWorldPlaybook(t *testing.T) (*Playbook, []ImportedBullet) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb := NewPlaybook(nil, mdstore.NewIDAllocator(nil), similar.NewIndex(similar.NewLexical()), now)
+	lex := similar.NewLexical()
+	pb := NewPlaybook(nil, mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(lex) }, now)
 	acts, errs := PlanImport(pb, in, "appworld")
 	if len(errs) > 0 {
 		t.Fatal(errs)

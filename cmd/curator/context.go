@@ -216,13 +216,13 @@ func contextCurate(c *cli.Context) error {
 
 // loadPlaybook opens the playbook for a command that changes it.
 func loadPlaybook(s *mdstore.Store, withMatcher bool, now time.Time) (*curate.Playbook, []*mdstore.InvalidFile, error) {
-	var m curate.PlaybookMatcher
+	var m func() curate.PlaybookMatcher
 	if withMatcher {
 		e, err := curate.ContextEngine(s)
 		if err != nil {
 			return nil, nil, err
 		}
-		m = newIndex(e)
+		m = func() curate.PlaybookMatcher { return newIndex(e) }
 	}
 	return curate.LoadPlaybook(s, m, now)
 }

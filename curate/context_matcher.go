@@ -1,0 +1,121 @@
+package curate
+
+import (
+	"sort"
+
+	"github.com/curator-dev/curator/curate/similar"
+)
+
+// PlaybookMatcher finds similar texts. similar.Index (the candidate index)
+// and similar.BruteForce both are one.
+type PlaybookMatcher interface {
+	Add(id, text string)
+	Remove(id string)
+	Best(text string, filter func(id string) bool) (similar.Match, bool)
+	Above(text string, min float64, filter func(id string) bool) []similar.Match
+	Pairs(min float64) []similar.Pair
+}
+
+// CategoryMatcher keeps one matcher per category. A lesson is matched
+// against its own category first (SPEC: "same category unless none
+// exists"), so a query only looks at the candidates of that category
+// instead of filtering the candidates of the whole playbook.
+type CategoryMatcher struct {
+	newMatcher func() PlaybookMatcher
+	by         map[string]PlaybookMatcher
+	catOf      map[string]string
+}
+
+// NewCategoryMatcher returns an empty matcher that makes one newMatcher()
+// per category.
+func NewCategoryMatcher(newMatcher func() PlaybookMatcher) *CategoryMatcher {
+	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]PlaybookMatcher{}, catOf: map[string]string{}}
+}
+
+// Add indexes a bullet's text under its category.
+func (c *CategoryMatcher) Add(category, id, text string) {
+	c.Remove(id)
+	m := c.by[category]
+	if m == nil {
+		m = c.newMatcher()
+		c.by[category] = m
+	}
+	m.Add(id, text)
+	c.catOf[id] = category
+}
+
+// Remove drops a bullet.
+func (c *CategoryMatcher) Remove(id string) {
+	if cat, ok := c.catOf[id]; ok {
+		c.by[cat].Remove(id)
+		delete(c.catOf, id)
+	}
+}
+
+func (c *CategoryMatcher) categories() []string {
+	out := make([]string, 0, len(c.by))
+	for k := range c.by {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Best returns the most similar bullet of a category or, with category ""
+// or a category without bullets, of all categories (ties: smaller id). It is
+// exact whenever the best score is at least the merge floor, as the
+// underlying matchers are.
+func (c *CategoryMatcher) Best(text, category string) (similar.Match, bool) {
+	if m := c.by[category]; m != nil && category != "" {
+		if best, ok := m.Best(text, nil); ok {
+			return best, true
+		}
+	}
+	var best similar.Match
+	found := false
+	for _, cat := range c.categories() {
+		if cat == category && category != "" {
+			continue
+		}
+		m, ok := c.by[cat].Best(text, nil)
+		if ok && (!found || m.Score > best.Score || (m.Score == best.Score && m.ID < best.ID)) {
+			best, found = m, true
+		}
+	}
+	return best, found
+}
+
+// Above returns the bullets of every category with a similarity of at
+// least min, highest first, then by id.
+func (c *CategoryMatcher) Above(text string, min float64) []similar.Match {
+	var out []similar.Match
+	for _, cat := range c.categories() {
+		out = append(out, c.by[cat].Above(text, min, nil)...)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// Pairs returns the pairs of bullets of the same category with a
+// similarity of at least min, highest first, then by ids.
+func (c *CategoryMatcher) Pairs(min float64) []similar.Pair {
+	var out []similar.Pair
+	for _, cat := range c.categories() {
+		out = append(out, c.by[cat].Pairs(min)...)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		if out[i].A != out[j].A {
+			return out[i].A < out[j].A
+		}
+		return out[i].B < out[j].B
+	})
+	return out
+}
