@@ -182,6 +182,13 @@ func (s *Store) KnownBulletIDs(list *BulletList) ([]string, []*InvalidFile, erro
 		ids = append(ids, b.ID, b.ParentBulletID)
 		ids = append(ids, b.MergedFrom...)
 	}
+	// An unreadable bullet file still holds its id: never hand it out (the
+	// new bullet would overwrite the file).
+	for _, f := range list.Invalid {
+		if strings.HasSuffix(f.Path, ".md") {
+			ids = append(ids, strings.TrimSuffix(f.Path[strings.LastIndex(f.Path, "/")+1:], ".md"))
+		}
+	}
 	lines, bad, err := s.ReadMergeLogs()
 	if err != nil {
 		return nil, nil, err
