@@ -24,12 +24,13 @@ type CategoryMatcher struct {
 	newMatcher func() PlaybookMatcher
 	by         map[string]PlaybookMatcher
 	catOf      map[string]string
+	n          map[string]int // bullets per category
 }
 
 // NewCategoryMatcher returns an empty matcher that makes one newMatcher()
 // per category.
 func NewCategoryMatcher(newMatcher func() PlaybookMatcher) *CategoryMatcher {
-	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]PlaybookMatcher{}, catOf: map[string]string{}}
+	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]PlaybookMatcher{}, catOf: map[string]string{}, n: map[string]int{}}
 }
 
 // Add indexes a bullet's text under its category.
@@ -42,6 +43,7 @@ func (c *CategoryMatcher) Add(category, id, text string) {
 	}
 	m.Add(id, text)
 	c.catOf[id] = category
+	c.n[category]++
 }
 
 // Remove drops a bullet.
@@ -49,6 +51,7 @@ func (c *CategoryMatcher) Remove(id string) {
 	if cat, ok := c.catOf[id]; ok {
 		c.by[cat].Remove(id)
 		delete(c.catOf, id)
+		c.n[cat]--
 	}
 }
 
@@ -66,17 +69,14 @@ func (c *CategoryMatcher) categories() []string {
 // exact whenever the best score is at least the merge floor, as the
 // underlying matchers are.
 func (c *CategoryMatcher) Best(text, category string) (similar.Match, bool) {
-	if m := c.by[category]; m != nil && category != "" {
-		if best, ok := m.Best(text, nil); ok {
-			return best, true
-		}
+	if c.n[category] > 0 {
+		// The category has bullets: its answer stands, even when the index
+		// found no candidate there (all of them are then below the floor).
+		return c.by[category].Best(text, nil)
 	}
 	var best similar.Match
 	found := false
 	for _, cat := range c.categories() {
-		if cat == category && category != "" {
-			continue
-		}
 		m, ok := c.by[cat].Best(text, nil)
 		if ok && (!found || m.Score > best.Score || (m.Score == best.Score && m.ID < best.ID)) {
 			best, found = m, true
