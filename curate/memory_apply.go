@@ -33,37 +33,35 @@ type Observation struct {
 const ObservationDays = 7
 
 // ApplyMemory turns a plan into file moves. Every entry of the plan must be
-// in byID; load fills in the document of a record listed without it. The
-// records are edited on all cores; the changeset lists the moves in plan
-// order, and each edited document is released once its move is recorded.
-func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, load func(*mdstore.Memory) error, run string, now time.Time, cs *mdstore.Changeset) error {
+// in byID; records listed without their document are loaded from the store.
+// An entry that cannot be moved (its document does not take the edit, or a
+// file is already at its destination) is left in place, taken out of the
+// plan and returned as skipped. The records are edited on all cores; the
+// changeset lists the moves in plan order, and each edited document is
+// released once its move is recorded.
+func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, s *mdstore.Store, run string, now time.Time, cs *mdstore.Changeset) ([]*mdstore.InvalidFile, error) {
 	promoted, err := promotionKeys(now)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var jobs []func(*mdstore.Changeset) error
-	withDoc := func(m *mdstore.Memory, edit func(*mdstore.Changeset) error) func(*mdstore.Changeset) error {
-		return func(cs *mdstore.Changeset) error {
-			if err := load(m); err != nil {
-				return err
-			}
-			err := edit(cs)
-			m.Doc = nil
-			return err
-		}
+	type job struct {
+		m    *mdstore.Memory
+		dst  string
+		edit func(*mdstore.Changeset) error
 	}
+	var jobs []job
 	for _, group := range [][]MemoryAction{p.Duplicates, p.Discarded} {
 		for _, a := range group {
 			m, t := byID[a.ID], Trashed{Reason: a.Reason, Run: run, DuplicateOf: a.DuplicateOf, Score: &a.Score}
-			jobs = append(jobs, withDoc(m, func(cs *mdstore.Changeset) error { return TrashMemory(m, t, now, cs) }))
+			jobs = append(jobs, job{m, mdstore.MemoryPath("trash", m.Type, m.ID), func(cs *mdstore.Changeset) error { return TrashMemory(m, t, now, cs) }})
 		}
 	}
 	for _, a := range p.Promoted {
 		m := byID[a.ID]
-		jobs = append(jobs, withDoc(m, func(cs *mdstore.Changeset) error { return promote(m, promoted, cs) }))
+		jobs = append(jobs, job{m, mdstore.MemoryPath("confirmed", m.Type, m.ID), func(cs *mdstore.Changeset) error { return promote(m, promoted, cs) }})
 	}
 	parts := make([]mdstore.Changeset, len(jobs))
-	errs := make([]error, len(jobs))
+	skipped := make([]*mdstore.InvalidFile, len(jobs))
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -71,18 +69,53 @@ func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, load func(*mdst
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
-				errs[i] = jobs[i](&parts[i])
+				j := jobs[i]
+				var err error
+				switch {
+				case j.dst != j.m.Path && s.Exists(j.dst):
+					err = fmt.Errorf("cannot move it to %s: a file is already there (left in place)", j.dst)
+				default:
+					if err = s.LoadDocument(j.m); err == nil {
+						err = j.edit(&parts[i])
+					}
+					j.m.Doc = nil
+				}
+				if err != nil {
+					skipped[i] = &mdstore.InvalidFile{Path: j.m.Path, Msg: err.Error()}
+					parts[i] = mdstore.Changeset{}
+				}
 			}
 		}()
 	}
 	wg.Wait()
+	var out []*mdstore.InvalidFile
+	drop := map[string]bool{}
 	for i := range parts {
-		if errs[i] != nil {
-			return errs[i]
+		if skipped[i] != nil {
+			out = append(out, skipped[i])
+			drop[jobs[i].m.ID] = true
+			continue
 		}
 		cs.Changes = append(cs.Changes, parts[i].Changes...)
 	}
-	return nil
+	if len(drop) > 0 {
+		p.drop(drop)
+	}
+	return out, nil
+}
+
+// drop takes entries out of the plan (they were skipped).
+func (p *MemoryPlan) drop(ids map[string]bool) {
+	filter := func(as []MemoryAction) []MemoryAction {
+		out := as[:0]
+		for _, a := range as {
+			if !ids[a.ID] {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	p.Duplicates, p.Promoted, p.Discarded, p.Kept = filter(p.Duplicates), filter(p.Promoted), filter(p.Discarded), filter(p.Kept)
 }
 
 // TrashMemory moves a memory to the trash, recording why.

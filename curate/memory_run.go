@@ -30,7 +30,8 @@ func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string
 		byID[m.ID] = m
 	}
 	cs := &mdstore.Changeset{}
-	if err := ApplyMemory(plan, byID, s.LoadDocument, run, now, cs); err != nil {
+	skipped, err := ApplyMemory(plan, byID, s, run, now, cs)
+	if err != nil {
 		return nil, err
 	}
 	st, err := s.ReadMemoryState()
@@ -40,7 +41,7 @@ func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string
 	if w.To.After(st.Watermark) {
 		cs.Write(mdstore.MemoryStatePath, mdstore.MemoryState{Watermark: w.To, LastRun: run}.Bytes())
 	}
-	return &MemoryRun{Plan: plan, Invalid: list.Invalid, Changes: cs, Commit: mdstore.CommitInfo{
+	return &MemoryRun{Plan: plan, Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
 		Summary:   fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept)),
 		Decisions: plan.Decisions(),
 		RunID:     run,

@@ -207,7 +207,38 @@ func FuzzRoundTrip(f *testing.F) {
 				t.Fatalf("SetAll: %s = %v\n%q", p.Key, after[p.Key], d3.Bytes())
 			}
 		}
+		for k := range after {
+			if _, had := before[k]; !had && k != "fuzz_key" {
+				t.Fatalf("SetAll made a new key %q\n%q", k, d3.Bytes())
+			}
+		}
 	})
+}
+
+func TestSetAllNeverMakesStrayKeys(t *testing.T) {
+	for _, in := range []string{
+		"---\nid: m1\nobservation: {window_days: 3,\noutcome: unknown}\n---\n",
+		"---\na: \"x\nb: y\"\n---\n",
+		"---\na: [1,\nb: 2]\n---\n",
+	} {
+		d, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.SetAll(KV{"observation", "new"}, KV{"a", "new"}); err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		var m map[string]any
+		d2, _ := Parse(d.Bytes())
+		if err := d2.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		for k := range m {
+			if k != "id" && k != "observation" && k != "a" {
+				t.Errorf("%q: stray key %q in\n%s", in, k, d.Bytes())
+			}
+		}
+	}
 }
 
 func TestSetAllMatchesSetOneByOne(t *testing.T) {

@@ -322,8 +322,11 @@ func scanKeys(lines []string) (map[string][2]int, bool) {
 		if l[0] == '-' && (len(l) == 1 || l[1] == ' ' || l[1] == '\n' || l[1] == '\r') {
 			continue
 		}
-		key, _, ok := strings.Cut(l, ":")
+		key, rest, ok := strings.Cut(l, ":")
 		if !ok || key == "" || strings.ContainsAny(key, "\"'{}[]&*!|>%@`#,?") || strings.TrimSpace(key) != key {
+			return nil, false
+		}
+		if !oneLineValue(rest) {
 			return nil, false
 		}
 		if _, dup := spans[key]; dup || key == last {
@@ -334,4 +337,32 @@ func scanKeys(lines []string) (map[string][2]int, bool) {
 	}
 	closeLast(len(lines))
 	return spans, true
+}
+
+// oneLineValue reports whether the value after a top-level key cannot
+// continue on a line at column 0: empty (a block follows, indented or as
+// "- " entries), a block scalar, a plain scalar, or a flow collection or
+// quoted scalar that closes on the same line. Anchors, aliases and tags are
+// left to the parser.
+func oneLineValue(rest string) bool {
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n' && rest[0] != '\r' {
+		return false // "key:value" is not a key line we read
+	}
+	v := strings.TrimSpace(rest)
+	if v == "" {
+		return true
+	}
+	switch v[0] {
+	case '{':
+		return strings.HasSuffix(v, "}") && !strings.ContainsAny(v, "\"'#")
+	case '[':
+		return strings.HasSuffix(v, "]") && !strings.ContainsAny(v, "\"'#")
+	case '"':
+		return len(v) >= 2 && strings.HasSuffix(v, "\"") && !strings.HasSuffix(v, "\\\"") && strings.Count(v, "\"") == 2
+	case '\'':
+		return len(v) >= 2 && strings.HasSuffix(v, "'") && strings.Count(v, "'") == 2
+	case '&', '*', '!', '%', '@', '`':
+		return false
+	}
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"syscall"
 )
 
 // Change is one file change of a run. Paths are store-relative, with slashes.
@@ -117,8 +118,9 @@ func (s *Store) apply(c *Changeset) error {
 // false when src is gone (a replay after the move), leaving the content
 // check to the caller.
 func moveInPlace(src, dst string, data []byte) (bool, error) {
-	if _, err := os.Lstat(src); errors.Is(err, os.ErrNotExist) {
-		return false, nil
+	fi, err := os.Lstat(src)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && !fi.Mode().IsRegular()) {
+		return false, nil // a symlink is replaced by a file, never written through
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return false, err
@@ -126,7 +128,7 @@ func moveInPlace(src, dst string, data []byte) (bool, error) {
 	if err := os.Rename(src, dst); err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(dst, os.O_WRONLY, 0)
+	f, err := os.OpenFile(dst, os.O_WRONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return false, err
 	}

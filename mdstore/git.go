@@ -120,8 +120,10 @@ func (r *repoInfo) branch() (plumbing.ReferenceName, *plumbing.Reference, error)
 	return head.Target(), ref, err
 }
 
-// headRecordsRun reports whether HEAD's commit is the commit of run.
-func (s *Store) headRecordsRun(run string) (bool, error) {
+// runRecorded reports whether a commit of run is on HEAD's branch: it looks
+// back along first parents over the commits made since the run started (a
+// user may have committed on top of it before the run was recovered).
+func (s *Store) runRecorded(run string, since time.Time) (bool, error) {
 	r, err := s.openRepo()
 	if err != nil {
 		return false, err
@@ -130,11 +132,21 @@ func (s *Store) headRecordsRun(run string) (bool, error) {
 	if err != nil || ref == nil {
 		return false, err
 	}
-	c, err := r.repo.CommitObject(ref.Hash())
-	if err != nil {
-		return false, err
+	h := ref.Hash()
+	for i := 0; i < 1000; i++ {
+		c, err := r.repo.CommitObject(h)
+		if err != nil {
+			return false, err
+		}
+		if strings.Contains(c.Message, "\nCurator-Run: "+run+"\n") {
+			return true, nil
+		}
+		if c.Committer.When.Before(since.Add(-time.Minute)) || len(c.ParentHashes) == 0 {
+			return false, nil
+		}
+		h = c.ParentHashes[0]
 	}
-	return strings.Contains(c.Message, "\nCurator-Run: "+run+"\n"), nil
+	return false, nil
 }
 
 // CheckCommit tells early whether a commit could be made (repository, branch,
@@ -194,6 +206,11 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	tree, _, err := edit.build(r.repo.Storer, mem, base)
 	if err != nil {
 		return "", err
+	}
+	if base != nil && tree == base.Hash {
+		// HEAD already holds exactly these files (a user committed them
+		// after a crash): no empty commit, just a clean index.
+		return ref.Hash().String(), r.updateIndex(c, blobs)
 	}
 	if tree.IsZero() {
 		if tree, err = writeTree(mem, nil); err != nil {
@@ -272,6 +289,23 @@ func storeObjects(repo storer.EncodedObjectStorer, mem *memory.Storage) error {
 		return err
 	}
 	return w.Close()
+}
+
+// refreshIndex sets the index entries of a changeset's paths to the files'
+// current content, for a run whose commit exists already.
+func (s *Store) refreshIndex(c *Changeset) error {
+	r, err := s.openRepo()
+	if err != nil {
+		return err
+	}
+	blobs := map[string]plumbing.Hash{}
+	for _, ch := range c.Changes {
+		if ch.Delete {
+			continue
+		}
+		blobs[r.prefix+ch.Path] = plumbing.ComputeHash(plumbing.BlobObject, ch.Data)
+	}
+	return r.updateIndex(c, blobs)
 }
 
 // updateIndex rewrites the index entries of the changed paths only; every

@@ -161,7 +161,7 @@ func TestNoCommitChangesFilesOnly(t *testing.T) {
 	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
 		t.Error("file not written")
 	}
-	if ok, _ := s.headRecordsRun("nc"); ok {
+	if ok, _ := s.runRecorded("nc", time.Now().Add(-time.Hour)); ok {
 		t.Error("a commit was made")
 	}
 }
@@ -261,5 +261,39 @@ func TestReadDocumentRejectsBinaryAndOversize(t *testing.T) {
 		if !strings.Contains(got[name], want) {
 			t.Errorf("%s: %q lacks %q", name, got[name], want)
 		}
+	}
+}
+
+// A run that crashed after its commit, with a user commit on top before the
+// next run, is not committed a second time.
+func TestRecoverDoesNotCommitTwice(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("x\n"))
+	func() {
+		defer func() { recover() }()
+		s.Save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
+			if step == "committed" {
+				panic("crash")
+			}
+		}})
+	}()
+	os.WriteFile(filepath.Join(dir, "user.txt"), []byte("u\n"), 0o644)
+	gitCmd(t, dir, "add", "user.txt")
+	gitCmd(t, dir, "commit", "-qm", "user work")
+	l, err := s.Lock(time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+	if n := strings.Count(gitCmd(t, dir, "log", "--format=%B"), "Curator-Run: crashed"); n != 1 {
+		t.Errorf("run committed %d times", n)
+	}
+	if st := gitCmd(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("status after recovery:\n%s", st)
 	}
 }

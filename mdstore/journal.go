@@ -141,16 +141,21 @@ func (s *Store) recover() ([]Recovered, error) {
 		}
 		r := Recovered{RunID: h.Commit.RunID}
 		if !h.NoGit {
-			recorded, err := s.headRecordsRun(h.Commit.RunID)
+			recorded, err := s.runRecorded(h.Commit.RunID, h.Commit.At)
 			if err != nil {
 				return done, err
 			}
-			if !recorded {
-				hash, err := s.commit(c, h.Commit)
-				if err != nil {
-					return done, fmt.Errorf("committing recovered run %s: %w", h.Commit.RunID, err)
-				}
-				r.Commit = hash
+			if recorded {
+				// The commit was made; its index update may not have been.
+				err = s.refreshIndex(c)
+			} else {
+				r.Commit, err = s.commit(c, h.Commit)
+			}
+			if err != nil {
+				return done, fmt.Errorf("finishing recovered run %s: %w", h.Commit.RunID, err)
+			}
+			if err := syncAll(s.Dir); err != nil {
+				return done, err
 			}
 		}
 		if err := os.Remove(path); err != nil {

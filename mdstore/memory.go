@@ -334,6 +334,24 @@ func recordNames(dir string) ([]string, error) {
 	return out, nil
 }
 
+// ExistingMemoryFile returns the store-relative path of any file (readable
+// or not) that holds a memory with this id, or "".
+func (s *Store) ExistingMemoryFile(id string) string {
+	for _, dir := range memoryFolders("", "") {
+		rel := dir + "/" + id + ".md"
+		if _, err := os.Lstat(s.Path(rel)); err == nil {
+			return rel
+		}
+	}
+	return ""
+}
+
+// Exists reports whether a store-relative path exists (a broken symlink counts).
+func (s *Store) Exists(rel string) bool {
+	_, err := os.Lstat(s.Path(rel))
+	return err == nil
+}
+
 // FindMemory finds a memory by id in any folder.
 func (s *Store) FindMemory(id string) (*Memory, error) {
 	if err := CheckID(id); err != nil {

@@ -45,11 +45,11 @@ func (s *Store) loadMemoryIndex() *memoryIndex {
 		}
 		size, err1 := strconv.ParseInt(f[1], 10, 64)
 		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
-		ing, err3 := strconv.ParseInt(f[4], 10, 64)
+		ing, err3 := time.Parse(time.RFC3339Nano, f[4])
 		if err1 != nil || err2 != nil || err3 != nil {
 			continue
 		}
-		ix.entries[f[0]] = indexEntry{size: size, mtime: mtime, typ: f[3], ingestion: time.Unix(0, ing).UTC()}
+		ix.entries[f[0]] = indexEntry{size: size, mtime: mtime, typ: f[3], ingestion: ing.UTC()}
 	}
 	return ix
 }
@@ -96,7 +96,7 @@ func (s *Store) saveMemoryIndex(ix *memoryIndex) error {
 	}
 	var b bytes.Buffer
 	for rel, e := range ix.entries {
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%d\n", rel, e.size, e.mtime, e.typ, e.ingestion.UnixNano())
+		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%s\n", rel, e.size, e.mtime, e.typ, e.ingestion.Format(time.RFC3339Nano))
 	}
 	return writeFile(filepath.Join(s.Dir, memoryIndexPath), b.Bytes(), 0o644, false)
 }

@@ -46,6 +46,17 @@ func TestWindowListingSeesEditsDespiteTheIndex(t *testing.T) {
 	if got := ids(); got != "b c " {
 		t.Fatalf("after edits: %q", got)
 	}
+	// times beyond what nanoseconds since 1970 can hold are cached exactly
+	writeMem(t, s, "far", "2300-01-01T00:00:00Z")
+	q.To = time.Time{}
+	if got := ids(); got != "b c far " {
+		t.Fatalf("with a far future entry: %q", got)
+	}
+	if got := ids(); got != "b c far " {
+		t.Fatalf("with a far future entry, from the index: %q", got)
+	}
+	os.Remove(s.Path("memory/inbox/far.md"))
+	q.To = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	// a corrupt index is ignored
 	os.WriteFile(s.Path(".cache/memory-index"), []byte("garbage\x00\tline\n"), 0o644)
 	if got := ids(); got != "b c " {

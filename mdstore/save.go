@@ -53,6 +53,10 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 		if hash, err = s.commit(c, info); err != nil {
 			return hash, err
 		}
+		// The branch and the index are durable before the journal goes.
+		if err := syncAll(s.Dir); err != nil {
+			return hash, err
+		}
 	}
 	stage("committed")
 	if err := os.Remove(journal); err != nil {

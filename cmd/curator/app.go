@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -182,11 +183,13 @@ type globals struct {
 	JSON        bool
 	Quiet       bool
 	NoCommit    bool
-	LockTimeout int64
-	stdout      io.Writer
-	stderr      io.Writer
-	stdin       io.Reader
-	args        []string
+	LockTimeout time.Duration
+	// LockTimeoutSet tells --lock-timeout 0s (do not wait) from no flag.
+	LockTimeoutSet bool
+	stdout         io.Writer
+	stderr         io.Writer
+	stdin          io.Reader
+	args           []string
 }
 
 func globalsOf(c *cli.Context) globals {
@@ -205,7 +208,7 @@ func globalsOf(c *cli.Context) globals {
 			g.NoCommit = true
 		}
 		if l.IsSet("lock-timeout") {
-			g.LockTimeout = int64(l.Duration("lock-timeout"))
+			g.LockTimeout, g.LockTimeoutSet = l.Duration("lock-timeout"), true
 		}
 	}
 	if g.Store == "" {

@@ -39,6 +39,25 @@ func TestLockedStoreExits4(t *testing.T) {
 	}
 }
 
+func TestLockTimeoutZeroDoesNotWait(t *testing.T) {
+	dir := t.TempDir()
+	s, _, err := mdstore.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.Lock(time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	start := time.Now()
+	var out, errb bytes.Buffer
+	code := run([]string{"curator", "--store", filepath.Join(dir, ".curator"), "memory", "curate", "--lock-timeout", "0s"}, nil, &out, &errb)
+	if code != exitLocked || time.Since(start) > 2*time.Second {
+		t.Errorf("exit %d after %v", code, time.Since(start))
+	}
+}
+
 func TestExitCodes(t *testing.T) {
 	cases := []struct {
 		err  error

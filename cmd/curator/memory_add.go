@@ -105,8 +105,8 @@ func memoryAddCommand() *cli.Command {
 				return err
 			}
 			defer l.Unlock()
-			if _, err := s.FindMemory(id); err == nil {
-				return usagef("memory %s already exists", id)
+			if rel := s.ExistingMemoryFile(id); rel != "" {
+				return usagef("memory %s already exists (%s)", id, rel)
 			}
 			cs := &mdstore.Changeset{}
 			cs.Write(mdstore.MemoryPath("inbox", typ, id), doc.Bytes())

@@ -198,11 +198,13 @@ func memoryPromoteRuleCommand() *cli.Command {
 				return err
 			}
 			if g.JSON {
-				return g.printJSON(map[string]any{"id": id, "scenario": scenario, "source_cases": ids, "commit": commit, "invalid": invalidList(list.Invalid)})
+				if err := g.printJSON(map[string]any{"id": id, "scenario": scenario, "source_cases": ids, "commit": commit, "invalid": invalidList(list.Invalid)}); err != nil {
+					return err
+				}
+				return finishInvalid(g, list.Invalid)
 			}
 			g.say("rule %s drawn from %s: %s\n", id, plural(len(ids), "case", "cases"), strings.Join(ids, ", "))
-			reportInvalid(g, list.Invalid)
-			return nil
+			return finishInvalid(g, list.Invalid)
 		},
 	}
 }
@@ -251,10 +253,13 @@ func memoryTrashCommand() *cli.Command {
 					return err
 				}
 				if g.JSON {
-					return g.printJSON(map[string]any{"purged": nonNil(purged), "commit": commit})
+					if err := g.printJSON(map[string]any{"purged": nonNil(purged), "commit": commit, "invalid": invalidList(list.Invalid)}); err != nil {
+						return err
+					}
+				} else {
+					g.say("purged %s\n", plural(len(purged), "entry", "entries"))
 				}
-				g.say("purged %s\n", plural(len(purged), "entry", "entries"))
-				return nil
+				return finishInvalid(g, list.Invalid)
 			},
 		}},
 	}

@@ -99,13 +99,21 @@ func memoryUpdateCommand() *cli.Command {
 			now := s.Now()
 			cs := &mdstore.Changeset{}
 			dst := m.Path
-			if checked.Status == "inbox" && checked.Maturity == "confirmed" {
+			switch {
+			case checked.Status == "inbox" && checked.Maturity == "confirmed":
 				if err := curate.PromoteMemory(checked, now, cs); err != nil {
 					return err
 				}
 				dst = mdstore.MemoryPath("confirmed", checked.Type, checked.ID)
-			} else {
+			case checked.Status == "confirmed" && checked.Type != m.Type:
+				// confirmed/<type>/ follows the type
+				dst = mdstore.MemoryPath("confirmed", checked.Type, checked.ID)
+				cs.Move(m.Path, dst, checked.Doc.Bytes())
+			default:
 				cs.Write(m.Path, checked.Doc.Bytes())
+			}
+			if dst != m.Path && s.Exists(dst) {
+				return blocked(fmt.Errorf("cannot move %s to %s: a file is already there", m.Path, dst))
 			}
 			commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: "memory update " + m.ID, Decisions: []string{"update " + m.ID + ": " + strings.Join(changed, ", ")}, RunID: newRunID(now), At: now})
 			if err != nil {
@@ -201,6 +209,9 @@ func memoryMove(c *cli.Context, move func(*mdstore.Memory, time.Time, string, *m
 	dst, err := move(m, now, run, cs)
 	if err != nil {
 		return err
+	}
+	if dst != m.Path && s.Exists(dst) {
+		return blocked(fmt.Errorf("cannot move %s to %s: a file is already there", m.Path, dst))
 	}
 	commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: "memory " + c.Command.Name + " " + m.ID, Decisions: []string{c.Command.Name + " " + m.ID + ": " + m.Path + " → " + dst}, RunID: run, At: now})
 	if err != nil {

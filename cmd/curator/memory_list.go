@@ -112,6 +112,18 @@ func invalidList(inv []*mdstore.InvalidFile) []*mdstore.InvalidFile {
 	return inv
 }
 
+// finishInvalid ends a command that skipped invalid files: it names them on
+// stderr (the JSON output lists them already) and makes the exit status 5.
+func finishInvalid(g globals, inv []*mdstore.InvalidFile) error {
+	if len(inv) == 0 {
+		return nil
+	}
+	if !g.JSON {
+		reportInvalid(g, inv)
+	}
+	return invalidInputs{len(inv)}
+}
+
 // reportInvalid names every file that could not be read, on stderr.
 func reportInvalid(g globals, inv []*mdstore.InvalidFile) {
 	for _, f := range inv {

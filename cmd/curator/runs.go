@@ -15,8 +15,8 @@ import (
 // lock_timeout) and finishes any run that crashed earlier.
 func (g globals) lock(s *mdstore.Store) (*mdstore.Lock, error) {
 	timeout := s.LockTimeout()
-	if g.LockTimeout > 0 {
-		timeout = time.Duration(g.LockTimeout)
+	if g.LockTimeoutSet {
+		timeout = g.LockTimeout
 	}
 	return s.Lock(timeout)
 }
