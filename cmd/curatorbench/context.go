@@ -251,9 +251,7 @@ func newTextGen(seed []curate.ImportedBullet, s int64) *textGen {
 	for _, b := range seed {
 		g.sentences = append(g.sentences, curate.Sentences(b.Content)...)
 	}
-	for _, w := range strings.Fields("invoices playlists contacts calendars receipts podcasts tickets expenses reminders albums notes payments alarms recipes flights orders reviews messages folders subscriptions") {
-		g.subjects = append(g.subjects, w)
-	}
+	g.subjects = strings.Fields("invoices playlists contacts calendars receipts podcasts tickets expenses reminders albums notes payments alarms recipes flights orders reviews messages folders subscriptions")
 	return g
 }
 
