@@ -196,7 +196,7 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 			edit.set(r.prefix+ch.Path, plumbing.ZeroHash)
 			continue
 		}
-		h, err := writeObject(mem, plumbing.BlobObject, ch.Data)
+		h, err := mem.SetEncodedObject(newBlob(ch.Data))
 		if err != nil {
 			return "", err
 		}
@@ -243,21 +243,6 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 		return commitHash.String(), fmt.Errorf("commit %s made, but updating the git index failed: %w", commitHash, err)
 	}
 	return commitHash.String(), nil
-}
-
-func writeObject(st storer.EncodedObjectStorer, t plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	obj := st.NewEncodedObject()
-	obj.SetType(t)
-	obj.SetSize(int64(len(data)))
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if _, err := w.Write(data); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	w.Close()
-	return st.SetEncodedObject(obj)
 }
 
 // storeObjects moves the run's new objects into the repository: loose
@@ -339,9 +324,9 @@ func (r *repoInfo) updateIndex(c *Changeset, blobs map[string]plumbing.Hash) err
 		idx.Entries = append(idx.Entries, e)
 	}
 	idx.Cache = nil
-	var buf bytes.Buffer
-	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+	data, err := encodeIndex(idx)
+	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(r.gitDir, "index"), buf.Bytes(), 0o644)
+	return WriteFileAtomic(filepath.Join(r.gitDir, "index"), data, 0o644)
 }

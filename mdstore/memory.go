@@ -250,10 +250,11 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		ix = s.loadMemoryIndex()
 		present := make(map[string]bool, len(rels))
 		toRead := rels[:0:0]
-		for _, rel := range rels {
+		infos := s.lstatAll(rels)
+		for i, rel := range rels {
 			present[rel] = true
-			fi, err := os.Lstat(s.Path(rel))
-			if err == nil && fi.Mode().IsRegular() {
+			fi := infos[i]
+			if fi != nil && fi.Mode().IsRegular() {
 				if e, ok := ix.lookup(rel, fi); ok && outside(e.typ, e.ingestion) {
 					continue
 				}
@@ -368,6 +369,26 @@ func (s *Store) FindMemory(id string) (*Memory, error) {
 
 // ErrNotFound means a record does not exist.
 var ErrNotFound = errors.New("not found")
+
+// lstatAll stats files on all cores (nil for a file that cannot be stated).
+func (s *Store) lstatAll(rels []string) []os.FileInfo {
+	out := make([]os.FileInfo, len(rels))
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(rels); i = int(next.Add(1)) - 1 {
+				if fi, err := os.Lstat(s.Path(rels[i])); err == nil {
+					out[i] = fi
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
 
 type readResult struct {
 	m   *Memory

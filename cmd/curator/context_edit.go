@@ -80,15 +80,11 @@ func contextApplyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := g.openStore()
+			s, unlock, err := g.openLocked()
 			if err != nil {
 				return err
 			}
-			l, err := g.lock(s)
-			if err != nil {
-				return err
-			}
-			defer l.Unlock()
+			defer unlock()
 			pb, invalid, err := loadPlaybook(s, false, s.Now())
 			if err != nil {
 				return err
@@ -124,15 +120,11 @@ func contextReviewCommand() *cli.Command {
 			if (verb != "approve" && verb != "reject") || id == "" || c.NArg() != 2 {
 				return usagef("usage: curator context review approve|reject ID")
 			}
-			s, err := g.openStore()
+			s, unlock, err := g.openLocked()
 			if err != nil {
 				return err
 			}
-			l, err := g.lock(s)
-			if err != nil {
-				return err
-			}
-			defer l.Unlock()
+			defer unlock()
 			pb, invalid, err := loadPlaybook(s, false, s.Now())
 			if err != nil {
 				return err
@@ -246,15 +238,11 @@ func contextImportCommand() *cli.Command {
 			if err != nil {
 				return blocked(fmt.Errorf("%s: %w", name, err))
 			}
-			s, err := g.openStore()
+			s, unlock, err := g.openLocked()
 			if err != nil {
 				return err
 			}
-			l, err := g.lock(s)
-			if err != nil {
-				return err
-			}
-			defer l.Unlock()
+			defer unlock()
 			pb, invalid, err := loadPlaybook(s, false, s.Now())
 			if err != nil {
 				return err

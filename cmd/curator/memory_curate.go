@@ -166,15 +166,11 @@ func memoryPromoteRuleCommand() *cli.Command {
 			if scenario == "" {
 				return usagef("--scenario must not be empty")
 			}
-			s, err := g.openStore()
+			s, unlock, err := g.openLocked()
 			if err != nil {
 				return err
 			}
-			l, err := g.lock(s)
-			if err != nil {
-				return err
-			}
-			defer l.Unlock()
+			defer unlock()
 			list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson"})
 			if err != nil {
 				return err
@@ -223,15 +219,11 @@ func memoryTrashCommand() *cli.Command {
 				if err != nil {
 					return usagef("--older-than: %v", err)
 				}
-				s, err := g.openStore()
+				s, unlock, err := g.openLocked()
 				if err != nil {
 					return err
 				}
-				l, err := g.lock(s)
-				if err != nil {
-					return err
-				}
-				defer l.Unlock()
+				defer unlock()
 				list, err := s.ListMemories(mdstore.MemoryQuery{Status: "trash"})
 				if err != nil {
 					return err

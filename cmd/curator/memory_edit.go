@@ -190,15 +190,11 @@ func memoryMove(c *cli.Context, move func(*mdstore.Memory, time.Time, string, *m
 	if c.NArg() != 1 {
 		return usagef("%s needs exactly one memory ID", c.Command.Name)
 	}
-	s, err := g.openStore()
+	s, unlock, err := g.openLocked()
 	if err != nil {
 		return err
 	}
-	l, err := g.lock(s)
-	if err != nil {
-		return err
-	}
-	defer l.Unlock()
+	defer unlock()
 	m, err := s.FindMemory(c.Args().First())
 	if err != nil {
 		return err

@@ -21,6 +21,19 @@ func (g globals) lock(s *mdstore.Store) (*mdstore.Lock, error) {
 	return s.Lock(timeout)
 }
 
+// openLocked opens the store and takes its lock; call unlock when done.
+func (g globals) openLocked() (*mdstore.Store, func(), error) {
+	s, err := g.openStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := g.lock(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, func() { l.Unlock() }, nil
+}
+
 // save applies a run's changeset and commits it (unless --no-commit).
 // CURATOR_CRASH_AT=journal|applied|committed makes the process die at that
 // step: the crash-safety tests use it. CURATOR_TIMING=1 prints the time of
