@@ -45,6 +45,10 @@ type Memory struct {
 	// Path is the store-relative file path; the folder decides the status.
 	Path string                `yaml:"-" json:"path"`
 	Doc  *frontmatter.Document `yaml:"-" json:"-"`
+
+	// factors holds the checked importance factors in formula order, so a
+	// light listing can drop the map.
+	factors [4]float64
 }
 
 // Confidence is content_confidence, 3 when absent.
@@ -56,7 +60,17 @@ func (m *Memory) Confidence() int {
 }
 
 // Factor returns an importance factor, 0 when missing.
-func (m *Memory) Factor(name string) float64 { return m.ImportanceFactors[name] }
+func (m *Memory) Factor(name string) float64 {
+	if m.ImportanceFactors != nil {
+		return m.ImportanceFactors[name]
+	}
+	for i, f := range ImportanceFactors {
+		if f == name {
+			return m.factors[i]
+		}
+	}
+	return 0
+}
 
 // Body is the memory's content.
 func (m *Memory) Body() string { return string(m.Doc.Body()) }
@@ -165,6 +179,9 @@ func (m *Memory) check() error {
 		if v < 0 || v > 1 {
 			return bad("importance_factors", "%s is %v, out of range [0,1]", k, v)
 		}
+	}
+	for i, f := range ImportanceFactors {
+		m.factors[i] = m.ImportanceFactors[f]
 	}
 	if m.IngestionTime.IsZero() {
 		return bad("ingestion_time", "missing")
@@ -413,7 +430,7 @@ func (s *Store) readMemories(rels []string, light bool, progress func(done, tota
 				}
 				m, err := s.ReadMemory(rels[i])
 				if light && m != nil {
-					m.Doc = nil
+					m.Doc, m.ImportanceFactors = nil, nil
 				}
 				out[i] = readResult{m, err}
 				if progress != nil {
