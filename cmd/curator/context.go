@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -87,6 +88,13 @@ func contextReflectCommand() *cli.Command {
 				}
 			}
 			rel := mdstore.ReflectionPath("pending", r.ID, r.JSON)
+			if r.CreatedAt.IsZero() && !r.JSON {
+				// A reflection without created_at is dated when it is stored
+				// (curate takes reflections in created_at order).
+				if d, err := frontmatter.Parse(data); err == nil && d.Set("created_at", now) == nil {
+					data = d.Bytes()
+				}
+			}
 			cs := &mdstore.Changeset{}
 			cs.Write(rel, data)
 			commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: "context reflect " + r.ID,
