@@ -40,10 +40,29 @@ func invalid(path string, err error) *InvalidFile {
 	return &InvalidFile{Path: path, Msg: err.Error()}
 }
 
-// ReadDocument reads a record file (store-relative path) with the checks every record gets: no
-// symlink out of the store, at most 1 MiB, text (UTF-8, no NUL), parseable
-// frontmatter.
+// ReadDocument reads a record file (store-relative path) with the checks every record gets
+// (see readRecordFile) and parses its frontmatter.
 func (s *Store) ReadDocument(rel string) (*frontmatter.Document, error) {
+	data, err := s.readRecordFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, &InvalidFile{Path: rel, Msg: "binary file (contains NUL bytes)"}
+	}
+	if !utf8.Valid(data) {
+		return nil, &InvalidFile{Path: rel, Line: invalidUTF8Line(data), Msg: "invalid UTF-8"}
+	}
+	d, err := frontmatter.Parse(data)
+	if err != nil {
+		return nil, invalid(rel, err)
+	}
+	return d, nil
+}
+
+// readRecordFile reads a record file after the checks of the path itself: no
+// symlink out of the store, a regular file, at most 1 MiB.
+func (s *Store) readRecordFile(rel string) ([]byte, error) {
 	abs := s.Path(rel)
 	fi, err := os.Lstat(abs)
 	if err != nil {
@@ -63,21 +82,7 @@ func (s *Store) ReadDocument(rel string) (*frontmatter.Document, error) {
 	if fi.Size() > MaxRecordSize {
 		return nil, &InvalidFile{Path: rel, Msg: fmt.Sprintf("file is %d bytes, over the 1 MiB limit", fi.Size())}
 	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return nil, err
-	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, &InvalidFile{Path: rel, Msg: "binary file (contains NUL bytes)"}
-	}
-	if !utf8.Valid(data) {
-		return nil, &InvalidFile{Path: rel, Line: invalidUTF8Line(data), Msg: "invalid UTF-8"}
-	}
-	d, err := frontmatter.Parse(data)
-	if err != nil {
-		return nil, invalid(rel, err)
-	}
-	return d, nil
+	return os.ReadFile(abs)
 }
 
 func invalidUTF8Line(data []byte) int {

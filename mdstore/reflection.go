@@ -206,20 +206,7 @@ func ReflectionPath(status, id string, isJSON bool) string {
 
 // ReadReflection reads and checks one reflection file (store-relative path).
 func (s *Store) ReadReflection(rel string) (*Reflection, error) {
-	abs := s.Path(rel)
-	fi, err := os.Lstat(abs)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		if err := Inside(s.Dir, abs); err != nil {
-			return nil, &InvalidFile{Path: rel, Msg: "symlink leads outside the store"}
-		}
-	}
-	if fi.Size() > MaxRecordSize {
-		return nil, &InvalidFile{Path: rel, Msg: fmt.Sprintf("file is %d bytes, over the 1 MiB limit", fi.Size())}
-	}
-	data, err := os.ReadFile(abs)
+	data, err := s.readRecordFile(rel)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func benchPipeline(args []string, stdout io.Writer) error {
 	} else {
 		fmt.Fprintln(stdout, "folder:", tmp)
 	}
-	curator, err := pipeBinary(*bin, tmp)
+	curator, err := curatorBinary(*bin, tmp)
 	if err != nil {
 		return err
 	}
@@ -109,20 +109,6 @@ func pipeRun(dir string, env []string, name string, args ...string) (time.Durati
 		return d, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
 	}
 	return d, nil
-}
-
-// pipeBinary builds cmd/curator into tmp unless a binary is given.
-func pipeBinary(given, tmp string) (string, error) {
-	if given != "" {
-		return filepath.Abs(given)
-	}
-	out := filepath.Join(tmp, "curator")
-	cmd := exec.Command("go", "build", "-o", out, "github.com/curator-dev/curator/cmd/curator")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building curator: %w", err)
-	}
-	return out, nil
 }
 
 // pipeSpec writes a spec-kit style spec of about size bytes with n stories.
