@@ -293,10 +293,27 @@ func (s *Store) refreshIndex(c *Changeset) error {
 	return r.updateIndex(c, blobs)
 }
 
+// readIndex reads .git/index with our decoder, or go-git's for the formats
+// ours leaves to it. A repository without an index has an empty one.
+func (r *repoInfo) readIndex() (*index.Index, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
+	if errors.Is(err, os.ErrNotExist) {
+		return &index.Index{Version: 2}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	idx, err := decodeIndex(data)
+	if errors.Is(err, errIndexFormat) {
+		return r.repo.Storer.Index()
+	}
+	return idx, err
+}
+
 // updateIndex rewrites the index entries of the changed paths only; every
 // other entry (the user's staged work) is kept as it is.
 func (r *repoInfo) updateIndex(c *Changeset, blobs map[string]plumbing.Hash) error {
-	idx, err := r.repo.Storer.Index()
+	idx, err := r.readIndex()
 	if err != nil {
 		return err
 	}
