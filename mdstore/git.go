@@ -203,7 +203,11 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 		blobs[r.prefix+ch.Path] = h
 		edit.set(r.prefix+ch.Path, h)
 	}
-	tree, _, err := edit.build(r.repo.Storer, mem, base)
+	var baseEntries []object.TreeEntry
+	if base != nil {
+		baseEntries = base.Entries
+	}
+	tree, _, err := edit.build(r.repo.Storer, mem, treeCache{dir: filepath.Join(s.Dir, ".cache", "trees")}, baseEntries)
 	if err != nil {
 		return "", err
 	}

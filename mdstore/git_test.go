@@ -297,3 +297,45 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 		t.Errorf("status after recovery:\n%s", st)
 	}
 }
+
+// Large folders are committed through the tree cache; the commits are the
+// same with a cold, warm or damaged cache.
+func TestTreeCacheNeverChangesCommits(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	cs := &Changeset{}
+	for i := 0; i < cachedTreeMin+5; i++ {
+		cs.Write(fmt.Sprintf("memory/inbox/m%05d.md", i), []byte(fmt.Sprintf("%d\n", i)))
+	}
+	if _, err := s.Save(cs, info("fill"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cached, _ := filepath.Glob(filepath.Join(s.Dir, ".cache", "trees", "*"))
+	if len(cached) != 1 {
+		t.Fatalf("want the inbox tree cached, got %v", cached)
+	}
+	// damage the cache: the next commit must not trust it
+	os.WriteFile(cached[0], []byte("garbage that is not a tree"), 0o644)
+	cs = &Changeset{}
+	cs.Move("memory/inbox/m00001.md", "memory/trash/m00001.md", []byte("trashed\n"))
+	if _, err := s.Save(cs, info("move"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, dir, "fsck", "--strict")
+	if n := strings.Count(gitCmd(t, dir, "ls-tree", "HEAD:.curator/memory/inbox"), "\n"); n != cachedTreeMin+4 {
+		t.Errorf("inbox has %d entries after the move", n)
+	}
+	if _, err := os.Stat(cached[0]); err == nil {
+		t.Error("the replaced tree is still cached")
+	}
+	// a warm cache gives the tree git computes
+	cs = &Changeset{}
+	cs.Write("memory/inbox/new.md", []byte("new\n"))
+	if _, err := s.Save(cs, info("warm"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, dir, "fsck", "--strict")
+	if st := gitCmd(t, dir, "status", "--porcelain", "-uno", ".curator/memory"); st != "" {
+		t.Errorf("status:\n%s", st)
+	}
+}

@@ -40,25 +40,26 @@ func (t *treeEdit) set(path string, h plumbing.Hash) {
 // build writes the edited tree (reading base from repo, writing new trees to
 // out) and returns its hash, or the zero hash when the tree is empty. Only
 // the folders on changed paths are read and rewritten.
-func (t *treeEdit) build(repo storer.EncodedObjectStorer, out storer.EncodedObjectStorer, base *object.Tree) (plumbing.Hash, bool, error) {
-	entries := map[string]object.TreeEntry{}
-	if base != nil {
-		for _, e := range base.Entries {
-			entries[e.Name] = e
-		}
+func (t *treeEdit) build(repo storer.EncodedObjectStorer, out storer.EncodedObjectStorer, cache treeCache, base []object.TreeEntry) (plumbing.Hash, bool, error) {
+	entries := make(map[string]object.TreeEntry, len(base)+len(t.files))
+	for _, e := range base {
+		entries[e.Name] = e
 	}
 	for name, sub := range t.dirs {
-		var subBase *object.Tree
+		var subBase []object.TreeEntry
 		if e, ok := entries[name]; ok && e.Mode == filemode.Dir {
-			tr, err := object.GetTree(repo, e.Hash)
+			es, err := cache.entries(repo, e.Hash)
 			if err != nil {
 				return plumbing.ZeroHash, false, err
 			}
-			subBase = tr
+			subBase = es
 		}
-		h, _, err := sub.build(repo, out, subBase)
+		h, _, err := sub.build(repo, out, cache, subBase)
 		if err != nil {
 			return plumbing.ZeroHash, false, err
+		}
+		if e, ok := entries[name]; ok && e.Hash != h && len(subBase) >= cachedTreeMin {
+			cache.drop(e.Hash) // replaced: keep the cache to the trees in use
 		}
 		if h.IsZero() {
 			delete(entries, name)
@@ -81,6 +82,9 @@ func (t *treeEdit) build(repo storer.EncodedObjectStorer, out storer.EncodedObje
 		list = append(list, e)
 	}
 	h, err := writeTree(out, list)
+	if err == nil && len(list) >= cachedTreeMin {
+		cache.put(h, list)
+	}
 	return h, false, err
 }
 
