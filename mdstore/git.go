@@ -15,9 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
 )
@@ -234,7 +232,7 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := storeObjects(r.repo.Storer, mem); err != nil {
+	if err := storeObjects(r, mem); err != nil {
 		return "", err
 	}
 	if err := syncAll(r.gitDir); err != nil {
@@ -250,34 +248,29 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 }
 
 // storeObjects moves the run's new objects into the repository: loose
-// objects for a small run, one pack file for a large one.
-func storeObjects(repo storer.EncodedObjectStorer, mem *memory.Storage) error {
+// objects for a small run, one pack file (writePack) for a large one.
+func storeObjects(r *repoInfo, mem *memory.Storage) error {
+	repo := r.repo.Storer
 	var hashes []plumbing.Hash
 	for h := range mem.ObjectStorage.Objects {
-		hashes = append(hashes, h)
+		if repo.HasEncodedObject(h) != nil {
+			hashes = append(hashes, h)
+		}
 	}
 	sort.Slice(hashes, func(i, j int) bool { return bytes.Compare(hashes[i][:], hashes[j][:]) < 0 })
-	pw, canPack := repo.(storer.PackfileWriter)
-	if len(hashes) <= looseLimit || !canPack {
+	if len(hashes) <= looseLimit {
 		for _, h := range hashes {
-			if repo.HasEncodedObject(h) == nil {
-				continue
-			}
 			if _, err := repo.SetEncodedObject(mem.ObjectStorage.Objects[h]); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	w, err := pw.PackfileWriter()
-	if err != nil {
-		return err
+	objs := make([]plumbing.EncodedObject, len(hashes))
+	for i, h := range hashes {
+		objs[i] = mem.ObjectStorage.Objects[h]
 	}
-	if _, err := packfile.NewEncoder(w, mem, false).Encode(hashes, 0); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return writePack(r.gitDir, objs)
 }
 
 // refreshIndex sets the index entries of a changeset's paths to the files'

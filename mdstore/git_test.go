@@ -101,9 +101,11 @@ func TestCommitLargeRunWritesAPack(t *testing.T) {
 	if _, err := s.Save(cs, info("big"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if packs, _ := filepath.Glob(filepath.Join(dir, ".git/objects/pack/*.pack")); len(packs) != 1 {
-		t.Errorf("want one pack, got %v", packs)
+	packs, _ := filepath.Glob(filepath.Join(dir, ".git/objects/pack/*.idx"))
+	if len(packs) != 1 {
+		t.Fatalf("want one pack, got %v", packs)
 	}
+	gitCmd(t, dir, "verify-pack", packs[0]) // checksums, CRCs and offsets of our pack writer
 	gitCmd(t, dir, "fsck", "--strict")
 	if st := gitCmd(t, dir, "status", "--porcelain"); strings.Contains(st, "memory/inbox/m") {
 		t.Errorf("status shows the run's files:\n%s", st)
