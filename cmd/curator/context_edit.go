@@ -93,7 +93,18 @@ func contextApplyCommand() *cli.Command {
 			if err != nil {
 				return blocked(fmt.Errorf("%s: %w", name, err))
 			}
-			commit, err := savePlaybookRun(g, s, pb, acts, fmt.Sprintf("context apply %s: %d actions", filepath.Base(name), len(acts)), nil)
+			// The pending reflections the answer is for (its actions'
+			// reflection_id) are done: merged, so that curate and the next
+			// prompt do not count their lessons a second time.
+			answered, err := answeredReflections(s, acts)
+			if err != nil {
+				return err
+			}
+			commit, err := savePlaybookRun(g, s, pb, acts, fmt.Sprintf("context apply %s: %d actions", filepath.Base(name), len(acts)), func(cs *mdstore.Changeset) {
+				for _, m := range answered {
+					cs.Move(m.from, m.to, m.data)
+				}
+			})
 			if err != nil {
 				return err
 			}
@@ -107,6 +118,50 @@ func contextApplyCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+type reflectionMove struct {
+	from, to string
+	data     []byte
+}
+
+// answeredReflections returns the moves to merged/ of the pending
+// reflections named by the actions' reflection_id. A reflection with a
+// secret-looking lesson stays pending (it is never committed).
+func answeredReflections(s *mdstore.Store, acts []curate.ContextAction) ([]reflectionMove, error) {
+	named := map[string]bool{}
+	for _, a := range acts {
+		if a.ReflectionID != "" {
+			named[a.ReflectionID] = true
+		}
+	}
+	if len(named) == 0 {
+		return nil, nil
+	}
+	pending, err := s.ListReflections("pending")
+	if err != nil {
+		return nil, err
+	}
+	var out []reflectionMove
+next:
+	for _, r := range pending.Reflections {
+		if !named[r.ID] {
+			continue
+		}
+		for _, l := range r.Lessons {
+			for _, t := range append([]string{l.Content}, l.Tags...) {
+				if curate.FindSecret(t) != "" {
+					continue next
+				}
+			}
+		}
+		data, err := r.WithStatus("merged")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Path, err)
+		}
+		out = append(out, reflectionMove{r.Path, mdstore.ReflectionPath("merged", r.ID, r.JSON), data})
+	}
+	return out, nil
 }
 
 func contextReviewCommand() *cli.Command {
