@@ -114,8 +114,8 @@ func docAction(pb *Playbook, d CurationDocAction) (ContextAction, error) {
 			a.Content, a.Validation = content, "required"
 		}
 	case ActMergeSimilar:
-		if d.BulletID == "" || d.TargetBulletID == "" {
-			return a, errors.New("a merge needs bullet_id and target_bullet_id")
+		if d.TargetBulletID == "" {
+			return a, errors.New("a merge needs target_bullet_id")
 		}
 		if strings.TrimSpace(d.MergedContent) == "" {
 			return a, errors.New("merged_content is missing")
@@ -124,7 +124,11 @@ func docAction(pb *Playbook, d CurationDocAction) (ContextAction, error) {
 			return a, fmt.Errorf("target %q: no such bullet", d.TargetBulletID)
 		}
 		a.Type, a.TargetBulletID, a.Content = ActMergeSimilar, d.TargetBulletID, d.MergedContent
-		a.MergedFrom = union([]string{d.TargetBulletID}, []string{d.BulletID})
+		// Without bullet_id the reflection's lesson itself is merged into the target.
+		a.MergedFrom = []string{d.TargetBulletID}
+		if d.BulletID != "" {
+			a.MergedFrom = union(a.MergedFrom, []string{d.BulletID})
+		}
 		a.BulletID = pb.IDs.NextVersion(d.TargetBulletID)
 		if d.Confidence != nil {
 			a.Confidence = *d.Confidence
