@@ -1,13 +1,10 @@
 package mdstore
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
+	"encoding/binary"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -31,25 +28,44 @@ type memoryIndex struct {
 	dirty   bool
 }
 
+// indexMagic starts the index file (its format: per entry the path, size,
+// mtime, type and ingestion time, in binary).
+const indexMagic = "curator-memory-index-2\n"
+
 func (s *Store) loadMemoryIndex() *memoryIndex {
 	ix := &memoryIndex{entries: map[string]indexEntry{}}
 	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexPath))
-	if err != nil {
+	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
 		return ix
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 5 {
-			continue
+	b := data[len(indexMagic):]
+	str := func() (string, bool) {
+		if len(b) < 2 {
+			return "", false
 		}
-		size, err1 := strconv.ParseInt(f[1], 10, 64)
-		mtime, err2 := strconv.ParseInt(f[2], 10, 64)
-		ing, err3 := time.Parse(time.RFC3339Nano, f[4])
-		if err1 != nil || err2 != nil || err3 != nil {
-			continue
+		n := int(binary.BigEndian.Uint16(b))
+		if len(b) < 2+n {
+			return "", false
 		}
-		ix.entries[f[0]] = indexEntry{size: size, mtime: mtime, typ: f[3], ingestion: ing.UTC()}
+		v := string(b[2 : 2+n])
+		b = b[2+n:]
+		return v, true
+	}
+	for len(b) > 0 {
+		rel, ok1 := str()
+		typ, ok2 := str()
+		if !ok1 || !ok2 || len(b) < 28 {
+			return &memoryIndex{entries: map[string]indexEntry{}} // damaged: start over
+		}
+		e := indexEntry{
+			typ:   typ,
+			size:  int64(binary.BigEndian.Uint64(b)),
+			mtime: int64(binary.BigEndian.Uint64(b[8:])),
+			ingestion: time.Unix(int64(binary.BigEndian.Uint64(b[16:])),
+				int64(binary.BigEndian.Uint32(b[24:]))).UTC(),
+		}
+		b = b[28:]
+		ix.entries[rel] = e
 	}
 	return ix
 }
@@ -94,9 +110,17 @@ func (s *Store) saveMemoryIndex(ix *memoryIndex) error {
 	if !ix.dirty {
 		return nil
 	}
-	var b bytes.Buffer
+	b := make([]byte, 0, len(indexMagic)+len(ix.entries)*80)
+	b = append(b, indexMagic...)
 	for rel, e := range ix.entries {
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%s\t%s\n", rel, e.size, e.mtime, e.typ, e.ingestion.Format(time.RFC3339Nano))
+		b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
+		b = append(b, rel...)
+		b = binary.BigEndian.AppendUint16(b, uint16(len(e.typ)))
+		b = append(b, e.typ...)
+		b = binary.BigEndian.AppendUint64(b, uint64(e.size))
+		b = binary.BigEndian.AppendUint64(b, uint64(e.mtime))
+		b = binary.BigEndian.AppendUint64(b, uint64(e.ingestion.Unix()))
+		b = binary.BigEndian.AppendUint32(b, uint32(e.ingestion.Nanosecond()))
 	}
-	return writeFile(filepath.Join(s.Dir, memoryIndexPath), b.Bytes(), 0o644, false)
+	return writeFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
 }
