@@ -43,6 +43,15 @@ func TestEncodeIndexMatchesGoGit(t *testing.T) {
 	if err := index.NewDecoder(bytes.NewReader(got)).Decode(back); err != nil || len(back.Entries) != len(idx.Entries) {
 		t.Fatalf("go-git cannot read it back: %v", err)
 	}
+	ours, err := decodeIndex(got)
+	if err != nil || len(ours.Entries) != len(idx.Entries) {
+		t.Fatalf("decodeIndex: %v", err)
+	}
+	for i, e := range ours.Entries { // includes the 5000-byte name (length field 0xFFF)
+		if w := back.Entries[i]; e.Name != w.Name || e.Hash != w.Hash || e.SkipWorktree != w.SkipWorktree || e.IntentToAdd != w.IntentToAdd || !e.ModifiedAt.Equal(w.ModifiedAt) {
+			t.Fatalf("entry %d: %+v, go-git %+v", i, e, w)
+		}
+	}
 }
 
 // decodeIndex reads what git writes: the index of a real repository with
