@@ -118,8 +118,8 @@ func decodeIndex(data []byte) (*index.Index, error) {
 		b := body[off:]
 		u32 := func(at int) uint32 { return binary.BigEndian.Uint32(b[at:]) }
 		e := &index.Entry{
-			CreatedAt:  time.Unix(int64(u32(0)), int64(u32(4))),
-			ModifiedAt: time.Unix(int64(u32(8)), int64(u32(12))),
+			CreatedAt:  indexTime(u32(0), u32(4)),
+			ModifiedAt: indexTime(u32(8), u32(12)),
 			Dev:        u32(16), Inode: u32(20), Mode: filemode.FileMode(u32(24)),
 			UID: u32(28), GID: u32(32), Size: u32(36),
 		}
@@ -155,4 +155,12 @@ func decodeIndex(data []byte) (*index.Index, error) {
 		off += 8 + size
 	}
 	return idx, nil
+}
+
+// indexTime is a stat time of the index; 0:0 is no time, as go-git reads it.
+func indexTime(sec, nsec uint32) time.Time {
+	if sec == 0 && nsec == 0 {
+		return time.Time{}
+	}
+	return time.Unix(int64(sec), int64(nsec))
 }
