@@ -52,7 +52,7 @@ func benchSimilarity(args []string, stdout io.Writer) error {
 			got[i] = e.score(p[0], p[1])
 		}
 		per := time.Since(start) / time.Duration(len(pairs))
-		fmt.Fprintf(stdout, "%-38s %8.4f %8.4f %12s\n", e.name, pearson(got, gold), pearson(ranks(got), ranks(gold)), per)
+		fmt.Fprintf(stdout, "%-38s %8.4f %8.4f %12s\n", e.name, similar.Pearson(got, gold), similar.Pearson(ranks(got), ranks(gold)), per)
 	}
 	return nil
 }
@@ -86,22 +86,6 @@ func readLabelledPairs(path string) ([][2]string, []float64, error) {
 		return nil, nil, fmt.Errorf("%s: fewer than 2 labelled pairs", path)
 	}
 	return pairs, gold, sc.Err()
-}
-
-func pearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i] / n
-		my += y[i] / n
-	}
-	var sxy, sxx, syy float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-		syy += (y[i] - my) * (y[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
 
 // ranks gives each value its rank (1-based), ties sharing their mean rank.

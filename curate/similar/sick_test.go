@@ -2,7 +2,6 @@ package similar
 
 import (
 	"bufio"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -36,25 +35,9 @@ func TestSICKPearson(t *testing.T) {
 	if len(got) < 4000 {
 		t.Fatalf("read %d pairs, want 4500", len(got))
 	}
-	if r := pearson(got, gold); r < 0.65 {
+	if r := Pearson(got, gold); r < 0.65 {
 		t.Errorf("Pearson = %.4f on %d pairs, want >= 0.65", r, len(got))
 	} else {
 		t.Logf("Pearson = %.4f on %d pairs", r, len(got))
 	}
-}
-
-func pearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i] / n
-		my += y[i] / n
-	}
-	var sxy, sxx, syy float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-		syy += (y[i] - my) * (y[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
