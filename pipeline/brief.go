@@ -39,7 +39,8 @@ var briefTemplate = template.Must(template.New(templates.Brief).Funcs(template.F
 	"hasSuffix": strings.HasSuffix,
 }).ParseFS(templates.FS, templates.Brief))
 
-// groups puts excerpts under their source, in order of first appearance.
+// groups puts excerpts under their source, in order of first appearance,
+// with their headings demoted below the brief's own.
 func groups(ex []Excerpt) []Group {
 	var out []Group
 	for _, e := range ex {
@@ -47,6 +48,9 @@ func groups(ex []Excerpt) []Group {
 			out = append(out, Group{Source: e.Source})
 		}
 		out[len(out)-1].Excerpts = append(out[len(out)-1].Excerpts, e)
+	}
+	for i := range out {
+		out[i] = demoteGroup(out[i])
 	}
 	return out
 }
