@@ -2,12 +2,10 @@ package curate
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -62,32 +60,23 @@ func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, s *mdstore.Stor
 	}
 	parts := make([]mdstore.Changeset, len(jobs))
 	skipped := make([]*mdstore.InvalidFile, len(jobs))
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
-				j := jobs[i]
-				var err error
-				switch {
-				case j.dst != j.m.Path && s.Exists(j.dst):
-					err = fmt.Errorf("cannot move it to %s: a file is already there (left in place)", j.dst)
-				default:
-					if err = s.LoadDocument(j.m); err == nil {
-						err = j.edit(&parts[i])
-					}
-					j.m.Doc = nil
-				}
-				if err != nil {
-					skipped[i] = &mdstore.InvalidFile{Path: j.m.Path, Msg: err.Error()}
-					parts[i] = mdstore.Changeset{}
-				}
+	parallel.For(len(jobs), func(i int) {
+		j := jobs[i]
+		var err error
+		switch {
+		case j.dst != j.m.Path && s.Exists(j.dst):
+			err = fmt.Errorf("cannot move it to %s: a file is already there (left in place)", j.dst)
+		default:
+			if err = s.LoadDocument(j.m); err == nil {
+				err = j.edit(&parts[i])
 			}
-		}()
-	}
-	wg.Wait()
+			j.m.Doc = nil
+		}
+		if err != nil {
+			skipped[i] = &mdstore.InvalidFile{Path: j.m.Path, Msg: err.Error()}
+			parts[i] = mdstore.Changeset{}
+		}
+	})
 	var out []*mdstore.InvalidFile
 	drop := map[string]bool{}
 	for i := range parts {

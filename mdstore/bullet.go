@@ -98,15 +98,8 @@ func (b *Bullet) check() error {
 	bad := func(key, format string, a ...any) error {
 		return &InvalidFile{Path: b.Path, Line: b.Doc.Line(key), Msg: key + ": " + fmt.Sprintf(format, a...)}
 	}
-	stem := strings.TrimSuffix(path.Base(b.Path), ".md")
-	if b.ID == "" {
-		b.ID = stem
-	}
-	if err := CheckID(b.ID); err != nil {
-		return bad("id", "%v", err)
-	}
-	if b.ID != stem {
-		return bad("id", "%q does not match the file name %q", b.ID, stem+".md")
+	if err := checkFileID(&b.ID, b.Path, bad); err != nil {
+		return err
 	}
 	folder := path.Base(path.Dir(b.Path))
 	if b.Category == "" {

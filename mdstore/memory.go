@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/parallel"
 )
 
 // Memory types, statuses and maturities (SPEC §2.1).
@@ -145,20 +144,29 @@ func memoryFromDoc(rel string, d *frontmatter.Document) (*Memory, error) {
 	return m, nil
 }
 
+// checkFileID fills an empty id from the file name and checks that the id is
+// a safe file name that matches it.
+func checkFileID(id *string, rel string, bad func(key, format string, a ...any) error) error {
+	stem := strings.TrimSuffix(path.Base(rel), ".md")
+	if *id == "" {
+		*id = stem
+	}
+	if err := CheckID(*id); err != nil {
+		return bad("id", "%v", err)
+	}
+	if *id != stem {
+		return bad("id", "%q does not match the file name %q", *id, stem+".md")
+	}
+	return nil
+}
+
 // check applies SPEC §2.1's types and ranges; the error names the line.
 func (m *Memory) check() error {
 	bad := func(key, format string, a ...any) error {
 		return &InvalidFile{Path: m.Path, Line: m.Doc.Line(key), Msg: key + ": " + fmt.Sprintf(format, a...)}
 	}
-	stem := strings.TrimSuffix(path.Base(m.Path), ".md")
-	if m.ID == "" {
-		m.ID = stem
-	}
-	if err := CheckID(m.ID); err != nil {
-		return bad("id", "%v", err)
-	}
-	if m.ID != stem {
-		return bad("id", "%q does not match the file name %q", m.ID, stem+".md")
+	if err := checkFileID(&m.ID, m.Path, bad); err != nil {
+		return err
 	}
 	if m.Type == "" {
 		return &InvalidFile{Path: m.Path, Msg: "type: missing (want fact, concept or lesson)"}
@@ -390,20 +398,11 @@ var ErrNotFound = errors.New("not found")
 // lstatAll stats files on all cores (nil for a file that cannot be stated).
 func (s *Store) lstatAll(rels []string) []os.FileInfo {
 	out := make([]os.FileInfo, len(rels))
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(rels); i = int(next.Add(1)) - 1 {
-				if fi, err := os.Lstat(s.Path(rels[i])); err == nil {
-					out[i] = fi
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(rels), func(i int) {
+		if fi, err := os.Lstat(s.Path(rels[i])); err == nil {
+			out[i] = fi
+		}
+	})
 	return out
 }
 
@@ -416,29 +415,16 @@ type readResult struct {
 // results keep the order of rels.
 func (s *Store) readMemories(rels []string, light bool, progress func(done, total int)) []readResult {
 	out := make([]readResult, len(rels))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	var next, done atomic.Int64
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(rels) {
-					return
-				}
-				m, err := s.ReadMemory(rels[i])
-				if light && m != nil {
-					m.Doc, m.ImportanceFactors = nil, nil
-				}
-				out[i] = readResult{m, err}
-				if progress != nil {
-					progress(int(done.Add(1)), len(rels))
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	var done atomic.Int64
+	parallel.For(len(rels), func(i int) {
+		m, err := s.ReadMemory(rels[i])
+		if light && m != nil {
+			m.Doc, m.ImportanceFactors = nil, nil
+		}
+		out[i] = readResult{m, err}
+		if progress != nil {
+			progress(int(done.Add(1)), len(rels))
+		}
+	})
 	return out
 }

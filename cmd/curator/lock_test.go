@@ -12,8 +12,9 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// A second run waits --lock-timeout for the first, then exits 4 naming its pid.
-func TestLockedStoreExits4(t *testing.T) {
+// lockedStore makes a store whose lock this test holds until it ends.
+func lockedStore(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	s, _, err := mdstore.Init(dir)
 	if err != nil {
@@ -23,7 +24,13 @@ func TestLockedStoreExits4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Unlock()
+	t.Cleanup(func() { l.Unlock() })
+	return dir
+}
+
+// A second run waits --lock-timeout for the first, then exits 4 naming its pid.
+func TestLockedStoreExits4(t *testing.T) {
+	dir := lockedStore(t)
 	var out, errb bytes.Buffer
 	start := time.Now()
 	code := run([]string{"curator", "--store", filepath.Join(dir, ".curator"), "--lock-timeout", "300ms",
@@ -40,16 +47,7 @@ func TestLockedStoreExits4(t *testing.T) {
 }
 
 func TestLockTimeoutZeroDoesNotWait(t *testing.T) {
-	dir := t.TempDir()
-	s, _, err := mdstore.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := s.Lock(time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Unlock()
+	dir := lockedStore(t)
 	start := time.Now()
 	var out, errb bytes.Buffer
 	code := run([]string{"curator", "--store", filepath.Join(dir, ".curator"), "memory", "curate", "--lock-timeout", "0s"}, nil, &out, &errb)
