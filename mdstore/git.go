@@ -170,19 +170,15 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var base *object.Tree
+	var baseTree plumbing.Hash
 	var parents []plumbing.Hash
 	if ref != nil {
 		hc, err := r.repo.CommitObject(ref.Hash())
 		if err != nil {
 			return "", err
 		}
-		if base, err = hc.Tree(); err != nil {
-			return "", err
-		}
-		parents = []plumbing.Hash{ref.Hash()}
+		baseTree, parents = hc.TreeHash, []plumbing.Hash{ref.Hash()}
 	}
-
 	mem := memory.NewStorage()
 	edit := &treeEdit{}
 	blobs := map[string]plumbing.Hash{}
@@ -201,21 +197,24 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 		blobs[r.prefix+ch.Path] = h
 		edit.set(r.prefix+ch.Path, h)
 	}
-	var baseEntries []object.TreeEntry
-	if base != nil {
-		baseEntries = base.Entries
+	ts := trees{repo: r.repo.Storer, out: mem, cache: treeCache{dir: filepath.Join(s.Dir, ".cache", "trees")}}
+	var base []byte
+	if !baseTree.IsZero() {
+		if base, err = ts.read(baseTree); err != nil {
+			return "", err
+		}
 	}
-	tree, _, err := edit.build(r.repo.Storer, mem, treeCache{dir: filepath.Join(s.Dir, ".cache", "trees")}, baseEntries)
+	tree, err := edit.build(ts, base)
 	if err != nil {
 		return "", err
 	}
-	if base != nil && tree == base.Hash {
+	if !baseTree.IsZero() && tree == baseTree {
 		// HEAD already holds exactly these files (a user committed them
 		// after a crash): no empty commit, just a clean index.
 		return ref.Hash().String(), r.updateIndex(c, blobs)
 	}
 	if tree.IsZero() {
-		if tree, err = writeTree(mem, nil); err != nil {
+		if tree, err = writeTreeObject(mem, nil); err != nil {
 			return "", err
 		}
 	}
@@ -290,41 +289,14 @@ func (s *Store) refreshIndex(c *Changeset) error {
 	return r.updateIndex(c, blobs)
 }
 
-// readIndex reads .git/index with our decoder, or go-git's for the formats
-// ours leaves to it. A repository without an index has an empty one.
-func (r *repoInfo) readIndex() (*index.Index, error) {
-	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
-	if errors.Is(err, os.ErrNotExist) {
-		return &index.Index{Version: 2}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	idx, err := decodeIndex(data)
-	if errors.Is(err, errIndexFormat) {
-		return r.repo.Storer.Index()
-	}
-	return idx, err
-}
-
 // updateIndex rewrites the index entries of the changed paths only; every
 // other entry (the user's staged work) is kept as it is.
 func (r *repoInfo) updateIndex(c *Changeset, blobs map[string]plumbing.Hash) error {
-	idx, err := r.readIndex()
-	if err != nil {
-		return err
-	}
 	touched := map[string]bool{}
 	for _, p := range c.Paths() {
 		touched[r.prefix+p] = true
 	}
-	kept := idx.Entries[:0]
-	for _, e := range idx.Entries {
-		if !touched[e.Name] {
-			kept = append(kept, e)
-		}
-	}
-	idx.Entries = kept
+	var add []*index.Entry
 	for name, h := range blobs {
 		fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(name)))
 		if err != nil {
@@ -335,12 +307,42 @@ func (r *repoInfo) updateIndex(c *Changeset, blobs map[string]plumbing.Hash) err
 			e.CreatedAt = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
 			e.Dev, e.Inode, e.UID, e.GID = uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid
 		}
-		idx.Entries = append(idx.Entries, e)
+		add = append(add, e)
 	}
-	idx.Cache = nil
-	data, err := encodeIndex(idx)
+	path := filepath.Join(r.gitDir, "index")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		data, err = encodeIndex(&index.Index{Version: 2})
+	}
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(r.gitDir, "index"), data, 0o644)
+	out, err := spliceIndex(data, touched, add)
+	if errors.Is(err, errIndexFormat) {
+		out, err = r.updateIndexGoGit(touched, add)
+	}
+	if err != nil {
+		return err
+	}
+	// Atomic but not synced here: Save's last sync makes it durable (git
+	// does not sync its index either).
+	return writeFile(path, out, 0o644, false)
+}
+
+// updateIndexGoGit edits an index of a version spliceIndex does not read
+// (version 4) through go-git's codec.
+func (r *repoInfo) updateIndexGoGit(drop map[string]bool, add []*index.Entry) ([]byte, error) {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return nil, err
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !drop[e.Name] {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = append(kept, add...)
+	idx.Cache = nil
+	return encodeIndex(idx)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -43,64 +44,104 @@ func TestEncodeIndexMatchesGoGit(t *testing.T) {
 	if err := index.NewDecoder(bytes.NewReader(got)).Decode(back); err != nil || len(back.Entries) != len(idx.Entries) {
 		t.Fatalf("go-git cannot read it back: %v", err)
 	}
-	ours, err := decodeIndex(got)
-	if err != nil || len(ours.Entries) != len(idx.Entries) {
-		t.Fatalf("decodeIndex: %v", err)
-	}
-	for i, e := range ours.Entries { // includes the 5000-byte name (length field 0xFFF)
-		if w := back.Entries[i]; e.Name != w.Name || e.Hash != w.Hash || e.SkipWorktree != w.SkipWorktree || e.IntentToAdd != w.IntentToAdd || !e.ModifiedAt.Equal(w.ModifiedAt) {
-			t.Fatalf("entry %d: %+v, go-git %+v", i, e, w)
-		}
+	// spliceIndex reads every entry (extended ones, a 5000-byte name) and,
+	// with nothing to change, writes the same bytes.
+	if same, err := spliceIndex(got, nil, nil); err != nil || !bytes.Equal(same, got) {
+		t.Fatalf("splice without changes: %v", err)
 	}
 }
 
-// decodeIndex reads what git writes: the index of a real repository with
-// an extension (the cache tree) decodes to the entries go-git sees.
-func TestDecodeIndexMatchesGoGit(t *testing.T) {
+// spliceIndex edits what git writes: on the index of a real repository
+// (a cache-tree extension, an extended v3 entry, a name longer than 0xFFF
+// bytes) it drops and adds exactly the named entries and keeps every other
+// one as go-git reads it.
+func TestSpliceIndexMatchesGoGit(t *testing.T) {
 	needGit(t)
 	s, dir := newStore(t)
 	if _, err := s.CommitStore(info("init")); err != nil {
 		t.Fatal(err)
 	}
+	long := "sub/" + strings.Repeat("n", 5000) + ".txt"
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "z.txt"), []byte("z\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-	os.WriteFile(filepath.Join(dir, "sub", strings.Repeat("n", 300)+".txt"), []byte("long\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(long)), []byte("long\n"), 0o644); err != nil {
+		long = "sub/" + strings.Repeat("n", 250) + ".txt" // the file system's name limit
+		os.WriteFile(filepath.Join(dir, filepath.FromSlash(long)), []byte("long\n"), 0o644)
+	}
 	gitCmd(t, dir, "add", "-A")
 	gitCmd(t, dir, "commit", "-qm", "user")
 	gitCmd(t, dir, "update-index", "--skip-worktree", "a.txt") // an extended (v3) entry
 	gitCmd(t, dir, "write-tree")                               // makes sure a TREE extension is there
+	path := filepath.Join(dir, ".git", "index")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode := func(b []byte) *index.Index {
+		t.Helper()
+		idx := &index.Index{}
+		if err := index.NewDecoder(bytes.NewReader(b)).Decode(idx); err != nil {
+			t.Fatalf("go-git cannot read the index: %v", err)
+		}
+		return idx
+	}
+	before := decode(data)
+	at := time.Date(2026, 11, 29, 9, 0, 0, 5, time.UTC)
+	add := []*index.Entry{
+		{Name: "z.txt", Hash: plumbing.ComputeHash(plumbing.BlobObject, []byte("new z\n")), Mode: filemode.Regular, ModifiedAt: at, Size: 6},
+		{Name: "b/new.md", Hash: plumbing.ComputeHash(plumbing.BlobObject, []byte("b\n")), Mode: filemode.Regular, ModifiedAt: at, Size: 2},
+	}
+	got, err := spliceIndex(data, map[string]bool{"z.txt": true, ".curator/config.yaml": true}, add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := decode(got)
+	var want []*index.Entry
+	for _, e := range before.Entries {
+		if e.Name != "z.txt" && e.Name != ".curator/config.yaml" {
+			want = append(want, e)
+		}
+	}
+	want = append(want, add...)
+	sort.Slice(want, func(i, j int) bool { return want[i].Name < want[j].Name })
+	if len(after.Entries) != len(want) || after.Version != before.Version {
+		t.Fatalf("%d entries v%d, want %d v%d", len(after.Entries), after.Version, len(want), before.Version)
+	}
+	for i, w := range want {
+		if g := after.Entries[i]; !g.CreatedAt.Equal(w.CreatedAt) || !g.ModifiedAt.Equal(w.ModifiedAt) ||
+			g.Name != w.Name || g.Hash != w.Hash || g.Mode != w.Mode || g.Size != w.Size || g.Inode != w.Inode ||
+			g.Dev != w.Dev || g.UID != w.UID || g.GID != w.GID || g.Stage != w.Stage || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
+			t.Fatalf("entry %d: %+v, want %+v", i, g, w)
+		}
+	}
+	// real git reads it, and sees the long name and the skip-worktree bit
+	if err := os.WriteFile(path, got, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ls := gitCmd(t, dir, "ls-files", "-v")
+	if !strings.Contains(ls, "S a.txt") || !strings.Contains(ls, long) || !strings.Contains(ls, "b/new.md") || strings.Contains(ls, ".curator/config.yaml") {
+		t.Errorf("git ls-files -v:\n%s", ls)
+	}
+	data[len(data)-1] ^= 1
+	if _, err := spliceIndex(data, nil, nil); err == nil {
+		t.Error("a corrupt index was edited")
+	}
+}
+
+// A split index is refused by name, not edited into a broken one.
+func TestSpliceIndexRefusesSplitIndex(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, dir, "update-index", "--split-index")
 	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := decodeIndex(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &index.Index{}
-	if err := index.NewDecoder(bytes.NewReader(data)).Decode(want); err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Entries) != len(want.Entries) || got.Version != want.Version {
-		t.Fatalf("%d entries v%d, go-git %d v%d", len(got.Entries), got.Version, len(want.Entries), want.Version)
-	}
-	for i := range want.Entries {
-		if g, w := *got.Entries[i], *want.Entries[i]; !g.CreatedAt.Equal(w.CreatedAt) || !g.ModifiedAt.Equal(w.ModifiedAt) ||
-			g.Name != w.Name || g.Hash != w.Hash || g.Mode != w.Mode || g.Size != w.Size || g.Inode != w.Inode ||
-			g.Dev != w.Dev || g.UID != w.UID || g.GID != w.GID || g.Stage != w.Stage || g.SkipWorktree != w.SkipWorktree || g.IntentToAdd != w.IntentToAdd {
-			t.Fatalf("entry %d: %+v, go-git %+v", i, g, w)
-		}
-	}
-	// and a round trip through both codecs is stable
-	again, err := encodeIndex(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back, err := decodeIndex(again); err != nil || len(back.Entries) != len(got.Entries) {
-		t.Fatalf("round trip: %v", err)
-	}
-	data[len(data)-1] ^= 1
-	if _, err := decodeIndex(data); err == nil {
-		t.Error("a corrupt index was read")
+	if _, err := spliceIndex(data, nil, nil); err == nil || !strings.Contains(err.Error(), "split") {
+		t.Errorf("split index: %v", err)
 	}
 }

@@ -254,41 +254,28 @@ func memoryFolders(status, typ string) []string {
 func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	res := &MemoryList{}
 	folders := memoryFolders(q.Status, q.Type)
-	var rels []string
-	for _, dir := range folders {
-		names, err := recordNames(s.Path(dir))
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			rels = append(rels, dir+"/"+n)
-		}
-	}
 	outside := func(typ string, at time.Time) bool {
 		return (q.Type != "" && typ != q.Type) || (!q.From.IsZero() && at.Before(q.From)) || (!q.To.IsZero() && !at.Before(q.To))
 	}
-	// With a filter, the memory index skips files known to lie outside it.
-	filtered := q.Type != "" || !q.From.IsZero() || !q.To.IsZero()
-	var ix *memoryIndex
-	stats := make([]os.FileInfo, len(rels))
-	if filtered {
-		ix = s.loadMemoryIndex()
-		present := make(map[string]bool, len(rels))
-		toRead := rels[:0:0]
-		infos := s.lstatAll(rels)
-		for i, rel := range rels {
-			present[rel] = true
-			fi := infos[i]
-			if fi != nil && fi.Mode().IsRegular() {
-				if e, ok := ix.lookup(rel, fi); ok && outside(e.typ, e.ingestion) {
-					continue
-				}
-			}
-			toRead = append(toRead, rel)
-			stats[len(toRead)-1] = fi
+	var rels []string
+	var stats []fileStat
+	var up *indexUpdate
+	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() {
+		// With a filter, the memory index skips files known to lie outside it.
+		var err error
+		if rels, stats, up, err = s.indexedFiles(folders, outside); err != nil {
+			return nil, err
 		}
-		ix.keep(present, folders)
-		rels = toRead
+	} else {
+		for _, dir := range folders {
+			names, err := recordNames(s.Path(dir))
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range names {
+				rels = append(rels, dir+"/"+n)
+			}
+		}
 	}
 	var all []*Memory
 	read := s.readMemories(rels, q.Light, q.Progress)
@@ -298,17 +285,16 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 			continue
 		}
 		m := r.m
-		if ix != nil && stats[i] != nil {
-			ix.put(rels[i], stats[i], m)
+		if up != nil {
+			up.add(rels[i], stats[i], m)
 		}
 		if outside(m.Type, m.IngestionTime) {
 			continue
 		}
 		all = append(all, m)
 	}
-	if ix != nil {
-		// A cache that cannot be written only costs speed next time.
-		_ = s.saveMemoryIndex(ix)
+	if up != nil {
+		up.save(s)
 	}
 	SortMemories(all)
 	res.Total = len(all)
@@ -394,17 +380,6 @@ func (s *Store) FindMemory(id string) (*Memory, error) {
 
 // ErrNotFound means a record does not exist.
 var ErrNotFound = errors.New("not found")
-
-// lstatAll stats files on all cores (nil for a file that cannot be stated).
-func (s *Store) lstatAll(rels []string) []os.FileInfo {
-	out := make([]os.FileInfo, len(rels))
-	parallel.For(len(rels), func(i int) {
-		if fi, err := os.Lstat(s.Path(rels[i])); err == nil {
-			out[i] = fi
-		}
-	})
-	return out
-}
 
 type readResult struct {
 	m   *Memory

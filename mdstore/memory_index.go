@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 )
 
@@ -14,113 +15,170 @@ import (
 // hourly run costs one stat per stored entry plus the work of its window,
 // not a YAML parse of the whole inbox. A file whose size or mtime changed is
 // read again; a missing or corrupt cache only makes the listing slower.
+//
+// The file is read and rewritten as bytes: an entry that is still valid is
+// copied as it is, so a store of 100,000 entries costs a copy, not 100,000
+// decoded entries.
 
 const memoryIndexPath = ".cache/memory-index"
 
-type indexEntry struct {
-	size, mtime int64
-	typ         string
-	ingestion   time.Time
-}
-
-type memoryIndex struct {
-	entries map[string]indexEntry
-	dirty   bool
-}
-
-// indexMagic starts the index file (its format: per entry the path, size,
-// mtime, type and ingestion time, in binary).
+// indexMagic starts the index file (its format: per entry the path, type,
+// size, mtime and ingestion time, in binary).
 const indexMagic = "curator-memory-index-2\n"
 
-func (s *Store) loadMemoryIndex() *memoryIndex {
-	ix := &memoryIndex{entries: map[string]indexEntry{}}
+// indexRecord is one entry of the index file, as slices of it.
+type indexRecord struct {
+	rel, typ    []byte
+	size, mtime int64
+	ingestion   time.Time
+	raw         []byte
+}
+
+// readMemoryIndex returns the index file's entries (nil when there is no
+// usable index).
+func (s *Store) readMemoryIndex() []byte {
 	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexPath))
 	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
-		return ix
+		return nil
 	}
-	b := data[len(indexMagic):]
-	str := func() (string, bool) {
-		if len(b) < 2 {
-			return "", false
-		}
-		n := int(binary.BigEndian.Uint16(b))
-		if len(b) < 2+n {
-			return "", false
-		}
-		v := string(b[2 : 2+n])
-		b = b[2+n:]
-		return v, true
+	data = data[len(indexMagic):]
+	if !eachIndexRecord(data, func(indexRecord) {}) {
+		return nil // damaged: start over
 	}
+	return data
+}
+
+// eachIndexRecord calls f for every entry; false when the data is damaged.
+func eachIndexRecord(b []byte, f func(indexRecord)) bool {
 	for len(b) > 0 {
+		start := b
+		str := func() ([]byte, bool) {
+			if len(b) < 2 {
+				return nil, false
+			}
+			n := int(binary.BigEndian.Uint16(b))
+			if len(b) < 2+n {
+				return nil, false
+			}
+			v := b[2 : 2+n]
+			b = b[2+n:]
+			return v, true
+		}
 		rel, ok1 := str()
 		typ, ok2 := str()
 		if !ok1 || !ok2 || len(b) < 28 {
-			return &memoryIndex{entries: map[string]indexEntry{}} // damaged: start over
+			return false
 		}
-		e := indexEntry{
-			typ:   typ,
+		r := indexRecord{
+			rel: rel, typ: typ,
 			size:  int64(binary.BigEndian.Uint64(b)),
 			mtime: int64(binary.BigEndian.Uint64(b[8:])),
 			ingestion: time.Unix(int64(binary.BigEndian.Uint64(b[16:])),
 				int64(binary.BigEndian.Uint32(b[24:]))).UTC(),
 		}
 		b = b[28:]
-		ix.entries[rel] = e
+		r.raw = start[:len(start)-len(b)]
+		f(r)
 	}
-	return ix
+	return true
 }
 
-// lookup returns the cached entry of rel when the file's size and mtime still match.
-func (ix *memoryIndex) lookup(rel string, fi os.FileInfo) (indexEntry, bool) {
-	e, ok := ix.entries[rel]
-	if !ok || e.size != fi.Size() || e.mtime != fi.ModTime().UnixNano() {
-		return e, false
-	}
-	return e, true
+func appendIndexRecord(b []byte, rel string, f fileStat, m *Memory) []byte {
+	b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
+	b = append(b, rel...)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Type)))
+	b = append(b, m.Type...)
+	b = binary.BigEndian.AppendUint64(b, uint64(f.size))
+	b = binary.BigEndian.AppendUint64(b, uint64(f.mtime))
+	b = binary.BigEndian.AppendUint64(b, uint64(m.IngestionTime.Unix()))
+	return binary.BigEndian.AppendUint32(b, uint32(m.IngestionTime.Nanosecond()))
 }
 
-func (ix *memoryIndex) put(rel string, fi os.FileInfo, m *Memory) {
-	e := indexEntry{size: fi.Size(), mtime: fi.ModTime().UnixNano(), typ: m.Type, ingestion: m.IngestionTime}
-	if old, ok := ix.entries[rel]; !ok || old != e {
-		ix.entries[rel] = e
-		ix.dirty = true
-	}
-}
-
-// keep drops the entries of files that no longer exist.
-func (ix *memoryIndex) keep(present map[string]bool, folders []string) {
-	for rel := range ix.entries {
-		if !present[rel] && inFolders(rel, folders) {
-			delete(ix.entries, rel)
-			ix.dirty = true
-		}
-	}
-}
-
-func inFolders(rel string, folders []string) bool {
-	for _, f := range folders {
-		if filepath.ToSlash(filepath.Dir(rel)) == f {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *Store) saveMemoryIndex(ix *memoryIndex) error {
-	if !ix.dirty {
-		return nil
-	}
-	b := make([]byte, 0, len(indexMagic)+len(ix.entries)*80)
-	b = append(b, indexMagic...)
-	for rel, e := range ix.entries {
-		b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
-		b = append(b, rel...)
-		b = binary.BigEndian.AppendUint16(b, uint16(len(e.typ)))
-		b = append(b, e.typ...)
-		b = binary.BigEndian.AppendUint64(b, uint64(e.size))
-		b = binary.BigEndian.AppendUint64(b, uint64(e.mtime))
-		b = binary.BigEndian.AppendUint64(b, uint64(e.ingestion.Unix()))
-		b = binary.BigEndian.AppendUint32(b, uint32(e.ingestion.Nanosecond()))
-	}
+func (s *Store) writeMemoryIndex(entries []byte) error {
+	b := make([]byte, 0, len(indexMagic)+len(entries))
+	b = append(append(b, indexMagic...), entries...)
 	return writeFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
+}
+
+// indexedFiles lists the record files of folders and leaves out those that
+// the memory index shows to lie outside the listing (outside reports that
+// of a type and an ingestion time). It returns the files to read, sorted,
+// with their stats, and the index update that records what reading finds.
+func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.Time) bool) ([]string, []fileStat, *indexUpdate, error) {
+	type folder struct {
+		files []fileStat
+		pos   map[string]int
+		skip  []bool
+	}
+	byDir := make(map[string]*folder, len(folders))
+	for _, dir := range folders {
+		files, err := scanFolder(s.Path(dir))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		f := &folder{files: files, pos: make(map[string]int, len(files)), skip: make([]bool, len(files))}
+		for i, fs := range files {
+			f.pos[fs.name] = i
+		}
+		byDir[dir] = f
+	}
+	old := s.readMemoryIndex()
+	up := &indexUpdate{entries: make([]byte, 0, len(old)+4096)}
+	eachIndexRecord(old, func(r indexRecord) {
+		slash := bytes.LastIndexByte(r.rel, '/')
+		f := byDir[string(r.rel[:max(slash, 0)])]
+		if slash < 0 || f == nil {
+			up.entries = append(up.entries, r.raw...) // a folder this listing does not cover
+			return
+		}
+		i, ok := f.pos[string(r.rel[slash+1:])]
+		if !ok || f.files[i].indexed || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
+			up.dirty = true // gone, changed, or a second entry: dropped
+			return
+		}
+		up.entries = append(up.entries, r.raw...)
+		f.files[i].indexed = true
+		f.skip[i] = outside(string(r.typ), r.ingestion)
+	})
+	type file struct {
+		rel  string
+		stat fileStat
+	}
+	var read []file
+	for _, dir := range folders {
+		f := byDir[dir]
+		for i, fs := range f.files {
+			if !f.skip[i] {
+				read = append(read, file{dir + "/" + fs.name, fs})
+			}
+		}
+	}
+	sort.Slice(read, func(i, j int) bool { return read[i].rel < read[j].rel })
+	rels, stats := make([]string, len(read)), make([]fileStat, len(read))
+	for i, f := range read {
+		rels[i], stats[i] = f.rel, f.stat
+	}
+	return rels, stats, up, nil
+}
+
+// indexUpdate is the memory index being rewritten by a listing.
+type indexUpdate struct {
+	entries []byte
+	dirty   bool
+}
+
+// add records a file the listing read (unless the index holds it already).
+func (up *indexUpdate) add(rel string, f fileStat, m *Memory) {
+	if f.regular && !f.indexed {
+		up.entries = appendIndexRecord(up.entries, rel, f, m)
+		up.dirty = true
+	}
+}
+
+// save writes the index if it changed (best effort: a cache that cannot be
+// written only costs speed next time).
+func (up *indexUpdate) save(s *Store) {
+	if up.dirty {
+		_ = s.writeMemoryIndex(up.entries)
+	}
 }

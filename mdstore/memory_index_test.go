@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"testing"
@@ -61,5 +62,41 @@ func TestWindowListingSeesEditsDespiteTheIndex(t *testing.T) {
 	os.WriteFile(s.Path(".cache/memory-index"), []byte("garbage\x00\tline\n"), 0o644)
 	if got := ids(); got != "b c " {
 		t.Fatalf("with a corrupt index: %q", got)
+	}
+}
+
+// A file the index knows to lie outside the window is not read again while
+// its size and mtime are unchanged; once either changes it is read again.
+func TestWindowListingSkipsIndexedFilesOutsideTheWindow(t *testing.T) {
+	s, _ := newStore(t)
+	writeMem(t, s, "in", "2026-11-29T09:10:00Z")
+	writeMem(t, s, "out", "2026-11-29T11:10:00Z")
+	q := MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+	list := func() *MemoryList {
+		t.Helper()
+		res, err := s.ListMemories(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := list(); len(res.Memories) != 1 || len(res.Invalid) != 0 {
+		t.Fatalf("first listing: %+v", res)
+	}
+	path := s.Path("memory/inbox/out.md")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// same size, same mtime, unreadable content: the index says "outside"
+	os.WriteFile(path, bytes.Repeat([]byte{'x'}, int(fi.Size())), 0o644)
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	if res := list(); len(res.Memories) != 1 || len(res.Invalid) != 0 {
+		t.Fatalf("the indexed file was read: %+v", res.Invalid)
+	}
+	// a new mtime: read again, and reported
+	os.Chtimes(path, fi.ModTime().Add(time.Second), fi.ModTime().Add(time.Second))
+	if res := list(); len(res.Invalid) != 1 || res.Invalid[0].Path != "memory/inbox/out.md" {
+		t.Fatalf("the changed file was not read: %+v", res.Invalid)
 	}
 }

@@ -1,12 +1,13 @@
 package mdstore
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
@@ -37,70 +38,182 @@ func (t *treeEdit) set(path string, h plumbing.Hash) {
 	sub.set(rest, h)
 }
 
-// build writes the edited tree (reading base from repo, writing new trees to
-// out) and returns its hash, or the zero hash when the tree is empty. Only
-// the folders on changed paths are read and rewritten.
-func (t *treeEdit) build(repo storer.EncodedObjectStorer, out storer.EncodedObjectStorer, cache treeCache, base []object.TreeEntry) (plumbing.Hash, bool, error) {
-	entries := make(map[string]object.TreeEntry, len(base)+len(t.files))
-	for _, e := range base {
-		entries[e.Name] = e
-	}
+// trees reads the base trees of an edit and stores the new ones.
+type trees struct {
+	repo  storer.EncodedObjectStorer // where base trees are read
+	out   storer.EncodedObjectStorer // where new trees go
+	cache treeCache
+}
+
+// treeChange is one entry of a folder that an edit replaces, adds or removes.
+type treeChange struct {
+	key  string // the name as git sorts it: folders end in "/"
+	name string
+	dir  bool
+	sub  *treeEdit
+	base plumbing.Hash // the folder's tree before the edit (folders only)
+	hash plumbing.Hash // the new blob or tree; zero = removed
+}
+
+// build applies the edit to base (the content of a git tree object; nil for
+// none) and returns the new tree's hash, or the zero hash when the folder
+// ends up empty. It works on the tree's bytes: the entries it does not
+// change are copied as they are, so a folder of 100,000 files costs a copy,
+// not 100,000 decoded entries. Only the folders on changed paths are read
+// and rewritten.
+func (t *treeEdit) build(ts trees, base []byte) (plumbing.Hash, error) {
+	changes := make([]treeChange, 0, len(t.files)+len(t.dirs))
 	for name, sub := range t.dirs {
-		var subBase []object.TreeEntry
-		if e, ok := entries[name]; ok && e.Mode == filemode.Dir {
-			es, err := cache.entries(repo, e.Hash)
-			if err != nil {
-				return plumbing.ZeroHash, false, err
-			}
-			subBase = es
-		}
-		h, _, err := sub.build(repo, out, cache, subBase)
-		if err != nil {
-			return plumbing.ZeroHash, false, err
-		}
-		if e, ok := entries[name]; ok && e.Hash != h && len(subBase) >= cachedTreeMin {
-			cache.drop(e.Hash) // replaced: keep the cache to the trees in use
-		}
-		if h.IsZero() {
-			delete(entries, name)
-		} else {
-			entries[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+		if _, isFile := t.files[name]; !isFile {
+			changes = append(changes, treeChange{key: name + "/", name: name, dir: true, sub: sub})
 		}
 	}
 	for name, h := range t.files {
-		if h.IsZero() {
-			delete(entries, name)
-		} else {
-			entries[name] = object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: h}
+		changes = append(changes, treeChange{key: name, name: name, hash: h})
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].key < changes[j].key })
+	edited := make(map[string]int, len(changes))
+	for i, c := range changes {
+		edited[c.name] = i
+	}
+	// The trees of the edited folders, then the folders' new trees.
+	err := eachTreeEntry(base, func(e treeEntry) {
+		if i, ok := edited[string(e.name)]; ok && changes[i].dir && e.dir {
+			copy(changes[i].base[:], e.hash)
+		}
+	})
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for i := range changes {
+		c := &changes[i]
+		if !c.dir {
+			continue
+		}
+		var subBase []byte
+		if !c.base.IsZero() {
+			if subBase, err = ts.read(c.base); err != nil {
+				return plumbing.ZeroHash, err
+			}
+		}
+		if c.hash, err = c.sub.build(ts, subBase); err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if c.hash != c.base && len(subBase) >= cachedTreeMin {
+			ts.cache.drop(c.base) // replaced: keep the cache to the trees in use
 		}
 	}
-	if len(entries) == 0 {
-		return plumbing.ZeroHash, true, nil
+	// Merge the untouched entries (already in git's order) with the changes.
+	out := make([]byte, 0, len(base)+64*len(changes))
+	next := 0
+	var key []byte
+	err = eachTreeEntry(base, func(e treeEntry) {
+		if _, ok := edited[string(e.name)]; ok {
+			return // replaced or removed
+		}
+		key = append(key[:0], e.name...)
+		if e.dir {
+			key = append(key, '/')
+		}
+		for ; next < len(changes) && changes[next].key < string(key); next++ {
+			out = changes[next].append(out)
+		}
+		out = append(out, e.raw...)
+	})
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
-	list := make([]object.TreeEntry, 0, len(entries))
-	for _, e := range entries {
-		list = append(list, e)
+	for ; next < len(changes); next++ {
+		out = changes[next].append(out)
 	}
-	h, err := writeTree(out, list)
-	if err == nil && len(list) >= cachedTreeMin {
-		cache.put(h, list)
+	if len(out) == 0 {
+		return plumbing.ZeroHash, nil
 	}
-	return h, false, err
+	return ts.write(out)
 }
 
-// writeTree stores a tree with its entries in git's order (folders sort as
-// if their name ended in "/").
-func writeTree(out storer.EncodedObjectStorer, list []object.TreeEntry) (plumbing.Hash, error) {
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
+// treeEntry is one entry of a tree object's content, as slices of it.
+type treeEntry struct {
+	name, hash, raw []byte
+	dir             bool
+}
+
+// eachTreeEntry calls f for every entry of a tree object's content
+// ("<mode> <name>\x00<20-byte hash>" repeated).
+func eachTreeEntry(data []byte, f func(treeEntry)) error {
+	for off := 0; off < len(data); {
+		b := data[off:]
+		sp := bytes.IndexByte(b, ' ')
+		nul := bytes.IndexByte(b, 0)
+		if sp < 0 || nul < sp || nul+21 > len(b) {
+			return fmt.Errorf("damaged git tree object at byte %d", off)
 		}
-		return e.Name
+		end := nul + 21
+		f(treeEntry{name: b[sp+1 : nul], hash: b[nul+1 : end], raw: b[:end], dir: string(b[:sp]) == "40000"})
+		off += end
 	}
-	sort.Slice(list, func(i, j int) bool { return key(list[i]) < key(list[j]) })
-	tr := &object.Tree{Entries: list}
+	return nil
+}
+
+// append adds the change's new entry to a tree's content (nothing when the
+// entry is removed).
+func (c treeChange) append(b []byte) []byte {
+	if c.hash.IsZero() {
+		return b
+	}
+	if c.dir {
+		b = append(b, "40000 "...)
+	} else {
+		b = append(b, "100644 "...)
+	}
+	b = append(b, c.name...)
+	b = append(b, 0)
+	return append(b, c.hash[:]...)
+}
+
+// read returns the content of tree h, from the cache when it holds it.
+func (ts trees) read(h plumbing.Hash) ([]byte, error) {
+	if data, ok := ts.cache.get(h); ok {
+		return data, nil
+	}
+	obj, err := ts.repo.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("reading git tree %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading git tree %s: %w", h, err)
+	}
+	ts.cache.put(h, data)
+	return data, nil
+}
+
+// write stores a tree object with this content and returns its hash.
+func (ts trees) write(content []byte) (plumbing.Hash, error) {
+	h, err := writeTreeObject(ts.out, content)
+	if err == nil {
+		ts.cache.put(h, content)
+	}
+	return h, err
+}
+
+func writeTreeObject(out storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
 	obj := out.NewEncodedObject()
-	if err := tr.Encode(obj); err != nil {
+	obj.SetType(plumbing.TreeObject)
+	obj.SetSize(int64(len(content)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(content); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	return out.SetEncodedObject(obj)

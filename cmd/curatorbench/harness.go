@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 type measurement struct {
 	Wall   time.Duration
 	MaxRSS int64 // bytes, of the child process
+	Stderr string
 }
 
 // timeCmd runs a command and returns its wall time and peak RSS.
@@ -20,18 +22,15 @@ func timeCmd(dir string, env []string, name string, args ...string) (measurement
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout = nil
-	var stderr []byte
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	start := time.Now()
 	out, err := cmd.Output()
 	wall := time.Since(start)
-	if ee, ok := err.(*exec.ExitError); ok {
-		stderr = ee.Stderr
-	}
 	if err != nil {
-		return measurement{}, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, out, stderr)
+		return measurement{}, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, out, stderr.Bytes())
 	}
-	m := measurement{Wall: wall}
+	m := measurement{Wall: wall, Stderr: stderr.String()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		m.MaxRSS = ru.Maxrss * 1024
 	}
