@@ -170,14 +170,20 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	cache := loadObjectCache(filepath.Join(s.Dir, objectCachePath))
+	os.RemoveAll(filepath.Join(s.Dir, ".cache", "trees")) // the cache of earlier versions
 	var baseTree plumbing.Hash
 	var parents []plumbing.Hash
 	if ref != nil {
-		hc, err := r.repo.CommitObject(ref.Hash())
-		if err != nil {
-			return "", err
+		var ok bool
+		if baseTree, ok = cache.commitTree(ref.Hash()); !ok {
+			hc, err := r.repo.CommitObject(ref.Hash())
+			if err != nil {
+				return "", err
+			}
+			baseTree = hc.TreeHash
 		}
-		baseTree, parents = hc.TreeHash, []plumbing.Hash{ref.Hash()}
+		parents = []plumbing.Hash{ref.Hash()}
 	}
 	mem := memory.NewStorage()
 	edit := &treeEdit{}
@@ -197,14 +203,14 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 		blobs[r.prefix+ch.Path] = h
 		edit.set(r.prefix+ch.Path, h)
 	}
-	ts := trees{repo: r.repo.Storer, out: mem, cache: treeCache{dir: filepath.Join(s.Dir, ".cache", "trees")}}
+	ts := trees{repo: r.repo.Storer, out: mem, cache: cache}
 	var base []byte
 	if !baseTree.IsZero() {
-		if base, err = ts.read(baseTree); err != nil {
+		if base, err = ts.read("", baseTree); err != nil {
 			return "", err
 		}
 	}
-	tree, err := edit.build(ts, base)
+	tree, err := edit.build(ts, "", base)
 	if err != nil {
 		return "", err
 	}
@@ -223,11 +229,15 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 		sig.When = s.Now()
 	}
 	co := &object.Commit{Author: sig, Committer: sig, Message: info.Message(), TreeHash: tree, ParentHashes: parents}
-	obj := mem.NewEncodedObject()
-	if err := co.Encode(obj); err != nil {
+	enc := mem.NewEncodedObject()
+	if err := co.Encode(enc); err != nil {
 		return "", err
 	}
-	commitHash, err := mem.SetEncodedObject(obj)
+	commitData, err := readObjectContent(enc)
+	if err != nil {
+		return "", err
+	}
+	commitHash, err := mem.SetEncodedObject(&rawObject{typ: plumbing.CommitObject, data: commitData, hash: objectHash(plumbing.CommitObject, commitData)})
 	if err != nil {
 		return "", err
 	}
@@ -240,6 +250,7 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, commitHash), ref); err != nil {
 		return "", fmt.Errorf("updating %s: %w", branch, err)
 	}
+	cache.save(commitHash, commitData)
 	if err := r.updateIndex(c, blobs); err != nil {
 		return commitHash.String(), fmt.Errorf("commit %s made, but updating the git index failed: %w", commitHash, err)
 	}
@@ -250,11 +261,12 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 // objects for a small run, one pack file (writePack) for a large one.
 func storeObjects(r *repoInfo, mem *memory.Storage) error {
 	repo := r.repo.Storer
-	var hashes []plumbing.Hash
+	// Objects git has already are written again rather than looked up: a
+	// lookup makes go-git load every pack index, which costs more than the
+	// few duplicates (git gc drops them).
+	hashes := make([]plumbing.Hash, 0, len(mem.ObjectStorage.Objects))
 	for h := range mem.ObjectStorage.Objects {
-		if repo.HasEncodedObject(h) != nil {
-			hashes = append(hashes, h)
-		}
+		hashes = append(hashes, h)
 	}
 	sort.Slice(hashes, func(i, j int) bool { return bytes.Compare(hashes[i][:], hashes[j][:]) < 0 })
 	if len(hashes) <= looseLimit {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func gitCmd(t *testing.T, dir string, args ...string) string {
@@ -300,44 +302,77 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 	}
 }
 
-// Large folders are committed through the tree cache; the commits are the
-// same with a cold, warm or damaged cache.
-func TestTreeCacheNeverChangesCommits(t *testing.T) {
+// Commits are built from the object cache when it holds HEAD; they are the
+// same with a cold, warm, damaged or outdated cache.
+func TestObjectCacheNeverChangesCommits(t *testing.T) {
 	needGit(t)
 	s, dir := newStore(t)
 	cs := &Changeset{}
-	for i := 0; i < 1005; i++ { // about 40 KB of tree: cached
+	for i := 0; i < 1005; i++ {
 		cs.Write(fmt.Sprintf("memory/inbox/m%05d.md", i), []byte(fmt.Sprintf("%d\n", i)))
 	}
 	if _, err := s.Save(cs, info("fill"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	cached, _ := filepath.Glob(filepath.Join(s.Dir, ".cache", "trees", "*"))
-	if len(cached) != 1 {
-		t.Fatalf("want the inbox tree cached, got %v", cached)
+	cacheFile := filepath.Join(s.Dir, objectCachePath)
+	cached := func() plumbing.Hash {
+		return loadObjectCache(cacheFile).folders[".curator/memory/inbox"].hash
 	}
-	// damage the cache: the next commit must not trust it
-	os.WriteFile(cached[0], []byte("garbage that is not a tree"), 0o644)
+	if got, want := cached().String(), gitCmd(t, dir, "rev-parse", "HEAD:.curator/memory/inbox"); got != strings.TrimSpace(want) {
+		t.Fatalf("cached inbox tree %s, HEAD has %s", got, want)
+	}
+	check := func(step string, inbox int) {
+		t.Helper()
+		gitCmd(t, dir, "fsck", "--strict")
+		if n := strings.Count(gitCmd(t, dir, "ls-tree", "HEAD:.curator/memory/inbox"), "\n"); n != inbox {
+			t.Errorf("%s: inbox has %d entries, want %d", step, n, inbox)
+		}
+		if st := gitCmd(t, dir, "status", "--porcelain", "-uno", ".curator"); st != "" {
+			t.Errorf("%s: status:\n%s", step, st)
+		}
+		if got, want := cached().String(), strings.TrimSpace(gitCmd(t, dir, "rev-parse", "HEAD:.curator/memory/inbox")); got != want {
+			t.Errorf("%s: cached inbox tree %s, HEAD has %s", step, got, want)
+		}
+	}
+	// damaged content (one byte of the last tree): not trusted
+	data, _ := os.ReadFile(cacheFile)
+	data[len(data)-1] ^= 1
+	os.WriteFile(cacheFile, data, 0o644)
 	cs = &Changeset{}
 	cs.Move("memory/inbox/m00001.md", "memory/trash/m00001.md", []byte("trashed\n"))
 	if _, err := s.Save(cs, info("move"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	gitCmd(t, dir, "fsck", "--strict")
-	if n := strings.Count(gitCmd(t, dir, "ls-tree", "HEAD:.curator/memory/inbox"), "\n"); n != 1004 {
-		t.Errorf("inbox has %d entries after the move", n)
-	}
-	if _, err := os.Stat(cached[0]); err == nil {
-		t.Error("the replaced tree is still cached")
-	}
-	// a warm cache gives the tree git computes
+	check("damaged cache", 1004)
+	// garbage: ignored
+	os.WriteFile(cacheFile, []byte("garbage that is not a cache"), 0o644)
 	cs = &Changeset{}
 	cs.Write("memory/inbox/new.md", []byte("new\n"))
+	if _, err := s.Save(cs, info("garbage"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check("garbage cache", 1005)
+	// warm cache
+	cs = &Changeset{}
+	cs.Delete("memory/inbox/new.md")
 	if _, err := s.Save(cs, info("warm"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	gitCmd(t, dir, "fsck", "--strict")
-	if st := gitCmd(t, dir, "status", "--porcelain", "-uno", ".curator/memory"); st != "" {
-		t.Errorf("status:\n%s", st)
+	check("warm cache", 1004)
+	// a user commit on top: HEAD is not the cached commit
+	os.WriteFile(filepath.Join(dir, "user.txt"), []byte("user\n"), 0o644)
+	gitCmd(t, dir, "add", "user.txt")
+	gitCmd(t, dir, "commit", "-qm", "user")
+	cs = &Changeset{}
+	cs.Write("memory/inbox/after-user.md", []byte("after\n"))
+	if _, err := s.Save(cs, info("after user"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check("after a user commit", 1005)
+	if got := gitCmd(t, dir, "log", "--format=%s", "-3"); got != "test after user\nuser\ntest warm\n" {
+		t.Errorf("history:\n%s", got)
+	}
+	if got := gitCmd(t, dir, "show", "HEAD:user.txt"); got != "user\n" {
+		t.Errorf("the user's file is gone from HEAD: %q", got)
 	}
 }

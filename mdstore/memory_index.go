@@ -3,6 +3,7 @@ package mdstore
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"sort"
@@ -107,18 +108,21 @@ func (s *Store) writeMemoryIndex(entries []byte) error {
 func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.Time) bool) ([]string, []fileStat, *indexUpdate, error) {
 	type folder struct {
 		files []fileStat
-		pos   map[string]int
+		pos   map[uint64]int // hash of a file name → its place in files
 		skip  []bool
 	}
+	// Names are found by a 64-bit hash and then compared: a collision only
+	// makes a file read again.
+	seed := maphash.MakeSeed()
 	byDir := make(map[string]*folder, len(folders))
 	for _, dir := range folders {
 		files, err := scanFolder(s.Path(dir))
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		f := &folder{files: files, pos: make(map[string]int, len(files)), skip: make([]bool, len(files))}
+		f := &folder{files: files, pos: make(map[uint64]int, len(files)), skip: make([]bool, len(files))}
 		for i, fs := range files {
-			f.pos[fs.name] = i
+			f.pos[maphash.String(seed, fs.name)] = i
 		}
 		byDir[dir] = f
 	}
@@ -131,8 +135,9 @@ func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.
 			up.entries = append(up.entries, r.raw...) // a folder this listing does not cover
 			return
 		}
-		i, ok := f.pos[string(r.rel[slash+1:])]
-		if !ok || f.files[i].indexed || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
+		name := r.rel[slash+1:]
+		i, ok := f.pos[maphash.Bytes(seed, name)]
+		if !ok || f.files[i].name != string(name) || f.files[i].indexed || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
 			up.dirty = true // gone, changed, or a second entry: dropped
 			return
 		}

@@ -3,27 +3,37 @@ package mdstore
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
+	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/klauspost/compress/zlib"
 )
 
 // writePack writes objects as one pack file and its index into
 // objects/pack/ of gitDir. It is what go-git's pack writer does for a large
-// run, without its two costs that grow with the store: compression at the
-// default level of objects that are mostly large folder trees, and parsing
-// the whole pack back to build its index (the index is built as the pack is
-// written). The pack holds whole objects (no deltas), like go-git's.
+// run, without its costs that grow with the store: compression at the
+// default level, one object at a time, of objects that are mostly large
+// folder trees, and parsing the whole pack back to build its index (the
+// index is built as the pack is written). Objects are compressed on all
+// cores at the fastest zlib level (klauspost/compress: about twice the
+// speed of the standard library's). The pack holds whole objects (no
+// deltas), like go-git's.
 func writePack(gitDir string, objs []plumbing.EncodedObject) error {
 	dir := filepath.Join(gitDir, "objects", "pack")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	packed, err := compressObjects(objs)
+	if err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "tmp_pack_")
@@ -45,24 +55,12 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) error {
 		f.Close()
 		return err
 	}
-	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
-	for _, o := range objs {
+	for i, o := range objs {
 		start := w.n
 		crc.Reset()
 		w.Write(objectHeader(o.Type(), o.Size()))
-		zw.Reset(w)
-		r, err := o.Reader()
-		if err == nil {
-			_, err = io.Copy(zw, r)
-			r.Close()
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		if err == nil {
-			err = idx.OnInflatedObjectContent(o.Hash(), start, crc.Sum32(), nil)
-		}
-		if err != nil {
+		w.Write(packed[i])
+		if err := idx.OnInflatedObjectContent(o.Hash(), start, crc.Sum32(), nil); err != nil {
 			f.Close()
 			return err
 		}
@@ -100,6 +98,33 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) error {
 		return err
 	}
 	return writeFile(base+".idx", idxBuf.Bytes(), 0o444, false)
+}
+
+// compressObjects zlib-compresses each object's content, on all cores.
+func compressObjects(objs []plumbing.EncodedObject) ([][]byte, error) {
+	out := make([][]byte, len(objs))
+	errs := make([]error, len(objs))
+	writers := sync.Pool{New: func() any {
+		zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+		return zw
+	}}
+	parallel.For(len(objs), func(i int) {
+		var buf bytes.Buffer
+		buf.Grow(int(objs[i].Size()/2) + 64)
+		zw := writers.Get().(*zlib.Writer)
+		defer writers.Put(zw)
+		zw.Reset(&buf)
+		r, err := objs[i].Reader()
+		if err == nil {
+			_, err = io.Copy(zw, r)
+			r.Close()
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		out[i], errs[i] = buf.Bytes(), err
+	})
+	return out, errors.Join(errs...)
 }
 
 // countWriter counts the bytes written through it (the pack offsets).

@@ -42,7 +42,7 @@ func (t *treeEdit) set(path string, h plumbing.Hash) {
 type trees struct {
 	repo  storer.EncodedObjectStorer // where base trees are read
 	out   storer.EncodedObjectStorer // where new trees go
-	cache treeCache
+	cache *objectCache
 }
 
 // treeChange is one entry of a folder that an edit replaces, adds or removes.
@@ -61,7 +61,7 @@ type treeChange struct {
 // change are copied as they are, so a folder of 100,000 files costs a copy,
 // not 100,000 decoded entries. Only the folders on changed paths are read
 // and rewritten.
-func (t *treeEdit) build(ts trees, base []byte) (plumbing.Hash, error) {
+func (t *treeEdit) build(ts trees, path string, base []byte) (plumbing.Hash, error) {
 	changes := make([]treeChange, 0, len(t.files)+len(t.dirs))
 	for name, sub := range t.dirs {
 		if _, isFile := t.files[name]; !isFile {
@@ -90,17 +90,15 @@ func (t *treeEdit) build(ts trees, base []byte) (plumbing.Hash, error) {
 		if !c.dir {
 			continue
 		}
+		sub := path + c.name
 		var subBase []byte
 		if !c.base.IsZero() {
-			if subBase, err = ts.read(c.base); err != nil {
+			if subBase, err = ts.read(sub, c.base); err != nil {
 				return plumbing.ZeroHash, err
 			}
 		}
-		if c.hash, err = c.sub.build(ts, subBase); err != nil {
+		if c.hash, err = c.sub.build(ts, sub+"/", subBase); err != nil {
 			return plumbing.ZeroHash, err
-		}
-		if c.hash != c.base && len(subBase) >= cachedTreeMin {
-			ts.cache.drop(c.base) // replaced: keep the cache to the trees in use
 		}
 	}
 	// Merge the untouched entries (already in git's order) with the changes.
@@ -127,9 +125,10 @@ func (t *treeEdit) build(ts trees, base []byte) (plumbing.Hash, error) {
 		out = changes[next].append(out)
 	}
 	if len(out) == 0 {
+		ts.cache.folder(strings.TrimSuffix(path, "/"), plumbing.ZeroHash, nil)
 		return plumbing.ZeroHash, nil
 	}
-	return ts.write(out)
+	return ts.write(strings.TrimSuffix(path, "/"), out)
 }
 
 // treeEntry is one entry of a tree object's content, as slices of it.
@@ -171,50 +170,52 @@ func (c treeChange) append(b []byte) []byte {
 	return append(b, c.hash[:]...)
 }
 
-// read returns the content of tree h, from the cache when it holds it.
-func (ts trees) read(h plumbing.Hash) ([]byte, error) {
-	if data, ok := ts.cache.get(h); ok {
-		return data, nil
+// read returns the content of tree h, the folder at path, from the object
+// cache when it holds it.
+func (ts trees) read(path string, h plumbing.Hash) ([]byte, error) {
+	data, ok := ts.cache.get(plumbing.TreeObject, h)
+	if !ok {
+		var err error
+		if data, err = readObject(ts.repo, plumbing.TreeObject, h); err != nil {
+			return nil, err
+		}
 	}
-	obj, err := ts.repo.EncodedObject(plumbing.TreeObject, h)
+	ts.cache.folder(path, h, data)
+	return data, nil
+}
+
+// write stores the tree of the folder at path and returns its hash.
+func (ts trees) write(path string, content []byte) (plumbing.Hash, error) {
+	h, err := writeTreeObject(ts.out, content)
+	if err == nil {
+		ts.cache.folder(path, h, content)
+	}
+	return h, err
+}
+
+// readObject reads an object's content from the repository.
+func readObject(repo storer.EncodedObjectStorer, t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	obj, err := repo.EncodedObject(t, h)
 	if err != nil {
-		return nil, fmt.Errorf("reading git tree %s: %w", h, err)
+		return nil, fmt.Errorf("reading git %s %s: %w", t, h, err)
 	}
+	data, err := readObjectContent(obj)
+	if err != nil {
+		return nil, fmt.Errorf("reading git %s %s: %w", t, h, err)
+	}
+	return data, nil
+}
+
+func readObjectContent(obj plumbing.EncodedObject) ([]byte, error) {
 	r, err := obj.Reader()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("reading git tree %s: %w", h, err)
-	}
-	ts.cache.put(h, data)
-	return data, nil
+	return io.ReadAll(r)
 }
 
-// write stores a tree object with this content and returns its hash.
-func (ts trees) write(content []byte) (plumbing.Hash, error) {
-	h, err := writeTreeObject(ts.out, content)
-	if err == nil {
-		ts.cache.put(h, content)
-	}
-	return h, err
-}
-
+// writeTreeObject stores a tree object with this content and returns its hash.
 func writeTreeObject(out storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
-	obj := out.NewEncodedObject()
-	obj.SetType(plumbing.TreeObject)
-	obj.SetSize(int64(len(content)))
-	w, err := obj.Writer()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if _, err := w.Write(content); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return out.SetEncodedObject(obj)
+	return out.SetEncodedObject(&rawObject{typ: plumbing.TreeObject, data: content, hash: objectHash(plumbing.TreeObject, content)})
 }

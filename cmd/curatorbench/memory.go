@@ -29,7 +29,7 @@ func benchMemory(args []string, stdout io.Writer) error {
 	keep := fs.Bool("keep", false, "keep the temporary stores")
 	runs := fs.Int("runs", 5, "timed windows per store (with --store; the median is reported)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the last run on the large store to this file")
-	timing := fs.Bool("timing", false, "print curator's own step times for the last run on the large store")
+	timing := fs.Bool("timing", false, "print curator's own step times for the last run on each store")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -50,16 +50,16 @@ func benchMemory(args []string, stdout io.Writer) error {
 	case *entries > 0:
 		return benchMemoryWindow(stdout, curator, tmp, *entries)
 	case *store > 0:
-		var env []string
+		var env storeEnv
 		if *profile != "" {
 			p, err := filepath.Abs(*profile)
 			if err != nil {
 				return err
 			}
-			env = append(env, "CURATOR_CPUPROFILE="+p)
+			env.profile = []string{"CURATOR_CPUPROFILE=" + p}
 		}
 		if *timing {
-			env = append(env, "CURATOR_TIMING=1")
+			env.timing = []string{"CURATOR_TIMING=1"}
 		}
 		return benchMemoryStore(stdout, curator, tmp, *store, *window, max(*runs, 1), env)
 	}
@@ -98,7 +98,11 @@ func benchMemoryWindow(w io.Writer, curator, tmp string, n int) error {
 	return nil
 }
 
-func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs int, env []string) error {
+// storeEnv is the environment of the last timed runs: CURATOR_TIMING for
+// both stores, CURATOR_CPUPROFILE for the large one.
+type storeEnv struct{ timing, profile []string }
+
+func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs int, env storeEnv) error {
 	var times [2][]measurement
 	for i, size := range []int{0, storeN} {
 		dir := filepath.Join(tmp, fmt.Sprintf("store-%d", size))
@@ -130,8 +134,11 @@ func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs in
 			}
 			syscall.Sync()
 			var runEnv []string
-			if size > 0 && r == runs-1 {
-				runEnv = env
+			if r == runs-1 {
+				runEnv = env.timing
+				if size > 0 {
+					runEnv = append(runEnv, env.profile...)
+				}
 			}
 			m, err := timeCmd(dir, runEnv, curator, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
 			if err != nil {
@@ -139,7 +146,7 @@ func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs in
 			}
 			times[i] = append(times[i], m)
 			if runEnv != nil && m.Stderr != "" {
-				fmt.Fprintf(w, "last run on the large store:\n%s", m.Stderr)
+				fmt.Fprintf(w, "last run on the store of %d entries:\n%s", size, m.Stderr)
 			}
 		}
 	}
