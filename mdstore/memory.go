@@ -258,12 +258,11 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		return (q.Type != "" && typ != q.Type) || (!q.From.IsZero() && at.Before(q.From)) || (!q.To.IsZero() && !at.Before(q.To))
 	}
 	var rels []string
-	var stats []fileStat
 	var up *indexUpdate
 	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() {
 		// With a filter, the memory index skips files known to lie outside it.
 		var err error
-		if rels, stats, up, err = s.indexedFiles(folders, outside); err != nil {
+		if rels, up, err = s.indexedFiles(folders, outside); err != nil {
 			return nil, err
 		}
 	} else {
@@ -286,7 +285,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		}
 		m := r.m
 		if up != nil {
-			up.add(rels[i], stats[i], m)
+			up.add(i, m)
 		}
 		if outside(m.Type, m.IngestionTime) {
 			continue

@@ -95,95 +95,141 @@ func appendIndexRecord(b []byte, rel string, f fileStat, m *Memory) []byte {
 	return binary.BigEndian.AppendUint32(b, uint32(m.IngestionTime.Nanosecond()))
 }
 
-func (s *Store) writeMemoryIndex(entries []byte) error {
-	b := make([]byte, 0, len(indexMagic)+len(entries))
-	b = append(append(b, indexMagic...), entries...)
-	return writeFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
-}
-
 // indexedFiles lists the record files of folders and leaves out those that
 // the memory index shows to lie outside the listing (outside reports that
 // of a type and an ingestion time). It returns the files to read, sorted,
-// with their stats, and the index update that records what reading finds.
-func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.Time) bool) ([]string, []fileStat, *indexUpdate, error) {
-	type folder struct {
-		files []fileStat
-		pos   map[uint64]int // hash of a file name → its place in files
-		skip  []bool
-	}
-	// Names are found by a 64-bit hash and then compared: a collision only
-	// makes a file read again.
-	seed := maphash.MakeSeed()
-	byDir := make(map[string]*folder, len(folders))
+// and the index update that records what reading them finds.
+//
+// The index keeps a folder's entries in the order the folder lists its
+// files, which changes little from run to run, so most entries are found
+// where the previous one ended, in memory order; the others by a hash of
+// the name.
+func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.Time) bool) ([]string, *indexUpdate, error) {
+	up := &indexUpdate{}
+	byDir := make(map[string]*scannedFolder, len(folders))
 	for _, dir := range folders {
 		files, err := scanFolder(s.Path(dir))
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
-		f := &folder{files: files, pos: make(map[uint64]int, len(files)), skip: make([]bool, len(files))}
-		for i, fs := range files {
-			f.pos[maphash.String(seed, fs.name)] = i
-		}
+		f := &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files))}
 		byDir[dir] = f
+		up.folders = append(up.folders, f)
 	}
 	old := s.readMemoryIndex()
-	up := &indexUpdate{entries: make([]byte, 0, len(old)+4096)}
+	up.other = make([]byte, 0, 1024)
 	eachIndexRecord(old, func(r indexRecord) {
 		slash := bytes.LastIndexByte(r.rel, '/')
 		f := byDir[string(r.rel[:max(slash, 0)])]
 		if slash < 0 || f == nil {
-			up.entries = append(up.entries, r.raw...) // a folder this listing does not cover
+			up.other = append(up.other, r.raw...) // a folder this listing does not cover
 			return
 		}
-		name := r.rel[slash+1:]
-		i, ok := f.pos[maphash.Bytes(seed, name)]
-		if !ok || f.files[i].name != string(name) || f.files[i].indexed || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
+		i, ok := f.find(r.rel[slash+1:])
+		if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
 			up.dirty = true // gone, changed, or a second entry: dropped
 			return
 		}
-		up.entries = append(up.entries, r.raw...)
-		f.files[i].indexed = true
+		f.files[i].record = r.raw
 		f.skip[i] = outside(string(r.typ), r.ingestion)
 	})
 	type file struct {
-		rel  string
-		stat fileStat
+		rel string
+		ref fileRef
 	}
 	var read []file
-	for _, dir := range folders {
-		f := byDir[dir]
-		for i, fs := range f.files {
+	for _, f := range up.folders {
+		for i := range f.files {
 			if !f.skip[i] {
-				read = append(read, file{dir + "/" + fs.name, fs})
+				read = append(read, file{f.dir + "/" + f.files[i].name, fileRef{f, i}})
 			}
 		}
 	}
 	sort.Slice(read, func(i, j int) bool { return read[i].rel < read[j].rel })
-	rels, stats := make([]string, len(read)), make([]fileStat, len(read))
+	rels := make([]string, len(read))
+	up.read = make([]fileRef, len(read))
 	for i, f := range read {
-		rels[i], stats[i] = f.rel, f.stat
+		rels[i], up.read[i] = f.rel, f.ref
 	}
-	return rels, stats, up, nil
+	return rels, up, nil
+}
+
+// scannedFolder is a folder's files as a listing found them.
+type scannedFolder struct {
+	dir   string
+	files []fileStat // in the folder's own order
+	skip  []bool     // the index shows the file lies outside the listing
+	next  int        // where the next index entry is expected
+	pos   map[uint64]int
+	seed  maphash.Seed
+}
+
+// find returns the place of a file name in files: first where the previous
+// entry ended, then by a 64-bit hash of the name (built on first need; a
+// collision only makes a file read again).
+func (f *scannedFolder) find(name []byte) (int, bool) {
+	for i := f.next; i < len(f.files) && i < f.next+4; i++ {
+		if f.files[i].name == string(name) {
+			f.next = i + 1
+			return i, true
+		}
+	}
+	if f.pos == nil {
+		f.seed = maphash.MakeSeed()
+		f.pos = make(map[uint64]int, len(f.files))
+		for i := range f.files {
+			f.pos[maphash.String(f.seed, f.files[i].name)] = i
+		}
+	}
+	i, ok := f.pos[maphash.Bytes(f.seed, name)]
+	if !ok || f.files[i].name != string(name) {
+		return 0, false
+	}
+	f.next = i + 1
+	return i, true
 }
 
 // indexUpdate is the memory index being rewritten by a listing.
 type indexUpdate struct {
-	entries []byte
+	other   []byte // the entries of folders the listing does not cover
+	folders []*scannedFolder
+	read    []fileRef // the files the listing reads, in its order
 	dirty   bool
 }
 
-// add records a file the listing read (unless the index holds it already).
-func (up *indexUpdate) add(rel string, f fileStat, m *Memory) {
-	if f.regular && !f.indexed {
-		up.entries = appendIndexRecord(up.entries, rel, f, m)
+// fileRef is one file of a scanned folder.
+type fileRef struct {
+	folder *scannedFolder
+	i      int
+}
+
+// add records what reading the listing's i-th file found.
+func (up *indexUpdate) add(i int, m *Memory) {
+	ref := up.read[i]
+	f := &ref.folder.files[ref.i]
+	if f.regular && f.record == nil {
+		f.record = appendIndexRecord(nil, ref.folder.dir+"/"+f.name, *f, m)
 		up.dirty = true
 	}
 }
 
 // save writes the index if it changed (best effort: a cache that cannot be
-// written only costs speed next time).
+// written only costs speed next time): each folder's entries in the
+// folder's order.
 func (up *indexUpdate) save(s *Store) {
-	if up.dirty {
-		_ = s.writeMemoryIndex(up.entries)
+	if !up.dirty {
+		return
 	}
+	n := len(indexMagic) + len(up.other)
+	for _, f := range up.folders {
+		n += len(f.files) * 64
+	}
+	b := make([]byte, 0, n)
+	b = append(append(b, indexMagic...), up.other...)
+	for _, f := range up.folders {
+		for i := range f.files {
+			b = append(b, f.files[i].record...)
+		}
+	}
+	_ = writeFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
 }
