@@ -203,22 +203,41 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 		blobs[r.prefix+ch.Path] = h
 		edit.set(r.prefix+ch.Path, h)
 	}
+	// The git index is updated while the trees are built: it needs only the
+	// blobs and the files. Before the branch moves it shows the run's
+	// changes as staged, which is what the work tree holds; a crash there
+	// is recovered like any other.
+	indexDone := make(chan error, 1)
+	go func() { indexDone <- r.updateIndex(c, blobs) }()
 	ts := trees{repo: r.repo.Storer, out: mem, cache: cache}
 	var base []byte
 	if !baseTree.IsZero() {
 		if base, err = ts.read("", baseTree); err != nil {
+			<-indexDone
 			return "", err
 		}
 	}
 	tree, err := edit.build(ts, "", base)
 	if err != nil {
+		<-indexDone
 		return "", err
 	}
 	if !baseTree.IsZero() && tree == baseTree {
 		// HEAD already holds exactly these files (a user committed them
 		// after a crash): no empty commit, just a clean index.
-		return ref.Hash().String(), r.updateIndex(c, blobs)
+		return ref.Hash().String(), <-indexDone
 	}
+	hash, err := s.finishCommit(r, mem, cache, info, tree, parents, branch, ref)
+	if ierr := <-indexDone; err == nil && ierr != nil {
+		return hash, fmt.Errorf("commit %s made, but updating the git index failed: %w", hash, ierr)
+	}
+	return hash, err
+}
+
+// finishCommit writes the commit object and the run's new objects, and
+// moves the branch to the commit.
+func (s *Store) finishCommit(r *repoInfo, mem *memory.Storage, cache *objectCache, info CommitInfo, tree plumbing.Hash, parents []plumbing.Hash, branch plumbing.ReferenceName, ref *plumbing.Reference) (string, error) {
+	var err error
 	if tree.IsZero() {
 		if tree, err = writeTreeObject(mem, nil); err != nil {
 			return "", err
@@ -241,6 +260,11 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The cache is written while the objects are: if the branch does not
+	// move, it describes a commit that is not HEAD and is not used.
+	cacheDone := make(chan struct{})
+	go func() { cache.save(commitHash, commitData); close(cacheDone) }()
+	defer func() { <-cacheDone }()
 	if err := storeObjects(r, mem); err != nil {
 		return "", err
 	}
@@ -249,10 +273,6 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 	}
 	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, commitHash), ref); err != nil {
 		return "", fmt.Errorf("updating %s: %w", branch, err)
-	}
-	cache.save(commitHash, commitData)
-	if err := r.updateIndex(c, blobs); err != nil {
-		return commitHash.String(), fmt.Errorf("commit %s made, but updating the git index failed: %w", commitHash, err)
 	}
 	return commitHash.String(), nil
 }
