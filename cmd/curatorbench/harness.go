@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -17,11 +20,13 @@ type measurement struct {
 	Stderr string
 }
 
+var peakRSS = regexp.MustCompile(`curator: peak RSS (\d+) kB\n`)
+
 // timeCmd runs a command and returns its wall time and peak RSS.
 func timeCmd(dir string, env []string, name string, args ...string) (measurement, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), "CURATOR_PEAK_RSS=1"), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -31,7 +36,13 @@ func timeCmd(dir string, env []string, name string, args ...string) (measurement
 		return measurement{}, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, out, stderr.Bytes())
 	}
 	m := measurement{Wall: wall, Stderr: stderr.String()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	// curator reports its own peak (VmHWM); the rusage of a child started
+	// by os/exec also counts this process's memory at the time of the start.
+	if p := peakRSS.FindStringSubmatch(m.Stderr); p != nil {
+		kb, _ := strconv.ParseInt(p[1], 10, 64)
+		m.MaxRSS = kb * 1024
+		m.Stderr = strings.Replace(m.Stderr, p[0], "", 1)
+	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		m.MaxRSS = ru.Maxrss * 1024
 	}
 	return m, nil
