@@ -260,11 +260,6 @@ func (s *Store) finishCommit(r *repoInfo, mem *memory.Storage, cache *objectCach
 	if err != nil {
 		return "", err
 	}
-	// The cache is written while the objects are: if the branch does not
-	// move, it describes a commit that is not HEAD and is not used.
-	cacheDone := make(chan struct{})
-	go func() { cache.save(commitHash, commitData); close(cacheDone) }()
-	defer func() { <-cacheDone }()
 	if err := storeObjects(r, mem); err != nil {
 		return "", err
 	}
@@ -274,6 +269,7 @@ func (s *Store) finishCommit(r *repoInfo, mem *memory.Storage, cache *objectCach
 	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, commitHash), ref); err != nil {
 		return "", fmt.Errorf("updating %s: %w", branch, err)
 	}
+	s.caches = append(s.caches, func() { cache.save(commitHash, commitData) })
 	return commitHash.String(), nil
 }
 

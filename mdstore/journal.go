@@ -126,6 +126,7 @@ func (s *Store) recover() ([]Recovered, error) {
 		}
 	}
 	sort.Strings(names)
+	defer s.WriteCaches()
 	var done []Recovered
 	for _, n := range names {
 		path := filepath.Join(s.journalDir(), n)

@@ -221,6 +221,9 @@ type MemoryQuery struct {
 	// Progress, when set, is told how many of the files to read are read.
 	// It is called from several goroutines.
 	Progress func(done, total int)
+	// DeferIndex leaves writing the memory index to the store's next
+	// WriteCaches (Save calls it after its last sync).
+	DeferIndex bool
 }
 
 // MemoryList is a page of memories plus the files that could not be read.
@@ -293,7 +296,11 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		all = append(all, m)
 	}
 	if up != nil {
-		up.save(s)
+		if q.DeferIndex {
+			s.caches = append(s.caches, func() { up.save(s) })
+		} else {
+			up.save(s)
+		}
 	}
 	SortMemories(all)
 	res.Total = len(all)

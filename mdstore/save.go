@@ -21,6 +21,7 @@ type SaveOptions struct {
 // holds the lock. The order makes a crash at any point recoverable: journal
 // (synced) → files → one sync → commit → journal removed.
 func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
+	defer s.WriteCaches()
 	if c.Empty() {
 		return "", nil
 	}
@@ -97,5 +98,6 @@ func (s *Store) CommitStore(info CommitInfo) (string, error) {
 	if info.At.IsZero() {
 		info.At = s.Now()
 	}
+	defer s.WriteCaches()
 	return s.commit(c, info)
 }

@@ -24,6 +24,20 @@ type Store struct {
 	Config Config
 	// Now is the store's clock; tests replace it.
 	Now func() time.Time
+	// caches are cache writes queued until a run's last sync (WriteCaches).
+	caches []func()
+}
+
+// WriteCaches writes the caches a run has queued: the object cache of its
+// commit and the memory index of a listing made with DeferIndex. Save does
+// it after its last sync, so that the sync does not wait for data that
+// needs no durability (the kernel writes it back soon after); call it
+// after a deferred listing that no Save follows.
+func (s *Store) WriteCaches() {
+	for _, write := range s.caches {
+		write()
+	}
+	s.caches = nil
 }
 
 // Find walks up from start to the nearest folder holding .curator and

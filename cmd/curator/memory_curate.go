@@ -54,6 +54,7 @@ func memoryCurateCommand() *cli.Command {
 				return err
 			}
 			run := newRunID(now)
+			defer s.WriteCaches() // a dry run saves nothing; the caches are still worth keeping
 			r, err := curate.PrepareMemoryPass(s, w, curate.MemoryOptions{DedupPrefix: c.Int("dedup-prefix"), Progress: g.progress("reading the window")}, run, now)
 			if err != nil {
 				return err

@@ -29,6 +29,7 @@ func benchMemory(args []string, stdout io.Writer) error {
 	keep := fs.Bool("keep", false, "keep the temporary stores")
 	runs := fs.Int("runs", 5, "timed windows per store (with --store; the median is reported)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the last run on the large store to this file")
+	compare := fs.String("compare", "", "a second curator binary whose runs alternate with the first (with --store)")
 	timing := fs.Bool("timing", false, "print curator's own step times for the last run on each store")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,7 +62,7 @@ func benchMemory(args []string, stdout io.Writer) error {
 		if *timing {
 			env.timing = []string{"CURATOR_TIMING=1"}
 		}
-		return benchMemoryStore(stdout, curator, tmp, *store, *window, max(*runs, 1), env)
+		return benchMemoryStore(stdout, curator, tmp, *store, *window, max(*runs, 1), env, *compare)
 	}
 	return fmt.Errorf("give --entries N or --store N --window W")
 }
@@ -102,14 +103,16 @@ func benchMemoryWindow(w io.Writer, curator, tmp string, n int) error {
 // both stores, CURATOR_CPUPROFILE for the large one.
 type storeEnv struct{ timing, profile []string }
 
-func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs int, env storeEnv) error {
-	var times [2][]measurement
-	for i, size := range []int{0, storeN} {
+func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs int, env storeEnv, compare string) error {
+	sizes := []int{0, storeN}
+	var stores [2]*mdstore.Store
+	for i, size := range sizes {
 		dir := filepath.Join(tmp, fmt.Sprintf("store-%d", size))
 		s, err := newBenchStore(dir)
 		if err != nil {
 			return err
 		}
+		stores[i] = s
 		if size > 0 {
 			// A day of earlier windows, curated and committed (untimed).
 			if err := generateInbox(s, 1, size, hour0, hour0.Add(24*time.Hour)); err != nil {
@@ -124,36 +127,58 @@ func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs in
 			}
 			fmt.Fprintf(w, "store before the windows: %s\n", counts)
 		}
-		// Each timed run curates a fresh hour of windowN new entries; the
-		// disk is synced first so no run pays for the previous one's writes.
-		for r := 0; r < runs; r++ {
-			from := hour0.Add(time.Duration(48+r) * time.Hour)
-			to := from.Add(time.Hour)
-			if err := generateInbox(s, size+1+r*windowN, windowN, from, to); err != nil {
-				return err
-			}
-			syscall.Sync()
-			var runEnv []string
-			if r == runs-1 {
-				runEnv = env.timing
-				if size > 0 {
-					runEnv = append(runEnv, env.profile...)
+	}
+	// Each timed run curates a fresh hour of windowN new entries. The runs on
+	// the two stores alternate, so that both see the machine in the same
+	// state (on a shared VM, system-call costs drift for minutes at a time),
+	// and the disk is synced first so no run pays for the previous one's
+	// writes.
+	bins := []string{curator}
+	if compare != "" {
+		bins = append(bins, compare)
+	}
+	times := make([][2][]measurement, len(bins))
+	hour := 48
+	for r := 0; r < runs; r++ {
+		for b, bin := range bins {
+			for i, size := range sizes {
+				s := stores[i]
+				from := hour0.Add(time.Duration(hour) * time.Hour)
+				to := from.Add(time.Hour)
+				if err := generateInbox(s, size+1+(hour-48)*windowN, windowN, from, to); err != nil {
+					return err
+				}
+				syscall.Sync()
+				var runEnv []string
+				if r == runs-1 && b == 0 {
+					runEnv = env.timing
+					if size > 0 {
+						runEnv = append(runEnv, env.profile...)
+					}
+				}
+				m, err := timeCmd(filepath.Dir(s.Dir), runEnv, bin, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
+				if err != nil {
+					return err
+				}
+				times[b][i] = append(times[b][i], m)
+				if runEnv != nil && m.Stderr != "" {
+					fmt.Fprintf(w, "last run on the store of %d entries:\n%s", size, m.Stderr)
 				}
 			}
-			m, err := timeCmd(dir, runEnv, curator, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
-			if err != nil {
-				return err
-			}
-			times[i] = append(times[i], m)
-			if runEnv != nil && m.Stderr != "" {
-				fmt.Fprintf(w, "last run on the store of %d entries:\n%s", size, m.Stderr)
-			}
+			hour++
 		}
 	}
-	empty, full := medianRun(times[0]), medianRun(times[1])
-	fmt.Fprintf(w, "memory curate, a %d-entry window, median of %d runs (each a new hour)\n", windowN, runs)
-	fmt.Fprintf(w, "  on an empty store:               %8.3f s  (peak RSS %.1f MB)  runs:%s\n", empty.Wall.Seconds(), mb(empty.MaxRSS), runList(times[0]))
-	fmt.Fprintf(w, "  on a store of %7d entries:    %8.3f s  (peak RSS %.1f MB)  runs:%s\n", storeN, full.Wall.Seconds(), mb(full.MaxRSS), runList(times[1]))
+	if compare != "" {
+		for b, bin := range bins {
+			e, f := medianRun(times[b][0]), medianRun(times[b][1])
+			fmt.Fprintf(w, "%s: empty %.3f s, large %.3f s, ratio %.2f  (large:%s)\n", bin, e.Wall.Seconds(), f.Wall.Seconds(), f.Wall.Seconds()/e.Wall.Seconds(), runList(times[b][1]))
+		}
+		return nil
+	}
+	empty, full := medianRun(times[0][0]), medianRun(times[0][1])
+	fmt.Fprintf(w, "memory curate, a %d-entry window, median of %d runs (each a new hour, the two stores alternating)\n", windowN, runs)
+	fmt.Fprintf(w, "  on an empty store:               %8.3f s  (peak RSS %.1f MB)  runs:%s\n", empty.Wall.Seconds(), mb(empty.MaxRSS), runList(times[0][0]))
+	fmt.Fprintf(w, "  on a store of %7d entries:    %8.3f s  (peak RSS %.1f MB)  runs:%s\n", storeN, full.Wall.Seconds(), mb(full.MaxRSS), runList(times[0][1]))
 	fmt.Fprintf(w, "  ratio:                           %8.2f   (target ≤ 2)\n", full.Wall.Seconds()/empty.Wall.Seconds())
 	return nil
 }
