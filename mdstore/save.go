@@ -19,7 +19,8 @@ type SaveOptions struct {
 // Save applies a run's changeset and records it as one commit, and returns
 // the commit hash ("" when nothing changed or with NoCommit). The caller
 // holds the lock. The order makes a crash at any point recoverable: journal
-// (synced) → files → one sync → commit → journal removed.
+// (synced) → files → objects → one sync → branch → one sync → journal
+// removed.
 func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
 	defer s.WriteCaches()
 	if c.Empty() {
@@ -45,9 +46,14 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 	if err := s.apply(c); err != nil {
 		return "", fmt.Errorf("applying run %s (its journal %s finishes it next time): %w", info.RunID, journal, err)
 	}
-	if err := syncAll(s.Dir); err != nil {
-		return "", err
+	if opt.NoCommit {
+		if err := syncAll(s.Dir); err != nil {
+			return "", err
+		}
 	}
+	// With a commit, the files are made durable by the sync that makes the
+	// commit's objects durable (one sync, not two): until the journal goes,
+	// a crash is recovered by applying it again.
 	stage("applied")
 	hash := ""
 	if !opt.NoCommit {

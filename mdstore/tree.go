@@ -77,13 +77,16 @@ func (t *treeEdit) build(ts trees, path string, base []byte) (plumbing.Hash, err
 		edited[c.name] = i
 	}
 	// The trees of the edited folders, then the folders' new trees.
-	err := eachTreeEntry(base, func(e treeEntry) {
-		if i, ok := edited[string(e.name)]; ok && changes[i].dir && e.dir {
-			copy(changes[i].base[:], e.hash)
+	var err error
+	if len(t.dirs) > 0 {
+		err = eachTreeEntry(base, func(e treeEntry) {
+			if i, ok := edited[string(e.name)]; ok && changes[i].dir && e.dir {
+				copy(changes[i].base[:], e.hash)
+			}
+		})
+		if err != nil {
+			return plumbing.ZeroHash, err
 		}
-	})
-	if err != nil {
-		return plumbing.ZeroHash, err
 	}
 	for i := range changes {
 		c := &changes[i]
