@@ -1,11 +1,8 @@
 package mdstore
 
 import (
-	"errors"
 	"io"
-	"os"
 	"runtime"
-	"strings"
 	"sync"
 )
 
@@ -28,11 +25,8 @@ const scanBatch = 2048
 // 60,000 files a quarter of the cost of os.Lstat). A missing folder is
 // empty.
 func scanFolder(dir string) ([]fileStat, error) {
-	f, err := os.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := openFolder(dir)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -69,7 +63,7 @@ func scanFolder(dir string) ([]fileStat, error) {
 			for b := range batches {
 				files := make([]fileStat, 0, len(b.names))
 				for _, n := range b.names {
-					if strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".") {
+					if isRecordName(n) {
 						fs := fileStat{name: n}
 						statAt(fd, dir, &fs)
 						files = append(files, fs)

@@ -330,11 +330,8 @@ func SortMemories(ms []*Memory) {
 
 // recordNames lists the *.md files of a folder, sorted; a missing folder is empty.
 func recordNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := openFolder(dir)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -344,12 +341,26 @@ func recordNames(dir string) ([]string, error) {
 	}
 	out := names[:0]
 	for _, n := range names {
-		if strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".") {
+		if isRecordName(n) {
 			out = append(out, n)
 		}
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// isRecordName tells a record file's name (*.md, not hidden) from others.
+func isRecordName(n string) bool {
+	return strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".")
+}
+
+// openFolder opens a folder to list it; a missing folder is nil, nil.
+func openFolder(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return f, err
 }
 
 // ExistingMemoryFile returns the store-relative path of any file (readable
