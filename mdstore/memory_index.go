@@ -216,7 +216,19 @@ func (up *indexUpdate) add(i int, m *Memory) {
 // save writes the index if it changed (best effort: a cache that cannot be
 // written only costs speed next time): each folder's entries in the
 // folder's order.
+//
+// The files the listing read are the ones a run that follows may move
+// away: those that are gone by now are left out, so that the next listing
+// finds every entry where the previous one ended.
 func (up *indexUpdate) save(s *Store) {
+	for _, ref := range up.read {
+		f := &ref.folder.files[ref.i]
+		if f.record != nil {
+			if _, err := os.Lstat(s.Path(ref.folder.dir + "/" + f.name)); err != nil {
+				f.record, up.dirty = nil, true
+			}
+		}
+	}
 	if !up.dirty {
 		return
 	}
