@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
-	"errors"
+	"hash/adler32"
 	"hash/crc32"
 	"io"
 	"os"
@@ -15,7 +15,7 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
-	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/flate"
 )
 
 // writePack writes objects as one pack file and its index into
@@ -100,31 +100,68 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) error {
 	return writeFile(base+".idx", idxBuf.Bytes(), 0o444, false)
 }
 
-// compressObjects zlib-compresses each object's content, on all cores.
+// packChunk is the size of the pieces a large object is compressed in.
+const packChunk = 256 << 10
+
+// compressObjects zlib-compresses each object's content, on all cores. A
+// large object (a folder tree of 60,000 entries is 2.4 MB) is cut into
+// pieces that are deflated at the same time and joined into one zlib
+// stream, as pigz does: every piece but the last ends with a sync flush,
+// so the pieces form one valid deflate stream, followed by the Adler-32
+// of the whole content.
 func compressObjects(objs []plumbing.EncodedObject) ([][]byte, error) {
-	out := make([][]byte, len(objs))
-	errs := make([]error, len(objs))
+	contents := make([][]byte, len(objs))
+	type piece struct{ obj, first, last int }
+	var pieces []piece
+	for i, o := range objs {
+		data, err := objectBytes(o)
+		if err != nil {
+			return nil, err
+		}
+		contents[i] = data
+		for at := 0; at == 0 || at < len(data); at += packChunk {
+			pieces = append(pieces, piece{obj: i, first: at, last: min(at+packChunk, len(data))})
+		}
+	}
+	deflated := make([][]byte, len(pieces))
 	writers := sync.Pool{New: func() any {
-		zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
-		return zw
+		fw, _ := flate.NewWriter(nil, flate.BestSpeed)
+		return fw
 	}}
-	parallel.For(len(objs), func(i int) {
+	parallel.For(len(pieces), func(k int) {
+		p := pieces[k]
 		var buf bytes.Buffer
-		buf.Grow(int(objs[i].Size()/2) + 64)
-		zw := writers.Get().(*zlib.Writer)
-		defer writers.Put(zw)
-		zw.Reset(&buf)
-		r, err := objs[i].Reader()
-		if err == nil {
-			_, err = io.Copy(zw, r)
-			r.Close()
+		buf.Grow((p.last-p.first)/2 + 64)
+		fw := writers.Get().(*flate.Writer)
+		defer writers.Put(fw)
+		fw.Reset(&buf)
+		fw.Write(contents[p.obj][p.first:p.last])
+		if p.last == len(contents[p.obj]) {
+			fw.Close()
+		} else {
+			fw.Flush()
 		}
-		if err == nil {
-			err = zw.Close()
-		}
-		out[i], errs[i] = buf.Bytes(), err
+		deflated[k] = buf.Bytes()
 	})
-	return out, errors.Join(errs...)
+	out := make([][]byte, len(objs))
+	for k, p := range pieces {
+		if p.first == 0 {
+			out[p.obj] = append(make([]byte, 0, len(deflated[k])+6), 0x78, 0x01) // zlib header: deflate, fastest
+		}
+		out[p.obj] = append(out[p.obj], deflated[k]...)
+		if p.last == len(contents[p.obj]) {
+			out[p.obj] = binary.BigEndian.AppendUint32(out[p.obj], adler32.Checksum(contents[p.obj]))
+		}
+	}
+	return out, nil
+}
+
+// objectBytes is an object's content (read in place for curator's own objects).
+func objectBytes(o plumbing.EncodedObject) ([]byte, error) {
+	if r, ok := o.(*rawObject); ok {
+		return r.data, nil
+	}
+	return readObjectContent(o)
 }
 
 // countWriter counts the bytes written through it (the pack offsets).

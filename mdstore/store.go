@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -34,10 +35,9 @@ type Store struct {
 // needs no durability (the kernel writes it back soon after); call it
 // after a deferred listing that no Save follows.
 func (s *Store) WriteCaches() {
-	for _, write := range s.caches {
-		write()
-	}
+	writes := s.caches
 	s.caches = nil
+	parallel.For(len(writes), func(i int) { writes[i]() })
 }
 
 // Find walks up from start to the nearest folder holding .curator and
