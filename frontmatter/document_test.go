@@ -257,3 +257,35 @@ func TestSetAllMatchesSetOneByOne(t *testing.T) {
 		t.Errorf("Set:\n%s\nSetAll:\n%s", a.Bytes(), b.Bytes())
 	}
 }
+
+// A document with CRLF line ends keeps them: edited and added keys get
+// CRLF lines, and the other lines stay byte-identical.
+func TestEditsKeepCRLF(t *testing.T) {
+	in := "---\r\nid: a\r\nstatus: inbox\r\ntags:\r\n  - go\r\n---\r\nbody\r\n"
+	d, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetAll(KV{"status", "confirmed"}, KV{"maturity", "case"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Set("tags", []string{"go", "yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Set("note", "added by Set"); err != nil {
+		t.Fatal(err)
+	}
+	want := "---\r\nid: a\r\nstatus: confirmed\r\ntags:\r\n  - go\r\n  - yaml\r\nmaturity: case\r\nnote: added by Set\r\n---\r\nbody\r\n"
+	if got := string(d.Bytes()); got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if _, err := Parse(d.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	// LF documents are unchanged by the rule
+	d, _ = Parse([]byte("---\nid: a\n---\n"))
+	d.Set("status", "inbox")
+	if got := string(d.Bytes()); got != "---\nid: a\nstatus: inbox\n---\n" {
+		t.Fatalf("LF document: %q", got)
+	}
+}

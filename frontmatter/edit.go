@@ -49,7 +49,7 @@ func (d *Document) setAll(lines []string, pairs []KV, span func(string) (int, in
 		if err != nil {
 			return err
 		}
-		enc = indent(enc, col)
+		enc = d.lineEnds(indent(enc, col))
 		if start, end, ok := span(p.Key); ok {
 			edits = append(edits, edit{start, end, enc})
 		} else {
@@ -107,9 +107,9 @@ func (d *Document) Set(key string, value any) error {
 		if len(root.Content) > 0 {
 			enc = indent(enc, root.Content[0].Column-1)
 		}
-		return d.replaceYAML(append(append([]byte(nil), d.yaml...), enc...), key)
+		return d.replaceYAML(append(append([]byte(nil), d.yaml...), d.lineEnds(enc)...), key)
 	}
-	enc = indent(enc, root.Content[0].Column-1)
+	enc = d.lineEnds(indent(enc, root.Content[0].Column-1))
 	old := []byte(strings.Join(lines[start:end], ""))
 	if bytes.Equal(old, enc) {
 		return nil
@@ -119,6 +119,15 @@ func (d *Document) Set(key string, value any) error {
 	out = append(out, enc...)
 	out = append(out, strings.Join(lines[end:], "")...)
 	return d.replaceYAML(out, key)
+}
+
+// lineEnds gives encoded key lines the document's line ends: CRLF when its
+// frontmatter opens with "---\r\n", so an edited Windows file stays one.
+func (d *Document) lineEnds(enc []byte) []byte {
+	if !bytes.HasSuffix(d.head, []byte("\r\n")) {
+		return enc
+	}
+	return bytes.ReplaceAll(enc, []byte("\n"), []byte("\r\n"))
 }
 
 // replaceYAML installs edited YAML after checking that it still parses as a
