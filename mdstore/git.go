@@ -269,7 +269,7 @@ func (s *Store) finishCommit(r *repoInfo, mem *memory.Storage, cache *objectCach
 	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, commitHash), ref); err != nil {
 		return "", fmt.Errorf("updating %s: %w", branch, err)
 	}
-	s.caches = append(s.caches, func() { cache.save(commitHash, commitData) })
+	s.queueCache(objectCachePath, func() { cache.save(commitHash, commitData) })
 	return commitHash.String(), nil
 }
 

@@ -297,7 +297,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	}
 	if up != nil {
 		if q.DeferIndex {
-			s.caches = append(s.caches, func() { up.save(s) })
+			s.queueCache(memoryIndexPath, func() { up.save(s) })
 		} else {
 			up.save(s)
 		}

@@ -40,7 +40,7 @@ type cachedObject struct {
 // loadObjectCache reads the cache file (an empty cache when it is missing
 // or damaged; file "" is a cache that is never written).
 func loadObjectCache(file string) *objectCache {
-	c := &objectCache{file: file, folders: map[string]cachedObject{}, byHash: map[plumbing.Hash]cachedObject{}}
+	c := emptyObjectCache(file)
 	if file == "" {
 		return c
 	}
@@ -52,19 +52,19 @@ func loadObjectCache(file string) *objectCache {
 	for len(b) > 0 {
 		// type, hash, path length, path, content length, content
 		if len(b) < 1+20+2 {
-			return loadObjectCache("")
+			return emptyObjectCache(file) // damaged: rewritten by the next save
 		}
 		o := cachedObject{typ: plumbing.ObjectType(b[0])}
 		copy(o.hash[:], b[1:21])
 		n := int(binary.BigEndian.Uint16(b[21:23]))
 		if len(b) < 23+n+4 {
-			return loadObjectCache("")
+			return emptyObjectCache(file) // damaged: rewritten by the next save
 		}
 		path := string(b[23 : 23+n])
 		b = b[23+n:]
 		m := int(binary.BigEndian.Uint32(b))
 		if len(b) < 4+m {
-			return loadObjectCache("")
+			return emptyObjectCache(file) // damaged: rewritten by the next save
 		}
 		o.data, b = b[4:4+m], b[4+m:]
 		c.byHash[o.hash] = o
@@ -74,6 +74,10 @@ func loadObjectCache(file string) *objectCache {
 	}
 	c.file = file
 	return c
+}
+
+func emptyObjectCache(file string) *objectCache {
+	return &objectCache{file: file, folders: map[string]cachedObject{}, byHash: map[plumbing.Hash]cachedObject{}}
 }
 
 // get returns the content of object h of type t if the cache holds it intact.

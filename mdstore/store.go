@@ -25,8 +25,9 @@ type Store struct {
 	Config Config
 	// Now is the store's clock; tests replace it.
 	Now func() time.Time
-	// caches are cache writes queued until a run's last sync (WriteCaches).
-	caches []func()
+	// caches are cache writes queued until a run's last sync (WriteCaches),
+	// by cache file: a later write of the same file replaces an earlier one.
+	caches map[string]func()
 }
 
 // WriteCaches writes the caches a run has queued: the object cache of its
@@ -35,9 +36,20 @@ type Store struct {
 // needs no durability (the kernel writes it back soon after); call it
 // after a deferred listing that no Save follows.
 func (s *Store) WriteCaches() {
-	writes := s.caches
+	writes := make([]func(), 0, len(s.caches))
+	for _, w := range s.caches {
+		writes = append(writes, w)
+	}
 	s.caches = nil
 	parallel.For(len(writes), func(i int) { writes[i]() })
+}
+
+// queueCache queues the write of a cache file (store-relative path).
+func (s *Store) queueCache(path string, write func()) {
+	if s.caches == nil {
+		s.caches = map[string]func(){}
+	}
+	s.caches[path] = write
 }
 
 // Find walks up from start to the nearest folder holding .curator and

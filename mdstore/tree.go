@@ -151,7 +151,7 @@ func eachTreeEntry(data []byte, f func(treeEntry)) error {
 			return fmt.Errorf("damaged git tree object at byte %d", off)
 		}
 		end := nul + 21
-		f(treeEntry{name: b[sp+1 : nul], hash: b[nul+1 : end], raw: b[:end], dir: string(b[:sp]) == "40000"})
+		f(treeEntry{name: b[sp+1 : nul], hash: b[nul+1 : end], raw: b[:end], dir: isTreeMode(b[:sp])})
 		off += end
 	}
 	return nil
@@ -221,4 +221,17 @@ func readObjectContent(obj plumbing.EncodedObject) ([]byte, error) {
 // writeTreeObject stores a tree object with this content and returns its hash.
 func writeTreeObject(out storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
 	return out.SetEncodedObject(&rawObject{typ: plumbing.TreeObject, data: content, hash: objectHash(plumbing.TreeObject, content)})
+}
+
+// isTreeMode reports whether a tree entry's octal mode is a folder, as git
+// reads it ("40000", or "040000" as some tools wrote it).
+func isTreeMode(m []byte) bool {
+	v := 0
+	for _, c := range m {
+		if c < '0' || c > '7' {
+			return false
+		}
+		v = v<<3 | int(c-'0')
+	}
+	return v&0o170000 == 0o040000
 }

@@ -1,0 +1,207 @@
+package mdstore
+
+import (
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gitIn(t *testing.T, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// A tree written by another tool with a zero-padded folder mode ("040000",
+// which git reads and fsck only warns about): editing a file in that folder
+// must keep the folder's other files.
+func TestCommitKeepsFoldersWithZeroPaddedMode(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	cs := &Changeset{}
+	cs.Write("memory/inbox/keep1.md", []byte("k1\n"))
+	cs.Write("memory/inbox/keep2.md", []byte("k2\n"))
+	if _, err := s.Save(cs, info("fill"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Rewrite the root tree so that ".curator" has mode 040000.
+	rootHex := gitIn(t, dir, "", "rev-parse", "HEAD^{tree}")
+	raw := gitIn(t, dir, "", "cat-file", "tree", rootHex) // binary, read below instead
+	_ = raw
+	out, _ := exec.Command("git", "-C", dir, "cat-file", "tree", rootHex).Output()
+	fixed := strings.Replace(string(out), "40000 .curator\x00", "040000 .curator\x00", 1)
+	if fixed == string(out) {
+		t.Fatal("no .curator entry")
+	}
+	f := filepath.Join(t.TempDir(), "tree")
+	os.WriteFile(f, []byte(fixed), 0o644)
+	newRoot := gitIn(t, dir, "", "hash-object", "-t", "tree", "-w", "--literally", f)
+	c := gitIn(t, dir, "", "commit-tree", newRoot, "-p", "HEAD", "-m", "imported")
+	gitIn(t, dir, "", "update-ref", "refs/heads/main", c)
+	if got := gitIn(t, dir, "", "ls-tree", "-r", "--name-only", "HEAD"); !strings.Contains(got, "keep1.md") {
+		t.Fatalf("setup: git reads HEAD as:\n%s", got)
+	}
+	os.Remove(filepath.Join(s.Dir, objectCachePath)) // not needed, but a cold cache
+	cs = &Changeset{}
+	cs.Write("memory/inbox/new.md", []byte("new\n"))
+	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	files := gitIn(t, dir, "", "ls-tree", "-r", "--name-only", "HEAD")
+	for _, want := range []string{"keep1.md", "keep2.md", "new.md"} {
+		if !strings.Contains(files, want) {
+			t.Errorf("HEAD lost %s; it holds:\n%s", want, files)
+		}
+	}
+	_ = hex.EncodeToString
+}
+
+// Entries with modes curator never writes (executable, symlink, submodule)
+// in a folder the run edits are kept as they are.
+func TestCommitKeepsOtherFileModes(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(s.Dir, "memory", "inbox")
+	os.WriteFile(filepath.Join(in, "run.sh"), []byte("#!/bin/sh\n"), 0o755)
+	os.Symlink("run.sh", filepath.Join(in, "link.md"))
+	gitIn(t, dir, "", "add", "-A")
+	blob := gitIn(t, dir, "", "rev-parse", "HEAD:.curator/config.yaml")
+	_ = blob
+	head := gitIn(t, dir, "", "rev-parse", "HEAD")
+	gitIn(t, dir, "", "update-index", "--add", "--cacheinfo", "160000,"+head+",.curator/memory/inbox/sub")
+	gitIn(t, dir, "", "commit", "-qm", "modes")
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("a\n"))
+	cs.Write("memory/inbox/sub0.md", []byte("a\n"))
+	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ls := gitIn(t, dir, "", "ls-tree", "HEAD:.curator/memory/inbox")
+	for _, want := range []string{"100755 blob", "120000 blob", "160000 commit"} {
+		if !strings.Contains(ls, want) {
+			t.Errorf("lost %s:\n%s", want, ls)
+		}
+	}
+	gitIn(t, dir, "", "fsck", "--strict")
+	t.Log(gitIn(t, dir, "", "status", "--porcelain"))
+}
+
+// A path of 0xFFF bytes or more in the index (git allows them).
+func TestSpliceIndexLongNamesWithGit(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	blob := gitIn(t, dir, "", "rev-parse", "HEAD:.curator/config.yaml")
+	for _, n := range []int{0xFFE, 0xFFF, 0x1000, 0x1001, 5000} {
+		p := strings.Repeat("d/", (n-10)/2)
+		p = p + strings.Repeat("f", n-len(p))
+		if len(p) != n {
+			t.Fatal(len(p))
+		}
+		gitIn(t, dir, "", "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
+	}
+	gitIn(t, dir, "", "update-index", "--index-version", "3")
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("a\n"))
+	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ls := gitIn(t, dir, "", "ls-files")
+	if strings.Count(ls, "\n")+1 < 5 || !strings.Contains(ls, "memory/inbox/a.md") {
+		t.Errorf("ls-files:\n%.300s", ls)
+	}
+	gitIn(t, dir, "", "fsck", "--strict")
+}
+
+// Index version 4 goes through go-git's codec, concurrently with the trees.
+func TestCommitWithIndexVersion4(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "", "update-index", "--index-version", "4")
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("a\n"))
+	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := gitIn(t, dir, "", "status", "--porcelain"); st != "" {
+		t.Errorf("status: %s", st)
+	}
+}
+
+// A truncated cache file (a crash before the kernel wrote it back) is
+// never rewritten: every later commit runs cold.
+func TestDamagedObjectCacheIsRewritten(t *testing.T) {
+	needGit(t)
+	s, _ := newStore(t)
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("a\n"))
+	if _, err := s.Save(cs, info("a"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(s.Dir, objectCachePath)
+	data, _ := os.ReadFile(f)
+	os.WriteFile(f, data[:len(data)-3], 0o644)
+	for _, n := range []string{"b", "c"} {
+		cs = &Changeset{}
+		cs.Write("memory/inbox/"+n+".md", []byte(n+"\n"))
+		if _, err := s.Save(cs, info(n), SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(loadObjectCache(f).byHash) == 0 {
+		t.Error("the object cache stays unusable after it was truncated once")
+	}
+}
+
+// Trees built by merging bytes equal what git builds from the same files.
+func TestTreesMatchGitWriteTree(t *testing.T) {
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"p/a-b.md", "p/a.md", "p/a/b.md", "p/a0.md", "p/a.b/c.md", "p/ä.md", "p/A.md", "p/a/a/a.md"}
+	for i, n := range names {
+		cs := &Changeset{}
+		cs.Write(n, []byte(n))
+		if i%2 == 1 {
+			cs.Write("q/"+n, []byte(n))
+		}
+		if _, err := s.Save(cs, info(n), SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, "", "add", "-A", ".curator")
+		if w, h := gitIn(t, dir, "", "write-tree"), gitIn(t, dir, "", "rev-parse", "HEAD^{tree}"); w != h {
+			t.Fatalf("after %s: git builds %s, curator %s", n, w, h)
+		}
+	}
+	cs := &Changeset{}
+	cs.Delete("p/a/b.md")
+	cs.Move("p/a/a/a.md", "p/a-b/x.md", []byte("x"))
+	if _, err := s.Save(cs, info("mv"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "", "add", "-A", ".curator")
+	if w, h := gitIn(t, dir, "", "write-tree"), gitIn(t, dir, "", "rev-parse", "HEAD^{tree}"); w != h {
+		t.Fatalf("after move: git builds %s, curator %s", w, h)
+	}
+	gitIn(t, dir, "", "fsck", "--strict")
+}
