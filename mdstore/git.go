@@ -8,15 +8,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
 )
 
@@ -59,64 +56,9 @@ func (c CommitInfo) Message() string {
 // objects; larger runs write one pack file instead of thousands of files.
 const looseLimit = 256
 
-type repoInfo struct {
-	repo   *git.Repository
-	root   string // work tree root
-	gitDir string
-	prefix string // store path relative to root, with a trailing slash
-}
-
-func (s *Store) openRepo() (*repoInfo, error) {
-	repo, err := git.PlainOpenWithOptions(s.Dir, &git.PlainOpenOptions{DetectDotGit: true})
-	if errors.Is(err, git.ErrRepositoryNotExists) {
-		return nil, ErrNoRepository
-	}
-	if err != nil {
-		return nil, err
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, err
-	}
-	fs, ok := repo.Storer.(*filesystem.Storage)
-	if !ok {
-		return nil, errors.New("unsupported git storage")
-	}
-	root := wt.Filesystem.Root()
-	rootReal, _ := filepath.EvalSymlinks(root)
-	dirReal, _ := filepath.EvalSymlinks(s.Dir)
-	rel, err := filepath.Rel(rootReal, dirReal)
-	if err != nil {
-		return nil, err
-	}
-	prefix := filepath.ToSlash(rel) + "/"
-	if rel == "." {
-		prefix = ""
-	}
-	return &repoInfo{repo: repo, root: root, gitDir: fs.Filesystem().Root(), prefix: prefix}, nil
-}
-
-// branch returns the branch HEAD points to and its current commit (nil on a
-// branch without commits yet).
-func (r *repoInfo) branch() (plumbing.ReferenceName, *plumbing.Reference, error) {
-	head, err := r.repo.Storer.Reference(plumbing.HEAD)
-	if err != nil {
-		return "", nil, err
-	}
-	if head.Type() != plumbing.SymbolicReference {
-		return "", nil, ErrDetachedHead
-	}
-	for _, f := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"} {
-		if _, err := os.Stat(filepath.Join(r.gitDir, f)); err == nil {
-			return "", nil, ErrMergeInProgress
-		}
-	}
-	ref, err := r.repo.Storer.Reference(head.Target())
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return head.Target(), nil, nil
-	}
-	return head.Target(), ref, err
-}
+// maxRefRaces is how often a commit is built again on a branch that moved
+// while it was being made.
+const maxRefRaces = 8
 
 // runRecorded reports whether a commit of run is on HEAD's branch: it looks
 // back along first parents over the commits made since the run started (a
@@ -126,13 +68,12 @@ func (s *Store) runRecorded(run string, since time.Time) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	_, ref, err := r.branch()
-	if err != nil || ref == nil {
+	_, h, err := r.headBranch()
+	if err != nil || h.IsZero() {
 		return false, err
 	}
-	h := ref.Hash()
 	for i := 0; i < 1000; i++ {
-		c, err := r.repo.CommitObject(h)
+		c, err := object.GetCommit(r.st, h)
 		if err != nil {
 			return false, err
 		}
@@ -147,47 +88,174 @@ func (s *Store) runRecorded(run string, since time.Time) (bool, error) {
 	return false, nil
 }
 
-// CheckCommit tells early whether a commit could be made (repository, branch,
-// no merge in progress), so a run can refuse before it changes anything.
+// CheckCommit tells early whether a commit could be made (repository,
+// branch, no merge in progress, git settings curator can commit under), so
+// a run can refuse before it changes anything.
 func (s *Store) CheckCommit() error {
 	r, err := s.openRepo()
 	if err != nil {
 		return err
 	}
-	_, _, err = r.branch()
+	if err := r.checkSettings(); err != nil {
+		return err
+	}
+	_, _, err = r.headBranch()
 	return err
 }
 
-// commit records the changeset as one commit on HEAD's branch: HEAD's tree
-// plus the changes (not a scan of the work tree), and updates the index
-// entries of the changed paths only.
-func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
+// unchangedError is an error of a commit that stopped before the run
+// changed any file: the store and the repository are as they were.
+type unchangedError struct{ err error }
+
+func (e *unchangedError) Error() string { return e.err.Error() }
+func (e *unchangedError) Unwrap() error { return e.err }
+
+// nothingChanged reports whether err stopped a run before it changed a file.
+func nothingChanged(err error) bool {
+	var u *unchangedError
+	return errors.As(err, &u)
+}
+
+// commit records the changeset as one commit on HEAD's branch, the way git
+// itself commits, so that git commands running beside it never lose or
+// absorb a change:
+//
+//  1. .git/index.lock is created exclusively (waiting while a git command
+//     holds it) and held to the end, so no `git add`, `git commit`, `git
+//     stash` or `git checkout` reads or writes the index meanwhile;
+//  2. the commit is built from HEAD's tree plus the changes (not a scan of
+//     the work tree) and its objects are written, before any file changes,
+//     so a full disk stops the run with nothing changed;
+//  3. apply changes the files (nil: they are changed already);
+//  4. the new index (the run's paths updated, every other entry as it was)
+//     is written into index.lock, and everything is synced once;
+//  5. the branch is moved with a compare-and-swap under HEAD.lock and the
+//     branch's own lock; if another process moved it, the commit is built
+//     again on the new tip;
+//  6. index.lock is renamed over the index.
+//
+// An error before step 3 is an unchangedError.
+func (s *Store) commit(c *Changeset, info CommitInfo, apply func() error) (string, error) {
+	unchanged := func(err error) (string, error) { return "", &unchangedError{err} }
 	r, err := s.openRepo()
 	if err != nil {
-		return "", err
+		return unchanged(err)
 	}
-	branch, ref, err := r.branch()
+	if err := r.checkSettings(); err != nil {
+		return unchanged(err)
+	}
+	owner := &lockOwner{file: s.lockOwnerFile()}
+	il, err := takeGitLock(filepath.Join(r.gitDir, "index"), s.LockTimeout(), owner)
 	if err != nil {
-		return "", err
+		return unchanged(err)
 	}
-	cache := loadObjectCache(filepath.Join(s.Dir, objectCachePath))
+	defer il.release()
+	index, err := r.readIndex()
+	if err != nil {
+		return unchanged(err)
+	}
 	os.RemoveAll(filepath.Join(s.Dir, ".cache", "trees")) // the cache of earlier versions
+	cache := loadObjectCache(filepath.Join(s.Dir, objectCachePath))
+	blobs := map[string]*rawObject{}
+	for _, ch := range c.Changes {
+		if !ch.Delete {
+			blobs[r.prefix+ch.Path] = newBlob(r.toGit(ch.Data))
+		}
+	}
+	blobsWritten := false
+	for race := 0; race < maxRefRaces; race++ {
+		branch, tip, err := r.headBranch()
+		if err != nil {
+			if apply != nil {
+				return unchanged(err)
+			}
+			return "", err
+		}
+		b, err := s.buildCommit(r, c, info, cache, blobs, tip, !blobsWritten)
+		if err != nil {
+			b.discard()
+			if apply != nil {
+				return unchanged(err)
+			}
+			return "", err
+		}
+		blobsWritten = true
+		if apply != nil {
+			if err := apply(); err != nil {
+				b.discard()
+				return "", err
+			}
+			apply = nil
+		}
+		if err := r.writeIndex(il, index, c, blobs); err != nil {
+			b.discard()
+			return "", err
+		}
+		if err := syncAll(r.commonDir); err != nil {
+			b.discard()
+			return "", err
+		}
+		if err := syncAll(s.Dir); err != nil {
+			b.discard()
+			return "", err
+		}
+		if b.noop {
+			// HEAD already holds exactly these files (a user committed
+			// them after a crash): no empty commit, just the index.
+			return tip.String(), il.commit()
+		}
+		if err := b.pack.publish(); err != nil {
+			return "", err
+		}
+		who := signature(s.Config.Author.Name, s.Config.Author.Email)
+		head, err := r.moveBranch(branch, tip, b.hash, who, b.at, info.Summary, s.LockTimeout(), owner)
+		if errors.Is(err, errRefMoved) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("updating %s: %w", branch, err)
+		}
+		err = il.commit()
+		head.release()
+		s.queueCache(objectCachePath, func() { cache.save(b.hash, b.data) })
+		return b.hash.String(), err
+	}
+	return "", fmt.Errorf("the branch moved %d times while curator was committing; the files are changed and the next run commits them", maxRefRaces)
+}
+
+// builtCommit is a commit whose objects are written.
+type builtCommit struct {
+	hash plumbing.Hash
+	data []byte
+	at   time.Time
+	noop bool         // the tree is the tip's: nothing to commit
+	pack *pendingPack // a large run's pack, published before the branch moves
+}
+
+func (b *builtCommit) discard() {
+	if b != nil {
+		b.pack.discard()
+	}
+}
+
+// buildCommit builds the tree of tip plus the changeset and the commit
+// object, and writes the new objects (the blobs too when withBlobs).
+func (s *Store) buildCommit(r *repoInfo, c *Changeset, info CommitInfo, cache *objectCache, blobs map[string]*rawObject, tip plumbing.Hash, withBlobs bool) (*builtCommit, error) {
 	var baseTree plumbing.Hash
 	var parents []plumbing.Hash
-	if ref != nil {
+	if !tip.IsZero() {
 		var ok bool
-		if baseTree, ok = cache.commitTree(ref.Hash()); !ok {
-			hc, err := r.repo.CommitObject(ref.Hash())
+		if baseTree, ok = cache.commitTree(tip); !ok {
+			hc, err := object.GetCommit(r.st, tip)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			baseTree = hc.TreeHash
 		}
-		parents = []plumbing.Hash{ref.Hash()}
+		parents = []plumbing.Hash{tip}
 	}
 	mem := memory.NewStorage()
 	edit := &treeEdit{}
-	blobs := map[string]plumbing.Hash{}
 	for _, ch := range c.Changes {
 		if ch.From != "" {
 			edit.set(r.prefix+ch.From, plumbing.ZeroHash)
@@ -196,51 +264,32 @@ func (s *Store) commit(c *Changeset, info CommitInfo) (string, error) {
 			edit.set(r.prefix+ch.Path, plumbing.ZeroHash)
 			continue
 		}
-		h, err := mem.SetEncodedObject(newBlob(ch.Data))
-		if err != nil {
-			return "", err
+		b := blobs[r.prefix+ch.Path]
+		if withBlobs {
+			if _, err := mem.SetEncodedObject(b); err != nil {
+				return nil, err
+			}
 		}
-		blobs[r.prefix+ch.Path] = h
-		edit.set(r.prefix+ch.Path, h)
+		edit.set(r.prefix+ch.Path, b.hash)
 	}
-	// The git index is updated while the trees are built: it needs only the
-	// blobs and the files. Before the branch moves it shows the run's
-	// changes as staged, which is what the work tree holds; a crash there
-	// is recovered like any other.
-	indexDone := make(chan error, 1)
-	go func() { indexDone <- r.updateIndex(c, blobs) }()
-	ts := trees{repo: r.repo.Storer, out: mem, cache: cache}
+	ts := trees{repo: r.st, out: mem, cache: cache}
 	var base []byte
+	var err error
 	if !baseTree.IsZero() {
 		if base, err = ts.read("", baseTree); err != nil {
-			<-indexDone
-			return "", err
+			return nil, err
 		}
 	}
 	tree, err := edit.build(ts, "", base)
 	if err != nil {
-		<-indexDone
-		return "", err
+		return nil, err
 	}
 	if !baseTree.IsZero() && tree == baseTree {
-		// HEAD already holds exactly these files (a user committed them
-		// after a crash): no empty commit, just a clean index.
-		return ref.Hash().String(), <-indexDone
+		return &builtCommit{hash: tip, noop: true}, nil
 	}
-	hash, err := s.finishCommit(r, mem, cache, info, tree, parents, branch, ref)
-	if ierr := <-indexDone; err == nil && ierr != nil {
-		return hash, fmt.Errorf("commit %s made, but updating the git index failed: %w", hash, ierr)
-	}
-	return hash, err
-}
-
-// finishCommit writes the commit object and the run's new objects, and
-// moves the branch to the commit.
-func (s *Store) finishCommit(r *repoInfo, mem *memory.Storage, cache *objectCache, info CommitInfo, tree plumbing.Hash, parents []plumbing.Hash, branch plumbing.ReferenceName, ref *plumbing.Reference) (string, error) {
-	var err error
 	if tree.IsZero() {
 		if tree, err = writeTreeObject(mem, nil); err != nil {
-			return "", err
+			return nil, err
 		}
 	}
 	sig := object.Signature{Name: s.Config.Author.Name, Email: s.Config.Author.Email, When: info.At}
@@ -250,54 +299,40 @@ func (s *Store) finishCommit(r *repoInfo, mem *memory.Storage, cache *objectCach
 	co := &object.Commit{Author: sig, Committer: sig, Message: info.Message(), TreeHash: tree, ParentHashes: parents}
 	enc := mem.NewEncodedObject()
 	if err := co.Encode(enc); err != nil {
-		return "", err
+		return nil, err
 	}
-	commitData, err := readObjectContent(enc)
+	data, err := readObjectContent(enc)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	commitHash, err := mem.SetEncodedObject(&rawObject{typ: plumbing.CommitObject, data: commitData, hash: objectHash(plumbing.CommitObject, commitData)})
+	hash, err := mem.SetEncodedObject(&rawObject{typ: plumbing.CommitObject, data: data, hash: objectHash(plumbing.CommitObject, data)})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	if err := storeObjects(r, mem); err != nil {
-		return "", err
-	}
-	if err := syncAll(r.gitDir); err != nil {
-		return "", err
-	}
-	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(branch, commitHash), ref); err != nil {
-		return "", fmt.Errorf("updating %s: %w", branch, err)
-	}
-	s.queueCache(objectCachePath, func() { cache.save(commitHash, commitData) })
-	return commitHash.String(), nil
+	b := &builtCommit{hash: hash, data: data, at: sig.When}
+	b.pack, err = storeObjects(r, mem)
+	return b, err
 }
 
-// storeObjects moves the run's new objects into the repository: loose
-// objects for a small run, one pack file (writePack) for a large one.
-func storeObjects(r *repoInfo, mem *memory.Storage) error {
-	repo := r.repo.Storer
-	// Objects git has already are written again rather than looked up: a
-	// lookup makes go-git load every pack index, which costs more than the
-	// few duplicates (git gc drops them).
+// storeObjects writes the run's new objects into the repository's common
+// folder: loose objects for a small run, one pack (writePack, published
+// later) for a large one. Objects git has already are written again rather
+// than looked up: a lookup makes go-git load every pack index, which costs
+// more than the few duplicates (git gc drops them).
+func storeObjects(r *repoInfo, mem *memory.Storage) (*pendingPack, error) {
 	hashes := make([]plumbing.Hash, 0, len(mem.ObjectStorage.Objects))
 	for h := range mem.ObjectStorage.Objects {
 		hashes = append(hashes, h)
 	}
 	sort.Slice(hashes, func(i, j int) bool { return bytes.Compare(hashes[i][:], hashes[j][:]) < 0 })
-	if len(hashes) <= looseLimit {
-		for _, h := range hashes {
-			if _, err := repo.SetEncodedObject(mem.ObjectStorage.Objects[h]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	objs := make([]plumbing.EncodedObject, len(hashes))
 	for i, h := range hashes {
 		objs[i] = mem.ObjectStorage.Objects[h]
 	}
-	return writePack(r.gitDir, objs)
+	if len(objs) <= looseLimit {
+		return nil, writeLoose(r.commonDir, objs)
+	}
+	return writePack(r.commonDir, objs)
 }
 
 // refreshIndex sets the index entries of a changeset's paths to the files'
@@ -307,62 +342,76 @@ func (s *Store) refreshIndex(c *Changeset) error {
 	if err != nil {
 		return err
 	}
-	blobs := map[string]plumbing.Hash{}
-	for _, ch := range c.Changes {
-		if ch.Delete {
-			continue
-		}
-		blobs[r.prefix+ch.Path] = plumbing.ComputeHash(plumbing.BlobObject, ch.Data)
+	il, err := takeGitLock(filepath.Join(r.gitDir, "index"), s.LockTimeout(), &lockOwner{file: s.lockOwnerFile()})
+	if err != nil {
+		return err
 	}
-	return r.updateIndex(c, blobs)
+	defer il.release()
+	index, err := r.readIndex()
+	if err != nil {
+		return err
+	}
+	blobs := map[string]*rawObject{}
+	for _, ch := range c.Changes {
+		if !ch.Delete {
+			blobs[r.prefix+ch.Path] = newBlob(r.toGit(ch.Data))
+		}
+	}
+	if err := r.writeIndex(il, index, c, blobs); err != nil {
+		return err
+	}
+	return il.commit()
 }
 
-// updateIndex rewrites the index entries of the changed paths only; every
-// other entry (the user's staged work) is kept as it is.
-func (r *repoInfo) updateIndex(c *Changeset, blobs map[string]plumbing.Hash) error {
+// readIndex reads the worktree's git index (an empty one when there is
+// none yet), refusing a split or sparse index. The caller holds
+// index.lock, so it cannot change before the new one replaces it.
+func (r *repoInfo) readIndex() ([]byte, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
+	if errors.Is(err, os.ErrNotExist) {
+		return encodeIndex(&index.Index{Version: 2})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIndexExtensions(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(r.gitDir, "index"), err)
+	}
+	return data, nil
+}
+
+// writeIndex writes into the index lock the index with the changed paths'
+// entries replaced; every other entry (the user's staged work) is kept as
+// it is. Not synced here: the commit's one sync makes it durable.
+func (r *repoInfo) writeIndex(il *gitLock, data []byte, c *Changeset, blobs map[string]*rawObject) error {
 	touched := map[string]bool{}
 	for _, p := range c.Paths() {
 		touched[r.prefix+p] = true
 	}
-	var add []*index.Entry
-	for name, h := range blobs {
-		fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(name)))
-		if err != nil {
+	add := make([]*index.Entry, 0, len(blobs))
+	for name, b := range blobs {
+		e := &index.Entry{Name: name, Hash: b.hash, Mode: filemode.Regular}
+		if !indexStat(filepath.Join(r.root, filepath.FromSlash(name)), e) {
 			continue // changed again since; git will see it as a change
-		}
-		e := &index.Entry{Name: name, Hash: h, Mode: filemode.Regular, Size: uint32(fi.Size()), ModifiedAt: fi.ModTime()}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			e.CreatedAt = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
-			e.Dev, e.Inode, e.UID, e.GID = uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid
 		}
 		add = append(add, e)
 	}
-	path := filepath.Join(r.gitDir, "index")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		data, err = encodeIndex(&index.Index{Version: 2})
-	}
-	if err != nil {
-		return err
-	}
 	out, err := spliceIndex(data, touched, add)
 	if errors.Is(err, errIndexFormat) {
-		out, err = r.updateIndexGoGit(touched, add)
+		out, err = updateIndexGoGit(data, touched, add)
 	}
 	if err != nil {
 		return err
 	}
-	// Atomic but not synced here: Save's last sync makes it durable (git
-	// does not sync its index either).
-	return writeFile(path, out, 0o644, false)
+	return il.write(out, false)
 }
 
 // updateIndexGoGit edits an index of a version spliceIndex does not read
 // (version 4) through go-git's codec.
-func (r *repoInfo) updateIndexGoGit(drop map[string]bool, add []*index.Entry) ([]byte, error) {
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
-		return nil, err
+func updateIndexGoGit(data []byte, drop map[string]bool, add []*index.Entry) ([]byte, error) {
+	idx := &index.Index{}
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+		return nil, fmt.Errorf("reading the git index: %w", err)
 	}
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"sort"
 	"time"
 
@@ -171,4 +172,65 @@ func spliceIndex(data []byte, drop map[string]bool, add []*index.Entry) ([]byte,
 	binary.BigEndian.PutUint32(out[8:12], uint32(count))
 	h := sha1.Sum(out)
 	return append(out, h[:]...), nil
+}
+
+// checkIndexExtensions refuses an index curator cannot rewrite without
+// breaking it: a split index (extension "link": its entries live in a
+// shared index file) or a sparse index ("sdir": folders stand for the
+// files below them). It is called before a run changes anything.
+func checkIndexExtensions(data []byte) error {
+	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
+		return errors.New("not a git index (bad signature)")
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	body := data[:len(data)-20]
+	n := int(binary.BigEndian.Uint32(data[8:12]))
+	off := 12
+	for i := 0; i < n; i++ {
+		if off+62 > len(body) {
+			return errors.New("git index truncated")
+		}
+		b := body[off:]
+		head := 62
+		if binary.BigEndian.Uint16(b[60:62])&0x4000 != 0 {
+			head = 64
+		}
+		if head > len(b) {
+			return errors.New("git index truncated")
+		}
+		if version == 4 {
+			// A varint (bytes of the previous name to drop), then the
+			// rest of the name ending in NUL; no padding.
+			p := head
+			for p < len(b) && b[p]&0x80 != 0 {
+				p++
+			}
+			p++
+			end := bytes.IndexByte(b[min(p, len(b)):], 0)
+			if end < 0 {
+				return errors.New("git index: entry runs past the end")
+			}
+			off += p + end + 1
+			continue
+		}
+		nameLen := int(binary.BigEndian.Uint16(b[60:62]) & 0xFFF)
+		if nameLen == 0xFFF {
+			nameLen = bytes.IndexByte(b[head:], 0)
+		}
+		size := (head + nameLen + 8) &^ 7
+		if nameLen < 0 || size > len(b) {
+			return errors.New("git index: entry runs past the end")
+		}
+		off += size
+	}
+	for off+8 <= len(body) {
+		switch string(body[off : off+4]) {
+		case "link":
+			return fmt.Errorf("%w: the git index is split (core.splitIndex); curator cannot update it safely: run `git config core.splitIndex false && git update-index --no-split-index`, or pass --no-commit", ErrGitSetting)
+		case "sdir":
+			return fmt.Errorf("%w: the git index is sparse (index.sparse); curator cannot update it safely: run `git sparse-checkout init --no-sparse-index` (a sparse checkout with a full index works), or pass --no-commit", ErrGitSetting)
+		}
+		off += 8 + int(binary.BigEndian.Uint32(body[off+4:off+8]))
+	}
+	return nil
 }

@@ -212,7 +212,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 	if err != nil {
 		return nil, nil //nolint:nilerr // no repository: nothing to add
 	}
-	refs, err := r.repo.References()
+	refs, err := r.st.IterReferences()
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 		if ref.Type() != plumbing.HashReference || !(ref.Name().IsBranch() || ref.Name().IsRemote()) {
 			return nil
 		}
-		c, err := r.repo.CommitObject(ref.Hash())
+		c, err := object.GetCommit(r.st, ref.Hash())
 		if err != nil || seen[c.TreeHash] {
 			return nil //nolint:nilerr // not a commit: nothing to list
 		}

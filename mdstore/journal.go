@@ -110,6 +110,9 @@ func (s *Store) Recover() error {
 }
 
 func (s *Store) recover() ([]Recovered, error) {
+	if err := s.removeStaleGitLocks(); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(s.journalDir())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -150,7 +153,7 @@ func (s *Store) recover() ([]Recovered, error) {
 				// The commit was made; its index update may not have been.
 				err = s.refreshIndex(c)
 			} else {
-				r.Commit, err = s.commit(c, h.Commit)
+				r.Commit, err = s.commit(c, h.Commit, nil)
 			}
 			if err != nil {
 				return done, fmt.Errorf("finishing recovered run %s: %w", h.Commit.RunID, err)

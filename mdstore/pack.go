@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
+	"fmt"
 	"hash/adler32"
 	"hash/crc32"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zlib"
 )
 
 // writePack writes objects as one pack file and its index into
@@ -27,21 +29,25 @@ import (
 // cores at the fastest zlib level (klauspost/compress: about twice the
 // speed of the standard library's). The pack holds whole objects (no
 // deltas), like go-git's.
-func writePack(gitDir string, objs []plumbing.EncodedObject) error {
+func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, error) {
 	dir := filepath.Join(gitDir, "objects", "pack")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	packed, err := compressObjects(objs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f, err := os.CreateTemp(dir, "tmp_pack_")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after the rename there is nothing left to remove
+	p := &pendingPack{dir: dir, tmpPack: f.Name()}
+	fail := func(err error) (*pendingPack, error) {
+		f.Close()
+		p.discard()
+		return nil, err
+	}
 	sum, crc := sha1.New(), crc32.NewIEEE()
 	bw := bufio.NewWriterSize(f, 1<<16)
 	w := &countWriter{w: io.MultiWriter(bw, sum, crc)}
@@ -52,8 +58,7 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) error {
 	w.Write(head)
 	idx := &idxfile.Writer{}
 	if err := idx.OnHeader(uint32(len(objs))); err != nil {
-		f.Close()
-		return err
+		return fail(err)
 	}
 	for i, o := range objs {
 		start := w.n
@@ -61,43 +66,133 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) error {
 		w.Write(objectHeader(o.Type(), o.Size()))
 		w.Write(packed[i])
 		if err := idx.OnInflatedObjectContent(o.Hash(), start, crc.Sum32(), nil); err != nil {
-			f.Close()
-			return err
+			return fail(err)
 		}
 	}
 	var packHash plumbing.Hash
 	copy(packHash[:], sum.Sum(nil))
 	if _, err := bw.Write(packHash[:]); err != nil {
-		f.Close()
-		return err
+		return fail(err)
 	}
 	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
+		return fail(err)
 	}
 	if err := f.Close(); err != nil {
-		return err
+		p.discard()
+		return nil, err
 	}
 	if err := idx.OnFooter(packHash); err != nil {
-		return err
+		p.discard()
+		return nil, err
 	}
 	mi, err := idx.Index()
 	if err != nil {
-		return err
+		p.discard()
+		return nil, err
 	}
 	var idxBuf bytes.Buffer
 	if _, err := idxfile.NewEncoder(&idxBuf).Encode(mi); err != nil {
+		p.discard()
+		return nil, err
+	}
+	fi, err := os.CreateTemp(dir, "tmp_idx_")
+	if err != nil {
+		p.discard()
+		return nil, err
+	}
+	p.tmpIdx = fi.Name()
+	_, err = fi.Write(idxBuf.Bytes())
+	if cerr := fi.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		p.discard()
+		return nil, err
+	}
+	p.base = filepath.Join(dir, "pack-"+packHash.String())
+	return p, nil
+}
+
+// pendingPack is a pack and its index written under temporary names, not
+// yet seen by git. publish makes it visible once its content is durable.
+type pendingPack struct {
+	dir, tmpPack, tmpIdx, base string
+}
+
+// publish renames the index into place, then the pack, and syncs the
+// folder: git and go-git see a pack only when both files exist, and a
+// crash between the renames leaves an index without a pack, which both
+// ignore (never a pack without its index). The caller has synced the
+// temporary files' content.
+func (p *pendingPack) publish() error {
+	if p == nil {
+		return nil
+	}
+	for _, f := range []string{p.tmpPack, p.tmpIdx} {
+		if err := os.Chmod(f, 0o444); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(p.tmpIdx, p.base+".idx"); err != nil {
 		return err
 	}
-	base := filepath.Join(dir, "pack-"+packHash.String())
-	// The pack first, then its index: git sees a pack once its .idx exists.
-	if err := os.Chmod(tmp, 0o444); err != nil {
+	if err := os.Rename(p.tmpPack, p.base+".pack"); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, base+".pack"); err != nil {
-		return err
+	return syncDir(p.dir)
+}
+
+// discard removes the temporary files of a pack that will not be used.
+func (p *pendingPack) discard() {
+	if p == nil {
+		return
 	}
-	return writeFile(base+".idx", idxBuf.Bytes(), 0o444, false)
+	for _, f := range []string{p.tmpPack, p.tmpIdx} {
+		if f != "" {
+			os.Remove(f)
+		}
+	}
+}
+
+// writeLoose writes objects as loose object files (zlib, each by
+// temporary file and rename, so a full disk leaves no partial object). An
+// object git has already is written again rather than looked up.
+func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
+	for _, o := range objs {
+		data, err := objectBytes(o)
+		if err != nil {
+			return err
+		}
+		h := o.Hash().String()
+		dir := filepath.Join(gitDir, "objects", h[:2])
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		f, err := os.CreateTemp(dir, "tmp_obj_")
+		if err != nil {
+			return err
+		}
+		zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
+		fmt.Fprintf(zw, "%s %d\x00", o.Type(), len(data))
+		_, err = zw.Write(data)
+		if cerr := zw.Close(); err == nil {
+			err = cerr
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o444)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), filepath.Join(dir, h[2:]))
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return fmt.Errorf("writing git object %s: %w", h, err)
+		}
+	}
+	return nil
 }
 
 // packChunk is the size of the pieces a large object is compressed in.

@@ -19,8 +19,8 @@ type SaveOptions struct {
 // Save applies a run's changeset and records it as one commit, and returns
 // the commit hash ("" when nothing changed or with NoCommit). The caller
 // holds the lock. The order makes a crash at any point recoverable: journal
-// (synced) → files → objects → one sync → branch → one sync → journal
-// removed.
+// (synced) → git's index.lock → objects → files → index → one sync →
+// branch → index → one sync → journal removed (see commit).
 func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
 	defer s.WriteCaches()
 	if c.Empty() {
@@ -43,21 +43,31 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 		return "", err
 	}
 	stage("journal")
-	if err := s.apply(c); err != nil {
-		return "", fmt.Errorf("applying run %s (its journal %s finishes it next time): %w", info.RunID, journal, err)
+	apply := func() error {
+		if err := s.apply(c); err != nil {
+			return fmt.Errorf("applying run %s (its journal %s finishes it next time): %w", info.RunID, journal, err)
+		}
+		stage("applied")
+		return nil
 	}
+	hash := ""
 	if opt.NoCommit {
+		if err := apply(); err != nil {
+			return "", err
+		}
 		if err := syncAll(s.Dir); err != nil {
 			return "", err
 		}
-	}
-	// With a commit, the files are made durable by the sync that makes the
-	// commit's objects durable (one sync, not two): until the journal goes,
-	// a crash is recovered by applying it again.
-	stage("applied")
-	hash := ""
-	if !opt.NoCommit {
-		if hash, err = s.commit(c, info); err != nil {
+	} else {
+		// The commit applies the files once its objects are written; its
+		// one sync makes the files, the objects and the index durable.
+		// Until the journal goes, a crash is recovered by applying it again.
+		if hash, err = s.commit(c, info, apply); err != nil {
+			if nothingChanged(err) {
+				// Stopped before any file changed (git busy, disk full
+				// while writing objects): the run leaves nothing behind.
+				os.Remove(journal)
+			}
 			return hash, err
 		}
 		// The branch and the index are durable before the journal goes.
@@ -105,5 +115,5 @@ func (s *Store) CommitStore(info CommitInfo) (string, error) {
 		info.At = s.Now()
 	}
 	defer s.WriteCaches()
-	return s.commit(c, info)
+	return s.commit(c, info, nil)
 }

@@ -65,7 +65,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &b):
 		return exitBlocked
-	case errors.Is(err, mdstore.ErrLocked):
+	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
 		return exitLocked
 	case errors.As(err, &ce):
 		return ce.ExitCode()

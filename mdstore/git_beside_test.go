@@ -1,0 +1,284 @@
+package mdstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// These tests run curator's commits while real git commands run in loops
+// beside them, as people and agents do in the repositories curator lives
+// in. Whatever the interleaving: no curation is reverted, stranded or
+// absorbed into a user's commit, no user change is unstaged, state.json
+// never gets conflict markers, and every memory is in exactly one folder.
+
+// gitTry runs git and returns its error (loops expect some commands to
+// fail while another process holds a lock).
+func gitTry(dir string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
+	return cmd.Run()
+}
+
+// besideRepo is a store with committed user files around it.
+func besideRepo(t *testing.T, userFiles int) (*Store, string) {
+	t.Helper()
+	needGit(t)
+	s, dir := newStore(t)
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < userFiles; i++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("u%d.txt", i)), []byte("v0\n"), 0o644)
+	}
+	gitCmd(t, dir, "add", ".")
+	gitCmd(t, dir, "commit", "-qm", "user files")
+	return s, dir
+}
+
+// curationRuns makes n runs, each adding two inbox memories, moving one
+// earlier memory to confirmed/ and rewriting state.json; it returns the
+// final folder of every memory.
+func curationRuns(t *testing.T, s *Store, n int, stop *atomic.Bool) map[string]string {
+	t.Helper()
+	where := map[string]string{}
+	var inbox []string
+	for i := 0; i < n; i++ {
+		l, err := s.Lock(30 * time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := &Changeset{}
+		for k := 0; k < 2; k++ {
+			id := fmt.Sprintf("m%03d-%d", i, k)
+			cs.Write("memory/inbox/"+id+".md", []byte("---\nid: "+id+"\n---\nbody\n"))
+			where[id] = "inbox"
+			inbox = append(inbox, id)
+		}
+		if i > 0 {
+			id := inbox[0]
+			inbox = inbox[1:]
+			cs.Move("memory/inbox/"+id+".md", "memory/confirmed/fact/"+id+".md", []byte("---\nid: "+id+"\nstatus: confirmed\n---\nbody\n"))
+			where[id] = "confirmed/fact"
+		}
+		cs.Write("memory/state.json", []byte(fmt.Sprintf("{\"watermark\": \"run %d\"}\n", i)))
+		var saveErr error
+		for try := 0; try < 50; try++ {
+			if _, saveErr = s.Save(cs, info(fmt.Sprintf("run-%03d", i)), SaveOptions{}); saveErr == nil {
+				break
+			}
+			if !errors.Is(saveErr, ErrGitLocked) {
+				break
+			}
+			// git held a lock beyond the wait: the run made no change, and
+			// is tried again (as the next hourly run would).
+			l.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			if l, err = s.Lock(30 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.Unlock()
+		if saveErr != nil {
+			stop.Store(true)
+			t.Fatalf("run %d: %v", i, saveErr)
+		}
+	}
+	stop.Store(true)
+	return where
+}
+
+// checkCurations checks the repository after the loops and runs ended.
+// With worktreeClean, the store on disk and in the index must also equal
+// HEAD's.
+func checkCurations(t *testing.T, s *Store, dir string, runs int, where map[string]string, worktreeClean bool) {
+	t.Helper()
+	// Every run is on the branch HEAD is on (none stranded or reverted).
+	log := gitCmd(t, dir, "log", "--format=%B")
+	for i := 0; i < runs; i++ {
+		if !strings.Contains(log, fmt.Sprintf("Curator-Run: run-%03d\n", i)) {
+			t.Errorf("run %d is not in HEAD's history", i)
+		}
+	}
+	// No commit of the user's holds a store path.
+	out := gitCmd(t, dir, "log", "--format=@@%s%x09%h", "--name-only", "--no-renames")
+	for _, c := range strings.Split(out, "@@")[1:] {
+		lines := strings.Split(strings.TrimSpace(c), "\n")
+		if strings.HasPrefix(lines[0], "test ") {
+			continue
+		}
+		for _, f := range lines[1:] {
+			if strings.HasPrefix(f, ".curator/") {
+				t.Errorf("user commit %q absorbed %s", lines[0], f)
+				if os.Getenv("DEBUG_BESIDE") != "" {
+					h := lines[0][strings.IndexByte(lines[0], '\t')+1:]
+					t.Log(gitCmd(t, dir, "log", "--format=%h %p %s", "--name-status", "-n", "3", h))
+					t.FailNow()
+				}
+			}
+		}
+	}
+	// The store in HEAD, in the index and on disk are the same.
+	if st := gitCmd(t, dir, "status", "--porcelain", "--", ".curator"); worktreeClean && st != "" {
+		t.Errorf("store differs from HEAD after the runs:\n%s", st)
+	}
+	tracked := gitCmd(t, dir, "ls-tree", "-r", "--name-only", "HEAD", ".curator/memory")
+	found := map[string][]string{}
+	for _, f := range strings.Fields(tracked) {
+		rel := strings.TrimPrefix(f, ".curator/memory/")
+		if strings.HasSuffix(rel, ".md") {
+			id := strings.TrimSuffix(filepath.Base(rel), ".md")
+			found[id] = append(found[id], filepath.Dir(rel))
+		}
+	}
+	for id, want := range where {
+		if got := found[id]; len(got) != 1 || got[0] != want {
+			t.Errorf("memory %s is in %v, want [%s]", id, got, want)
+		}
+	}
+	state, _ := os.ReadFile(s.Path("memory/state.json"))
+	head := gitCmd(t, dir, "show", "HEAD:.curator/memory/state.json")
+	if strings.Contains(string(state), "<<<<<<<") || !strings.Contains(head, fmt.Sprintf("run %d", runs-1)) {
+		t.Errorf("state.json: %s; in HEAD: %s", state, head)
+	}
+	gitCmd(t, dir, "fsck", "--strict")
+}
+
+// addLoop writes a new line into one of four user files and stages it,
+// until stop; staged records the last version staged of each file.
+func addLoop(dir string, stop *atomic.Bool, staged map[string]int, mu *sync.Mutex) {
+	for n := 1; !stop.Load(); n++ {
+		f := fmt.Sprintf("u%d.txt", n%4)
+		os.WriteFile(filepath.Join(dir, f), []byte(fmt.Sprintf("v%d\n", n)), 0o644)
+		for gitTry(dir, "add", f) != nil {
+			time.Sleep(time.Millisecond)
+		}
+		mu.Lock()
+		staged[f] = n
+		mu.Unlock()
+	}
+}
+
+func TestRunsBesideGitAddLoop(t *testing.T) {
+	s, dir := besideRepo(t, 4)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	staged := map[string]int{}
+	wg.Add(1)
+	go func() { defer wg.Done(); addLoop(dir, &stop, staged, &mu) }()
+	const runs = 40
+	where := curationRuns(t, s, runs, &stop)
+	wg.Wait()
+	checkCurations(t, s, dir, runs, where, true)
+	// No user change was unstaged: the index holds what the loop added.
+	if d := gitCmd(t, dir, "diff", "--name-only"); d != "" {
+		t.Errorf("unstaged after the loop:\n%s", d)
+	}
+	for f, n := range staged {
+		if got := gitCmd(t, dir, "show", ":"+f); got != fmt.Sprintf("v%d\n", n) {
+			t.Errorf("%s staged as %q, want v%d", f, got, n)
+		}
+	}
+}
+
+// git commit reads the index before it takes index.lock, so a `git add`
+// made in between is lost (git's own race: an add loop beside a commit
+// loop loses some adds with git alone). Curator's commits keep the index
+// locked from before they read it until the branch and the index both hold
+// the run, so a user commit beside them never holds or reverts a curation.
+func TestRunsBesideGitCommitLoop(t *testing.T) {
+	s, dir := besideRepo(t, 4)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wg.Add(2)
+	go func() { defer wg.Done(); addLoop(dir, &stop, map[string]int{}, &mu) }()
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			gitTry(dir, "commit", "-qm", "user commit")
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	const runs = 40
+	where := curationRuns(t, s, runs, &stop)
+	wg.Wait()
+	checkCurations(t, s, dir, runs, where, true)
+	if !strings.Contains(gitCmd(t, dir, "log", "--format=%s"), "user commit") {
+		t.Log("no user commit was made beside the runs")
+	}
+}
+
+// git stash reads the index without its lock and writes it back under the
+// lock, so any index update made in between (by curator, or by a `git add`
+// in another terminal) is lost and a later pop may fail or undo it in the
+// work tree: git's own race, shown with git alone in the README. What
+// curator promises beside a stash loop holds all the same: every run is
+// in HEAD's history, never in a user commit, state.json gets no conflict
+// markers, and the user's stashed work is never lost.
+func TestRunsBesideGitStashLoop(t *testing.T) {
+	s, dir := besideRepo(t, 2)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var last atomic.Int64
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for n := 1; !stop.Load(); n++ {
+			os.WriteFile(filepath.Join(dir, "u0.txt"), []byte(fmt.Sprintf("wip %d\n", n)), 0o644)
+			last.Store(int64(n))
+			if gitTry(dir, "stash", "push", "-q") != nil {
+				continue
+			}
+			for try := 0; gitTry(dir, "stash", "pop", "-q") != nil && try < 20; try++ {
+				time.Sleep(time.Millisecond)
+			}
+			if gitTry(dir, "diff", "--quiet", "--", "u0.txt") == nil {
+				return // a pop failed: the work is in the stash, and stays there
+			}
+		}
+	}()
+	const runs = 40
+	where := curationRuns(t, s, runs, &stop)
+	wg.Wait()
+	checkCurations(t, s, dir, runs, where, false)
+	want := fmt.Sprintf("wip %d\n", last.Load())
+	if b, _ := os.ReadFile(filepath.Join(dir, "u0.txt")); string(b) != want {
+		if !strings.Contains(gitCmd(t, dir, "stash", "show", "-p"), "+"+want) {
+			t.Errorf("the user's last change %q is neither in u0.txt (%q) nor in the stash", want, b)
+		}
+	}
+}
+
+func TestRunsBesideGitCheckoutLoop(t *testing.T) {
+	s, dir := besideRepo(t, 1)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for n := 1; !stop.Load(); n++ {
+			gitTry(dir, "checkout", "-q", "-b", fmt.Sprintf("topic-%d", n))
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	const runs = 40
+	where := curationRuns(t, s, runs, &stop)
+	wg.Wait()
+	checkCurations(t, s, dir, runs, where, true)
+	branches := strings.Fields(gitCmd(t, dir, "branch", "--format=%(refname:short)"))
+	sort.Strings(branches)
+	if len(branches) < 3 {
+		t.Logf("only %d branches made beside the runs", len(branches))
+	}
+}
