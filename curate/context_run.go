@@ -41,6 +41,7 @@ func LoadPlaybook(s *mdstore.Store, newMatcher func() PlaybookMatcher, now time.
 	prefixes := s.Config.IDPrefixes
 	ids := mdstore.NewIDAllocator(prefixes, known...)
 	pb := NewPlaybook(list.All(), ids, newMatcher, now)
+	pb.Secrets = s.Secrets()
 	return pb, append(list.Invalid, bad...), nil
 }
 
