@@ -61,11 +61,17 @@ type HeldReflection struct {
 }
 
 func (h HeldReflection) Error() string {
+	return fmt.Sprintf("%s: %s; the reflection stays pending and nothing of it is written", h.Path, h.Problem())
+}
+
+// Problem says where the secret is: "lesson 2 looks like it holds a
+// secret (github-token)", "task looks like …".
+func (h HeldReflection) Problem() string {
 	where := h.Field
 	if h.Lesson > 0 {
-		where = fmt.Sprintf("lesson %d (%s)", h.Lesson, h.Field)
+		where = fmt.Sprintf("lesson %d", h.Lesson)
 	}
-	return fmt.Sprintf("%s: %s looks like it holds a secret (%s); the reflection stays pending and nothing of it is written", h.Path, where, h.Kind)
+	return fmt.Sprintf("%s looks like it holds a secret (%s)", where, h.Kind)
 }
 
 // ReflectionOutcome is what a run does with one reflection.
