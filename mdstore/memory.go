@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"sort"
@@ -185,7 +186,7 @@ func (m *Memory) check() error {
 		if !oneOf(k, ImportanceFactors) {
 			return bad("importance_factors", "unknown factor %q (known: %s)", k, strings.Join(ImportanceFactors, ", "))
 		}
-		if v < 0 || v > 1 {
+		if v < 0 || v > 1 || math.IsNaN(v) {
 			return bad("importance_factors", "%s is %v, out of range [0,1]", k, v)
 		}
 	}
