@@ -83,8 +83,8 @@ func docAction(pb *Playbook, d CurationDocAction) (ContextAction, error) {
 	if content == "" {
 		content = d.Content
 	}
-	if k := FindSecret(content); k != "" {
-		return ContextAction{}, fmt.Errorf("the content looks like it holds a secret (%s)", k)
+	if err := checkDocAction(pb.Secrets, d); err != nil {
+		return ContextAction{}, err
 	}
 	a := ContextAction{Similarity: d.SimilarityScore, Reasoning: d.Reasoning, ReflectionID: d.ReflectionID, Tags: d.Tags}
 	subject := d.BulletID

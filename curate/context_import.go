@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/curator-dev/curator/internal/secrets"
 	"regexp"
 	"sort"
 	"strconv"
@@ -212,8 +213,13 @@ func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]ContextActi
 		if have[ib.OriginalID] {
 			continue
 		}
-		if k := FindSecret(ib.Content); k != "" {
-			errs = append(errs, fmt.Errorf("%s: bullet [%s] (line %d) looks like it holds a secret (%s); not imported", source, ib.OriginalID, ib.Line, k))
+		if e := pb.Secrets.Check(secrets.Field{Name: "content", Text: ib.Content}, secrets.Field{Name: "id", Text: ib.OriginalID},
+			secrets.Field{Name: "section", Text: ib.Section}, secrets.Field{Name: "category", Text: ib.Category}); e != nil {
+			id := ib.OriginalID
+			if pb.Secrets.Find(id) != nil {
+				id = "?"
+			}
+			errs = append(errs, fmt.Errorf("%s: bullet [%s] (line %d): %s looks like it holds a secret (%s); not imported", source, id, ib.Line, e.Field, e.Rule))
 			continue
 		}
 		have[ib.OriginalID] = true

@@ -2,6 +2,7 @@ package curate
 
 import (
 	"fmt"
+	"github.com/curator-dev/curator/internal/secrets"
 	"strings"
 
 	"github.com/curator-dev/curator/curate/similar"
@@ -48,17 +49,29 @@ func DefaultContextSettings() ContextSettings {
 	return ContextSettings{Threshold: DefaultThreshold, MinConfidence: DefaultMinConf}
 }
 
-// HeldReflection is a reflection that was not curated because a lesson
-// looks like it holds a secret; it stays pending and nothing of it is written.
+// HeldReflection is a reflection that was not curated because it looks
+// like it holds a secret; it stays pending and nothing of it is written.
 type HeldReflection struct {
 	ReflectionID string `json:"reflection_id"`
 	Path         string `json:"path"`
-	Lesson       int    `json:"lesson"` // 1-based
-	Kind         string `json:"kind"`
+	Lesson       int    `json:"lesson,omitempty"` // 1-based; 0 for the reflection's own fields
+	Field        string `json:"field"`
+	Line         int    `json:"line,omitempty"` // line of the field (of the file for field "file")
+	Kind         string `json:"kind"`           // the rule
 }
 
 func (h HeldReflection) Error() string {
-	return fmt.Sprintf("%s: lesson %d looks like it holds a secret (%s); the reflection stays pending and nothing of it is written", h.Path, h.Lesson, h.Kind)
+	return fmt.Sprintf("%s: %s; the reflection stays pending and nothing of it is written", h.Path, h.Problem())
+}
+
+// Problem says where the secret is: "lesson 2 looks like it holds a
+// secret (github-token)", "task looks like …".
+func (h HeldReflection) Problem() string {
+	where := h.Field
+	if h.Lesson > 0 {
+		where = fmt.Sprintf("lesson %d", h.Lesson)
+	}
+	return fmt.Sprintf("%s looks like it holds a secret (%s)", where, h.Kind)
 }
 
 // ReflectionOutcome is what a run does with one reflection.
@@ -120,7 +133,7 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set ContextSettings
 		if set.ReflectionID != "" && r.ID != set.ReflectionID {
 			continue
 		}
-		if h := heldFor(r); h != nil {
+		if h := heldFor(pb.Secrets, r); h != nil {
 			plan.Held = append(plan.Held, *h)
 			continue
 		}
@@ -187,14 +200,11 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set ContextSettings
 	return plan, nil
 }
 
-// heldFor returns the first secret-looking lesson of a reflection.
-func heldFor(r *mdstore.Reflection) *HeldReflection {
-	for i, l := range r.Lessons {
-		for _, s := range append([]string{l.Content}, l.Tags...) {
-			if k := FindSecret(s); k != "" {
-				return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: i + 1, Kind: k}
-			}
-		}
+// heldFor returns the first secret-looking field of a reflection (any
+// field: a merged reflection is committed whole).
+func heldFor(p *secrets.Policy, r *mdstore.Reflection) *HeldReflection {
+	if e := p.Check(r.TextFields()...); e != nil {
+		return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: mdstore.LessonOf(e.Field), Field: e.Field, Line: e.Line, Kind: e.Rule}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package curate
 import (
 	"bytes"
 	"fmt"
+	"github.com/curator-dev/curator/internal/secrets"
 	"math"
 	"os"
 	"sort"
@@ -21,6 +22,8 @@ type Playbook struct {
 	IDs *mdstore.IDAllocator
 	// Matcher holds the active bullets by category (nil: no matching).
 	Matcher *CategoryMatcher
+	// Secrets is the store's secret policy (nil: the built-in rules).
+	Secrets *secrets.Policy
 
 	bullets  map[string]*mdstore.Bullet
 	origPath map[string]string // id -> file it was read from ("" = new)

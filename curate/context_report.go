@@ -120,7 +120,7 @@ func (rep ContextReport) WriteSummary(w io.Writer, markdown bool) {
 		fmt.Fprintf(w, "  - overlapping pairs: %d\n", len(m.Overlapping))
 	}
 	for _, hr := range rep.ReflectionsHeld {
-		fmt.Fprintf(w, "\n⚠️  reflection %s held: lesson %d looks like it holds a secret (%s); it stays pending, nothing of it was written\n", hr.ReflectionID, hr.Lesson, hr.Kind)
+		fmt.Fprintf(w, "\n⚠️  reflection %s held: %s; it stays pending, nothing of it was written\n", hr.ReflectionID, hr.Problem())
 	}
 	fmt.Fprint(w, "\n"+h("Context stats:"))
 	fmt.Fprintf(w, "  - active bullets: %d → %d (archived %d → %d)\n", rep.Before.Active, rep.After.Active, rep.Before.Archived, rep.After.Archived)

@@ -41,6 +41,7 @@ func LoadPlaybook(s *mdstore.Store, newMatcher func() PlaybookMatcher, now time.
 	prefixes := s.Config.IDPrefixes
 	ids := mdstore.NewIDAllocator(prefixes, known...)
 	pb := NewPlaybook(list.All(), ids, newMatcher, now)
+	pb.Secrets = s.Secrets()
 	return pb, append(list.Invalid, bad...), nil
 }
 
@@ -91,7 +92,11 @@ func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now ti
 	}
 	r.Plan = plan
 	for _, h := range plan.Held {
-		r.Invalid = append(r.Invalid, &mdstore.InvalidFile{Path: h.Path, Msg: fmt.Sprintf("lesson %d looks like it holds a secret (%s); the reflection stays pending and nothing of it is written", h.Lesson, h.Kind)})
+		line := 0
+		if h.Field == "file" {
+			line = h.Line
+		}
+		r.Invalid = append(r.Invalid, &mdstore.InvalidFile{Path: h.Path, Line: line, Msg: h.Problem() + "; the reflection stays pending and nothing of it is written"})
 	}
 	r.After = Stats(pb)
 	cs := &mdstore.Changeset{}

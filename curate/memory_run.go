@@ -20,7 +20,7 @@ type MemoryRun struct {
 // acting), plans the pass and builds its changeset, including the watermark.
 // It changes nothing on disk.
 func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string, now time.Time) (*MemoryRun, error) {
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress, DeferIndex: true})
+	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress, DeferIndex: true, Secrets: s.Secrets()})
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"reflect"
@@ -108,7 +109,7 @@ func (b *Bullet) check() error {
 	if b.Category != folder {
 		return bad("category", "%q does not match its folder %q", b.Category, folder)
 	}
-	if b.Confidence < 0 || b.Confidence > 1 {
+	if b.Confidence < 0 || b.Confidence > 1 || math.IsNaN(b.Confidence) {
 		return bad("confidence", "%v is out of range [0,1]", b.Confidence)
 	}
 	if b.Priority == 0 && b.Doc.Line("priority") == 0 {

@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // Config is config.yaml. Sections owned by other packages (similarity,
@@ -16,8 +18,10 @@ type Config struct {
 	} `yaml:"author"`
 	LockTimeout string            `yaml:"lock_timeout"`
 	IDPrefixes  map[string]string `yaml:"id_prefixes"`
+	Secrets     SecretsConfig     `yaml:"secrets"`
 
-	raw yaml.Node
+	raw     yaml.Node
+	secrets *secrets.Policy
 }
 
 // DefaultConfig is what `curator init` writes, with every setting spelled out.
@@ -46,6 +50,11 @@ pipelines:
   context_window: 128000
   compression_threshold: 0.6
   state_backups: 5
+secrets:
+  # Regular expressions for values that look like secrets but are not (a
+  # documented example key). Secrets are refused everywhere curator writes;
+  # a line holding "curator:allow-secret" is let through as well.
+  allow: []
 `
 
 func loadConfig(path string) (Config, error) {
@@ -60,6 +69,9 @@ func loadConfig(path string) (Config, error) {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := c.raw.Decode(&c); err != nil && c.raw.Kind != 0 {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	if c.secrets, err = secrets.New(c.Secrets.Allow); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
 	if c.Author.Name == "" {

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"sort"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // Memory types, statuses and maturities (SPEC §2.1).
@@ -184,7 +186,7 @@ func (m *Memory) check() error {
 		if !oneOf(k, ImportanceFactors) {
 			return bad("importance_factors", "unknown factor %q (known: %s)", k, strings.Join(ImportanceFactors, ", "))
 		}
-		if v < 0 || v > 1 {
+		if v < 0 || v > 1 || math.IsNaN(v) {
 			return bad("importance_factors", "%s is %v, out of range [0,1]", k, v)
 		}
 	}
@@ -224,6 +226,10 @@ type MemoryQuery struct {
 	// DeferIndex leaves writing the memory index to the store's next
 	// WriteCaches (Save calls it after its last sync).
 	DeferIndex bool
+	// Secrets, when set, makes a file that holds a secret invalid input:
+	// reported with its line and left where it is, so that a run never
+	// moves (and commits) it.
+	Secrets *secrets.Policy
 }
 
 // MemoryList is a page of memories plus the files that could not be read.
@@ -280,7 +286,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		}
 	}
 	var all []*Memory
-	read := s.readMemories(rels, q.Light, q.Progress)
+	read := s.readMemories(rels, q.Light, q.Progress, q.Secrets)
 	for i, r := range read {
 		if r.err != nil {
 			res.Invalid = append(res.Invalid, invalid(rels[i], r.err))
@@ -405,11 +411,16 @@ type readResult struct {
 
 // readMemories reads files on all cores (YAML parsing dominates the cost);
 // results keep the order of rels.
-func (s *Store) readMemories(rels []string, light bool, progress func(done, total int)) []readResult {
+func (s *Store) readMemories(rels []string, light bool, progress func(done, total int), pol *secrets.Policy) []readResult {
 	out := make([]readResult, len(rels))
 	var done atomic.Int64
 	parallel.For(len(rels), func(i int) {
 		m, err := s.ReadMemory(rels[i])
+		if m != nil && pol != nil {
+			if fs := pol.Find(string(m.Doc.Bytes())); len(fs) > 0 {
+				m, err = nil, secretInFile(rels[i], fs[0])
+			}
+		}
 		if light && m != nil {
 			m.Doc, m.ImportanceFactors = nil, nil
 		}

@@ -26,6 +26,9 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 	if c.Empty() {
 		return "", nil
 	}
+	if err := s.refuseSecrets(c, info); err != nil {
+		return "", err
+	}
 	stage := opt.Stage
 	if stage == nil {
 		stage = func(string) {}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"github.com/curator-dev/curator/internal/secrets"
 	"os"
 	"time"
 
@@ -22,6 +23,9 @@ type Env struct {
 	Now    func() time.Time
 	// Dashboard renders the dashboard of a state; nil writes none.
 	Dashboard func(*State, *Report) ([]byte, error)
+	// Secrets finds what is redacted from artifact text before it is
+	// copied (nil: the built-in rules).
+	Secrets *secrets.Policy
 }
 
 // Report is what a mode did and found. Files are still to be written, in

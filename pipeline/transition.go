@@ -106,6 +106,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		}
 		from.Artifacts = append(from.Artifacts, c.Record)
 		if c.OK {
+			c.outline = e.redactOutline(c.Path, c.data, c.outline, r)
 			outlines[c.Path] = c.outline
 			accumulate(&st.AccumulatedContext, c.Path, c.outline)
 			if s := c.outline.Find("Summary"); s != nil && from.Summary == "" {
@@ -206,7 +207,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 				r.Warnings = append(r.Warnings, fmt.Sprintf("source %s cannot be read: %v", src.Path, err))
 				continue
 			}
-			o = ParseOutline(data)
+			o = e.redactOutline(src.Path, data, ParseOutline(data), r)
 		}
 		if err := curate(chunk, src.Path, o, &rule, step); err != nil {
 			return err

@@ -65,6 +65,8 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &b):
 		return exitBlocked
+	case errors.Is(err, mdstore.ErrSecret):
+		return exitBlocked
 	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
 		return exitLocked
 	case errors.As(err, &ce):

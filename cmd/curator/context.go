@@ -66,10 +66,8 @@ func contextReflectCommand() *cli.Command {
 			if err != nil {
 				return blocked(err)
 			}
-			for i, l := range r.Lessons {
-				if k := curate.FindSecret(l.Content); k != "" {
-					return blocked(fmt.Errorf("%s: lessons[%d].content looks like it holds a secret (%s); remove it and reflect again (nothing was stored)", name, i, k))
-				}
+			if err := refuseSecret(name, s.Secrets().Check(r.TextFields()...)); err != nil {
+				return err
 			}
 			if r.CuratorStatus != "pending" {
 				return blocked(fmt.Errorf("%s: curator_status: %q; a new reflection is pending", name, r.CuratorStatus))

@@ -148,12 +148,8 @@ next:
 		if !named[r.ID] {
 			continue
 		}
-		for _, l := range r.Lessons {
-			for _, t := range append([]string{l.Content}, l.Tags...) {
-				if curate.FindSecret(t) != "" {
-					continue next
-				}
-			}
+		if s.Secrets().Check(r.TextFields()...) != nil {
+			continue next
 		}
 		data, err := r.WithStatus("merged")
 		if err != nil {

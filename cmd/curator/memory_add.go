@@ -100,6 +100,14 @@ func memoryAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			rel := mdstore.MemoryPath("inbox", typ, id)
+			m, err := mdstore.ParseMemory(rel, doc.Bytes())
+			if err != nil {
+				return blocked(err)
+			}
+			if err := refuseSecret("memory add", s.Secrets().Check(m.TextFields()...)); err != nil {
+				return err
+			}
 			l, err := g.lock(s)
 			if err != nil {
 				return err

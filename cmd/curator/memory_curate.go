@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -172,7 +173,10 @@ func memoryPromoteRuleCommand() *cli.Command {
 				return err
 			}
 			defer unlock()
-			list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson"})
+			if err := refuseSecret("promote-rule", s.Secrets().Check(secrets.Field{Name: "--scenario", Text: scenario}, secrets.Field{Name: "--author", Text: c.String("author")})); err != nil {
+				return err
+			}
+			list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson", Secrets: s.Secrets()})
 			if err != nil {
 				return err
 			}

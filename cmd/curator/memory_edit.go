@@ -96,6 +96,9 @@ func memoryUpdateCommand() *cli.Command {
 			if err != nil {
 				return blocked(fmt.Errorf("the update would make an invalid memory: %w", err))
 			}
+			if err := refuseSecret("memory update "+m.ID, s.Secrets().Check(checked.TextFields()...)); err != nil {
+				return err
+			}
 			now := s.Now()
 			cs := &mdstore.Changeset{}
 			dst := m.Path

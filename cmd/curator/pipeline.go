@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curator-dev/curator/internal/secrets"
 	"net"
 	"net/http"
 	"os"
@@ -119,6 +120,9 @@ func openPipeline(c *cli.Context, write bool) (*pipelineRun, error) {
 		return nil, err
 	}
 	pr.env = &pipeline.Env{Home: pipeline.Home{Dir: home}, Config: cfg, Now: now, Dashboard: dashboard.ForPipeline}
+	if s != nil {
+		pr.env.Secrets = s.Secrets()
+	}
 	return pr, nil
 }
 
@@ -132,6 +136,11 @@ func (pr *pipelineRun) close() {
 // commit) when the home is inside the store, else atomically one by one
 // with no commit. Files whose content did not change are not rewritten.
 func (pr *pipelineRun) save(r *pipeline.Report, summary string) (string, error) {
+	pol := secrets.Default()
+	if pr.s != nil {
+		pol = pr.s.Secrets()
+	}
+	pipeline.RedactFiles(pol, r)
 	var files []pipeline.File
 	for _, f := range r.Files {
 		abs, err := pr.env.Home.Path(f.Name)

@@ -1,0 +1,85 @@
+package mdstore
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/curator-dev/curator/frontmatter"
+)
+
+// Numbers are numbers: a value that is not a whole number where an integer
+// is expected, and NaN or infinity anywhere, is invalid input named with
+// its line, never truncated or scored.
+func TestMemoryNumbers(t *testing.T) {
+	const head = "---\nid: m1\ntype: fact\nbrief: b\ningestion_time: 2026-11-29T09:00:00Z\n"
+	cases := []struct {
+		yaml, want string
+		line       int
+	}{
+		{"content_confidence: 4.5\n", "content_confidence: 4.5 is not a whole number", 6},
+		{"content_confidence: .nan\n", "content_confidence: .nan is not a whole number", 6},
+		{"content_confidence: .inf\n", "content_confidence: .inf is not a whole number", 6},
+		{"content_confidence: -.inf\n", "content_confidence: -.inf is not a whole number", 6},
+		{"importance_factors: {proximity: .nan}\n", "proximity is NaN, out of range", 6},
+		{"importance_factors:\n  surprisal: .inf\n", "surprisal is +Inf, out of range", 6},
+		{"content_confidence: 4.0\n", "", 0},
+		{"content_confidence: 4\n", "", 0},
+	}
+	for _, c := range cases {
+		m, err := ParseMemory("memory/inbox/m1.md", []byte(head+c.yaml+"---\nbody\n"))
+		if c.want == "" {
+			if err != nil || m.Confidence() != 4 {
+				t.Errorf("%q: %v, %+v", c.yaml, err, m)
+			}
+			continue
+		}
+		var inv *InvalidFile
+		if !errors.As(err, &inv) || !strings.Contains(inv.Msg, c.want) || inv.Line != c.line || inv.Path != "memory/inbox/m1.md" {
+			t.Errorf("%q: got %v, want line %d: %s", c.yaml, err, c.line, c.want)
+		}
+	}
+}
+
+func TestBulletNumbers(t *testing.T) {
+	const head = "---\nid: STRAT-001\ncategory: strategy\n"
+	cases := []struct{ yaml, want string }{
+		{"priority: 2.5\n", "priority: 2.5 is not a whole number"},
+		{"helpful_count: 1.5\n", "helpful_count: 1.5 is not a whole number"},
+		{"harmful_count: .inf\n", "harmful_count: .inf is not a whole number"},
+		{"usage_count: .nan\n", "usage_count: .nan is not a whole number"},
+		{"version: 1.1\n", "version: 1.1 is not a whole number"},
+		{"confidence: .nan\n", "confidence: .nan is not a finite number"},
+		{"confidence: -.inf\n", "confidence: -.inf is not a finite number"},
+	}
+	for _, c := range cases {
+		d, err := frontmatter.Parse([]byte(head + c.yaml + "---\nx\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = DecodeBullet("context/bullets/strategy/STRAT-001.md", d)
+		var inv *InvalidFile
+		if !errors.As(err, &inv) || !strings.Contains(inv.Msg, c.want) || inv.Line != 4 {
+			t.Errorf("%q: got %v, want line 4: %s", c.yaml, err, c.want)
+		}
+	}
+}
+
+func TestReflectionNumbers(t *testing.T) {
+	cases := []struct {
+		name, data, want string
+		line             int
+	}{
+		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    priority: 2.5\n---\n", "priority: 2.5 is not a whole number", 5},
+		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    confidence: .nan\n---\n", "confidence: .nan is not a finite number", 5},
+		{"r.md", "---\nid: r\nlessons:\n  - content: x\ncurated_lessons: [1.5]\n---\n", "curated_lessons: 1.5 is not a whole number", 5},
+		{"r.json", `{"id": "r", "lessons": [{"content": "x", "priority": 2.5}]}`, "priority", 1},
+	}
+	for _, c := range cases {
+		_, err := ParseReflection(c.name, []byte(c.data))
+		var inv *InvalidFile
+		if !errors.As(err, &inv) || !strings.Contains(inv.Msg, c.want) || inv.Line != c.line {
+			t.Errorf("%q: got %v, want line %d: %s", c.data, err, c.line, c.want)
+		}
+	}
+}
