@@ -366,24 +366,36 @@ func (s *Store) refreshIndex(c *Changeset) error {
 // readIndex reads the worktree's git index (an empty one when there is
 // none yet), refusing a split or sparse index. The caller holds
 // index.lock, so it cannot change before the new one replaces it.
-func (r *repoInfo) readIndex() ([]byte, error) {
-	data, err := os.ReadFile(filepath.Join(r.gitDir, "index"))
+func (r *repoInfo) readIndex() (gitIndex, error) {
+	path := filepath.Join(r.gitDir, "index")
+	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return encodeIndex(&index.Index{Version: 2})
+		data, err := encodeIndex(&index.Index{Version: 2})
+		return gitIndex{data: data}, err
 	}
 	if err != nil {
-		return nil, err
+		return gitIndex{}, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return gitIndex{}, err
 	}
 	if err := checkIndexExtensions(data); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(r.gitDir, "index"), err)
+		return gitIndex{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return data, nil
+	return gitIndex{data: data, written: fi.ModTime()}, nil
+}
+
+// gitIndex is the index file's bytes and the time it was written.
+type gitIndex struct {
+	data    []byte
+	written time.Time
 }
 
 // writeIndex writes into the index lock the index with the changed paths'
 // entries replaced; every other entry (the user's staged work) is kept as
 // it is. Not synced here: the commit's one sync makes it durable.
-func (r *repoInfo) writeIndex(il *gitLock, data []byte, c *Changeset, blobs map[string]*rawObject) error {
+func (r *repoInfo) writeIndex(il *gitLock, idx gitIndex, c *Changeset, blobs map[string]*rawObject) error {
 	touched := map[string]bool{}
 	for _, p := range c.Paths() {
 		touched[r.prefix+p] = true
@@ -396,9 +408,9 @@ func (r *repoInfo) writeIndex(il *gitLock, data []byte, c *Changeset, blobs map[
 		}
 		add = append(add, e)
 	}
-	out, err := spliceIndex(data, touched, add)
+	out, err := spliceIndexAt(idx.data, touched, add, idx.written)
 	if errors.Is(err, errIndexFormat) {
-		out, err = updateIndexGoGit(data, touched, add)
+		out, err = updateIndexGoGit(idx.data, touched, add, idx.written)
 	}
 	if err != nil {
 		return err
@@ -408,7 +420,7 @@ func (r *repoInfo) writeIndex(il *gitLock, data []byte, c *Changeset, blobs map[
 
 // updateIndexGoGit edits an index of a version spliceIndex does not read
 // (version 4) through go-git's codec.
-func updateIndexGoGit(data []byte, drop map[string]bool, add []*index.Entry) ([]byte, error) {
+func updateIndexGoGit(data []byte, drop map[string]bool, add []*index.Entry, written time.Time) ([]byte, error) {
 	idx := &index.Index{}
 	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
 		return nil, fmt.Errorf("reading the git index: %w", err)
@@ -416,6 +428,9 @@ func updateIndexGoGit(data []byte, drop map[string]bool, add []*index.Entry) ([]
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
 		if !drop[e.Name] {
+			if !e.ModifiedAt.Before(written) {
+				e.Size = 0 // racily clean: smudged, as spliceIndexAt does
+			}
 			kept = append(kept, e)
 		}
 	}

@@ -106,6 +106,16 @@ var errIndexFormat = errors.New("index format not read here")
 // git rebuilds its caches. A split or sparse index is refused; other
 // versions return errIndexFormat.
 func spliceIndex(data []byte, drop map[string]bool, add []*index.Entry) ([]byte, error) {
+	return spliceIndexAt(data, drop, add, time.Time{})
+}
+
+// spliceIndexAt is spliceIndex for an index file last written at
+// written: a kept entry whose file time is not older than that is
+// "racily clean" (its file may have changed within the same clock tick
+// without its size changing) and is smudged, its size set to 0, as git
+// does when it writes an index, so that git reads the file again instead
+// of trusting its stat data against the newer index file.
+func spliceIndexAt(data []byte, drop map[string]bool, add []*index.Entry, written time.Time) ([]byte, error) {
 	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
 		return nil, errIndexFormat
 	}
@@ -153,7 +163,11 @@ func spliceIndex(data []byte, drop map[string]bool, add []*index.Entry) ([]byte,
 			out = appendIndexEntry(out, add[next])
 			count++
 		}
+		start := len(out)
 		out = append(out, b[:size]...)
+		if !written.IsZero() && isRacy(b, written) {
+			binary.BigEndian.PutUint32(out[start+36:start+40], 0)
+		}
 		count++
 	}
 	for ; next < len(add); next++ {
@@ -233,4 +247,13 @@ func checkIndexExtensions(data []byte) error {
 		off += 8 + int(binary.BigEndian.Uint32(body[off+4:off+8]))
 	}
 	return nil
+}
+
+// isRacy reports whether an index entry's file time (bytes 8–16: seconds
+// and nanoseconds) is not older than the index file's.
+func isRacy(entry []byte, written time.Time) bool {
+	sec := int64(binary.BigEndian.Uint32(entry[8:12]))
+	nsec := int64(binary.BigEndian.Uint32(entry[12:16]))
+	ws := written.Unix()
+	return sec > ws || (sec == ws && nsec >= int64(written.Nanosecond()))
 }
