@@ -212,10 +212,10 @@ func (r *repoInfo) checkSettings() error {
 
 // toGit is the blob git would store for a file's content: with
 // core.autocrlf set to true or input, a text file's CRLF line ends become
-// LF, as `git add` does (a file holding a NUL byte is binary and kept as
-// it is). .gitattributes text/eol rules are not applied.
+// LF, as `git add` does (a file git takes for binary is kept as it is, see
+// gitBinary). .gitattributes text/eol rules are not applied.
 func (r *repoInfo) toGit(data []byte) []byte {
-	if r.cfg.autocrlf == "" || !containsCRLF(data) || containsNUL(data) {
+	if r.cfg.autocrlf == "" || !containsCRLF(data) || gitBinary(data) {
 		return data
 	}
 	out := make([]byte, 0, len(data))
@@ -237,13 +237,41 @@ func containsCRLF(b []byte) bool {
 	return false
 }
 
-func containsNUL(b []byte) bool {
-	for _, c := range b {
-		if c == 0 {
+// gitBinary reports whether git's autocrlf takes content for binary and
+// leaves its line ends alone (convert.c, gather_stats and
+// convert_is_binary): a lone CR, a NUL byte, or more than one control
+// character per 128 printable ones (backspace, tab, escape and form feed
+// count as printable; a final ^Z is not counted).
+func gitBinary(b []byte) bool {
+	printable, nonprintable := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+				continue
+			}
+			return true // a lone CR
+		case c == '\n':
+		case c == 0:
 			return true
+		case c == 127:
+			nonprintable++
+		case c < 32:
+			switch c {
+			case '\b', '\t', 033, 014:
+				printable++
+			default:
+				nonprintable++
+			}
+		default:
+			printable++
 		}
 	}
-	return false
+	if len(b) > 0 && b[len(b)-1] == 032 {
+		nonprintable--
+	}
+	return printable>>7 < nonprintable
 }
 
 // packFilter hides from go-git a pack file whose index is missing (a pack
