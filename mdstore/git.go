@@ -191,11 +191,7 @@ func (s *Store) commit(c *Changeset, info CommitInfo, apply func() error) (strin
 			b.discard()
 			return "", err
 		}
-		if err := syncAll(r.commonDir); err != nil {
-			b.discard()
-			return "", err
-		}
-		if err := syncAll(s.Dir); err != nil {
+		if err := syncBoth(r.commonDir, s.Dir); err != nil {
 			b.discard()
 			return "", err
 		}
@@ -437,4 +433,18 @@ func updateIndexGoGit(data []byte, drop map[string]bool, add []*index.Entry, wri
 	idx.Entries = append(kept, add...)
 	idx.Cache = nil
 	return encodeIndex(idx)
+}
+
+// syncBoth makes the writes to the file systems holding both folders
+// durable: one sync when they are on the same one (the usual case).
+func syncBoth(a, b string) error {
+	if err := syncAll(a); err != nil {
+		return err
+	}
+	if ia, ok := pathDevice(a); ok {
+		if ib, ok := pathDevice(b); ok && ia == ib {
+			return nil
+		}
+	}
+	return syncAll(b)
 }

@@ -41,3 +41,12 @@ func indexStat(path string, e *index.Entry) bool {
 	e.Dev, e.Inode, e.UID, e.GID = uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid
 	return true
 }
+
+// pathDevice is the device of the file system holding path.
+func pathDevice(path string) (uint64, bool) {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil {
+		return 0, false
+	}
+	return uint64(st.Dev), true
+}
