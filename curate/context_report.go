@@ -58,7 +58,7 @@ func (rep ContextReport) lessonsProcessed() int {
 	return n
 }
 
-// WriteSummary prints the run as the seed's curator does: the headline,
+// WriteSummary prints the run as the ACE curate procedure does: the headline,
 // the merge actions, context stats and the next step. markdown renders it
 // as a report file (--output).
 func (rep ContextReport) WriteSummary(w io.Writer, markdown bool) {

@@ -1,6 +1,6 @@
 package pipeline
 
-// Built-in pipelines. The seed's sdd rules (SPEC §3.5) are kept as they
+// Built-in pipelines. The procedure's sdd rules (SPEC §3.5) are kept as they
 // are; ui-lifecycle, debug and full-product are curator's own, documented
 // in README.md.
 
