@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/safepath"
 )
 
 // Validation states of a bullet (SPEC §2.2).
@@ -295,7 +296,7 @@ func subfolders(dir string) ([]string, error) {
 
 // FindBullet finds a bullet by id, active or archived.
 func (s *Store) FindBullet(id string) (*Bullet, error) {
-	if err := CheckID(id); err != nil {
+	if err := safepath.CheckID(id); err != nil {
 		return nil, err
 	}
 	for _, root := range []string{"context/bullets", "context/archive"} {

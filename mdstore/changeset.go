@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+
+	"github.com/curator-dev/curator/internal/safepath"
 )
 
 // Change is one file change of a run. Paths are store-relative, with slashes.
@@ -77,7 +79,7 @@ func (s *Store) apply(c *Changeset) error {
 		}
 		target := s.Path(ch.Path)
 		if dir := path.Dir(target); !checked[dir] {
-			if err := Inside(s.Dir, dir); err != nil {
+			if err := safepath.Inside(s.Dir, dir); err != nil {
 				return err
 			}
 			checked[dir] = true
@@ -149,7 +151,7 @@ func moveInPlace(src, dst string, data []byte) (bool, error) {
 // checkRel refuses paths that would leave the store.
 func checkRel(p string) error {
 	if p == "" || path.IsAbs(p) || path.Clean(p) != p || p == ".." || len(p) > 2 && p[:3] == "../" {
-		return ErrOutsideStore
+		return safepath.ErrOutsideStore
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/safepath"
 )
 
 // MaxRecordSize is the largest record file curator reads (1 MiB).
@@ -69,7 +70,7 @@ func (s *Store) readRecordFile(rel string) ([]byte, error) {
 		return nil, err
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
-		if err := Inside(s.Dir, abs); err != nil {
+		if err := safepath.Inside(s.Dir, abs); err != nil {
 			return nil, &InvalidFile{Path: rel, Msg: "symlink leads outside the store"}
 		}
 		if fi, err = os.Stat(abs); err != nil {

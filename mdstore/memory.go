@@ -13,6 +13,7 @@ import (
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
 )
 
@@ -153,7 +154,7 @@ func checkFileID(id *string, rel string, bad func(key, format string, a ...any) 
 	if *id == "" {
 		*id = stem
 	}
-	if err := CheckID(*id); err != nil {
+	if err := safepath.CheckID(*id); err != nil {
 		return bad("id", "%v", err)
 	}
 	if *id != stem {
@@ -389,7 +390,7 @@ func (s *Store) Exists(rel string) bool {
 
 // FindMemory finds a memory by id in any folder.
 func (s *Store) FindMemory(id string) (*Memory, error) {
-	if err := CheckID(id); err != nil {
+	if err := safepath.CheckID(id); err != nil {
 		return nil, err
 	}
 	for _, dir := range memoryFolders("", "") {

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/safepath"
 )
 
 // Reflection statuses (SPEC §2.3).
@@ -152,7 +153,7 @@ func (r *Reflection) check(lineOf func(string) int) error {
 	if r.ID == "" {
 		r.ID = strings.TrimSuffix(strings.TrimSuffix(path.Base(r.Path), ".json"), ".md")
 	}
-	if err := CheckID(r.ID); err != nil {
+	if err := safepath.CheckID(r.ID); err != nil {
 		return bad("id", "%v", err)
 	}
 	if r.CuratorStatus == "" {
@@ -176,14 +177,14 @@ func (r *Reflection) check(lineOf func(string) int) error {
 			return bad(k+".priority", "%d is out of range 1–10", *p)
 		}
 		if l.Category != "" {
-			if err := CheckID(l.Category); err != nil {
+			if err := safepath.CheckID(l.Category); err != nil {
 				return bad(k+".category", "%v", err)
 			}
 		}
 	}
 	for _, ids := range [][]string{r.HelpfulBullets, r.HarmfulBullets} {
 		for _, id := range ids {
-			if err := CheckID(id); err != nil {
+			if err := safepath.CheckID(id); err != nil {
 				return bad("helpful_bullets", "%v", err)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/internal/safepath"
 )
 
 // ErrUnsafePath means a project name or artifact path that would lead out of
@@ -22,7 +22,7 @@ type Home struct{ Dir string }
 
 // CheckProject refuses project names that are not a safe single file name.
 func CheckProject(project string) error {
-	if err := mdstore.CheckID(project); err != nil {
+	if err := safepath.CheckID(project); err != nil {
 		return fmt.Errorf("%w: project name %q must be a plain file name (no /, \\, .., leading dot)", ErrUnsafePath, project)
 	}
 	if strings.ContainsAny(project, " *?[]:") {
@@ -73,7 +73,7 @@ func (h Home) Path(name string) (string, error) {
 func insideExisting(root, p string) error {
 	for q := p; len(q) >= len(root); q = filepath.Dir(q) {
 		if _, err := os.Lstat(q); err == nil {
-			if err := mdstore.Inside(root, q); err != nil {
+			if err := safepath.Inside(root, q); err != nil {
 				return fmt.Errorf("%w: %s leads out of %s through a symlink", ErrUnsafePath, p, root)
 			}
 			return nil

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -116,11 +116,11 @@ func contextCurateCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reflection-id", Usage: "curate only this pending reflection"},
 			&cli.BoolFlag{Name: "auto-merge", Usage: "apply merges with similarity ≥ 0.8 instead of proposing them"},
-			&cli.Float64Flag{Name: "similarity-threshold", Value: curate.DefaultThreshold, Usage: "above it a lesson reinforces a bullet; from 0.6 up to it, it merges"},
+			&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold, Usage: "above it a lesson reinforces a bullet; from 0.6 up to it, it merges"},
 			&cli.BoolFlag{Name: "require-validation", Usage: "mark every merged bullet validation: required"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the decisions and change nothing"},
 			&cli.StringFlag{Name: "category", Usage: "curate only lessons of this category"},
-			&cli.Float64Flag{Name: "min-confidence", Value: curate.DefaultMinConf, Usage: "skip lessons under this confidence"},
+			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf, Usage: "skip lessons under this confidence"},
 			&cli.StringFlag{Name: "output", Usage: "also save the report to this file (markdown; JSON with --json)"},
 			&cli.BoolFlag{Name: "maintenance", Usage: "dedup (> 0.90), archive harmful, prune unused, merge overlapping, rebalance priorities"},
 		},
@@ -133,19 +133,19 @@ func contextCurate(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("curate takes no arguments (got %q)", c.Args().First())
 	}
-	set := curate.ContextSettings{
+	set := playbook.Settings{
 		Threshold: c.Float64("similarity-threshold"), MinConfidence: c.Float64("min-confidence"),
 		AutoMerge: c.Bool("auto-merge"), RequireValidation: c.Bool("require-validation"),
 		ReflectionID: c.String("reflection-id"), Maintenance: c.Bool("maintenance"),
 	}
 	if c.IsSet("category") {
-		set.Category = curate.NormCategory(c.String("category"))
+		set.Category = playbook.NormCategory(c.String("category"))
 	}
 	if err := checkUnit("similarity-threshold", set.Threshold); err != nil {
 		return err
 	}
-	if set.Threshold < curate.MergeFloor {
-		return usagef("--similarity-threshold %v: must be at least the merge floor %.1f", set.Threshold, curate.MergeFloor)
+	if set.Threshold < playbook.MergeFloor {
+		return usagef("--similarity-threshold %v: must be at least the merge floor %.1f", set.Threshold, playbook.MergeFloor)
 	}
 	if err := checkUnit("min-confidence", set.MinConfidence); err != nil {
 		return err
@@ -154,7 +154,7 @@ func contextCurate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var cfg curate.ContextConfig
+	var cfg playbook.Config
 	if err := s.Config.Section("context", &cfg); err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func contextCurate(c *cli.Context) error {
 	defer l.Unlock()
 	now := s.Now()
 	runID := newRunID(now)
-	r, err := curate.PrepareCuration(s, set, runID, now)
+	r, err := playbook.PrepareCuration(s, set, runID, now)
 	if errors.Is(err, mdstore.ErrNotFound) {
 		return usagef("%v", err)
 	}
@@ -221,14 +221,14 @@ func contextCurate(c *cli.Context) error {
 }
 
 // loadPlaybook opens the playbook for a command that changes it.
-func loadPlaybook(s *mdstore.Store, withMatcher bool, now time.Time) (*curate.Playbook, []*mdstore.InvalidFile, error) {
-	var m func() curate.PlaybookMatcher
+func loadPlaybook(s *mdstore.Store, withMatcher bool, now time.Time) (*playbook.Playbook, []*mdstore.InvalidFile, error) {
+	var m func() playbook.Matcher
 	if withMatcher {
-		e, err := curate.ContextEngine(s)
+		e, err := playbook.Engine(s)
 		if err != nil {
 			return nil, nil, err
 		}
-		m = func() curate.PlaybookMatcher { return newIndex(e) }
+		m = func() playbook.Matcher { return newIndex(e) }
 	}
-	return curate.LoadPlaybook(s, m, now)
+	return playbook.Load(s, m, now)
 }

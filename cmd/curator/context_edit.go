@@ -10,12 +10,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
 
-func newIndex(e similar.Engine) curate.PlaybookMatcher { return similar.NewIndex(e) }
+func newIndex(e similar.Engine) playbook.Matcher { return similar.NewIndex(e) }
 
 func jsonEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
@@ -26,7 +26,7 @@ func jsonEncoder(w io.Writer) *json.Encoder {
 
 // savePlaybookRun writes what actions did to pb, with their merge log, as
 // one commit, and prints the result.
-func savePlaybookRun(g globals, s *mdstore.Store, pb *curate.Playbook, acts []curate.ContextAction, summary string, extra func(*mdstore.Changeset)) (string, error) {
+func savePlaybookRun(g globals, s *mdstore.Store, pb *playbook.Playbook, acts []playbook.Action, summary string, extra func(*mdstore.Changeset)) (string, error) {
 	cs := &mdstore.Changeset{}
 	if err := pb.Changes(s, cs); err != nil {
 		return "", err
@@ -43,13 +43,13 @@ func savePlaybookRun(g globals, s *mdstore.Store, pb *curate.Playbook, acts []cu
 		lines[i] = a.LogLine(runID, pb.Now)
 	}
 	cs.Write(mdstore.MergeLogPath(pb.Now, runID), mdstore.EncodeMergeLog(lines))
-	return g.save(s, cs, mdstore.CommitInfo{Summary: summary, Decisions: curate.Decisions(acts), RunID: runID, At: pb.Now})
+	return g.save(s, cs, mdstore.CommitInfo{Summary: summary, Decisions: playbook.Decisions(acts), RunID: runID, At: pb.Now})
 }
 
-func printActions(g globals, acts []curate.ContextAction, commit string, invalid []*mdstore.InvalidFile) error {
+func printActions(g globals, acts []playbook.Action, commit string, invalid []*mdstore.InvalidFile) error {
 	if g.JSON {
 		if acts == nil {
-			acts = []curate.ContextAction{}
+			acts = []playbook.Action{}
 		}
 		return g.printJSON(map[string]any{"actions": acts, "commit": commit, "invalid": invalidList(invalid)})
 	}
@@ -89,7 +89,7 @@ func contextApplyCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			acts, err := curate.PlanDocument(pb, data)
+			acts, err := playbook.PlanDocument(pb, data)
 			if err != nil {
 				return blocked(fmt.Errorf("%s: %w", name, err))
 			}
@@ -128,7 +128,7 @@ type reflectionMove struct {
 // answeredReflections returns the moves to merged/ of the pending
 // reflections named by the actions' reflection_id. A reflection with a
 // secret-looking lesson stays pending (it is never committed).
-func answeredReflections(s *mdstore.Store, acts []curate.ContextAction) ([]reflectionMove, error) {
+func answeredReflections(s *mdstore.Store, acts []playbook.Action) ([]reflectionMove, error) {
 	named := map[string]bool{}
 	for _, a := range acts {
 		if a.ReflectionID != "" {
@@ -184,7 +184,7 @@ func contextReviewCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			acts, err := curate.PlanReview(pb, logs, id, verb == "approve")
+			acts, err := playbook.PlanReview(pb, logs, id, verb == "approve")
 			if errors.Is(err, mdstore.ErrNotFound) {
 				return usagef("%v", err)
 			}
@@ -226,15 +226,15 @@ func contextInjectCommand() *cli.Command {
 			}
 			cat := ""
 			if c.IsSet("category") {
-				cat = curate.NormCategory(c.String("category"))
+				cat = playbook.NormCategory(c.String("category"))
 			}
-			top := curate.TopBullets(list.Active, cat, c.Int("top"))
+			top := playbook.TopBullets(list.Active, cat, c.Int("top"))
 			file := c.String("file")
 			old, err := os.ReadFile(file)
 			if err != nil && !os.IsNotExist(err) {
 				return err
 			}
-			out, err := curate.Inject(old, curate.InjectBlock(top, cat))
+			out, err := playbook.Inject(old, playbook.InjectBlock(top, cat))
 			if err != nil {
 				return blocked(fmt.Errorf("%s: %w", file, err))
 			}
@@ -277,12 +277,12 @@ func contextImportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var in []curate.ImportedBullet
+			var in []playbook.ImportedBullet
 			switch c.String("format") {
 			case "ace":
-				in, err = curate.ParseACE(data)
+				in, err = playbook.ParseACE(data)
 			case "kayba":
-				in, err = curate.ParseKayba(data)
+				in, err = playbook.ParseKayba(data)
 			default:
 				return usagef("--format %q: want ace or kayba", c.String("format"))
 			}
@@ -298,7 +298,7 @@ func contextImportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			acts, refused := curate.PlanImport(pb, in, filepath.Base(name))
+			acts, refused := playbook.PlanImport(pb, in, filepath.Base(name))
 			for _, a := range acts {
 				if err := pb.Do(a); err != nil {
 					return err
@@ -359,7 +359,7 @@ func contextExportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			out := curate.ExportACE(list.Active)
+			out := playbook.ExportACE(list.Active)
 			if g.JSON {
 				return g.printJSON(map[string]any{"format": "ace", "bullets": len(list.Active), "text": string(out)})
 			}

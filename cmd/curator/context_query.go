@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -26,22 +26,22 @@ func contextQueryCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			e, err := curate.ContextEngine(s)
+			e, err := playbook.Engine(s)
 			if err != nil {
 				return err
 			}
-			pb, invalid, err := curate.LoadPlaybook(s, nil, s.Now())
+			pb, invalid, err := playbook.Load(s, nil, s.Now())
 			if err != nil {
 				return err
 			}
-			q := curate.ContextQuery{Tags: splitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
+			q := playbook.Query{Tags: splitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
 			if c.IsSet("category") {
-				q.Category = curate.NormCategory(c.String("category"))
+				q.Category = playbook.NormCategory(c.String("category"))
 			}
-			res := curate.Query(pb, e.Score, q)
+			res := playbook.Search(pb, e.Score, q)
 			if g.JSON {
 				if res == nil {
-					res = []curate.QueryResult{}
+					res = []playbook.QueryResult{}
 				}
 				return g.printJSON(map[string]any{"bullets": res, "invalid": invalidList(invalid)})
 			}
@@ -71,7 +71,7 @@ func contextStatsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			pb, invalid, err := curate.LoadPlaybook(s, nil, s.Now())
+			pb, invalid, err := playbook.Load(s, nil, s.Now())
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ func contextStatsCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st := curate.Stats(pb)
+			st := playbook.StatsOf(pb)
 			if g.JSON {
 				return g.printJSON(map[string]any{"stats": st, "pending_reflections": len(pending.Reflections),
 					"invalid": invalidList(append(invalid, pending.Invalid...))})
@@ -119,8 +119,8 @@ func contextPromptCommand() *cli.Command {
 		Usage: "print the curation prompt for a pending reflection and its nearest bullets (for an LLM)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reflection-id", Usage: "the pending reflection (default: the oldest)"},
-			&cli.Float64Flag{Name: "similarity-threshold", Value: curate.DefaultThreshold},
-			&cli.Float64Flag{Name: "min-confidence", Value: curate.DefaultMinConf},
+			&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold},
+			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf},
 		},
 		Action: func(c *cli.Context) error {
 			g := globalsOf(c)
@@ -149,8 +149,8 @@ func contextPromptCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			set := curate.ContextSettings{Threshold: c.Float64("similarity-threshold"), MinConfidence: c.Float64("min-confidence")}
-			return curate.RenderPrompt(g.stdout, curate.BuildPrompt(pb, r, set))
+			set := playbook.Settings{Threshold: c.Float64("similarity-threshold"), MinConfidence: c.Float64("min-confidence")}
+			return playbook.RenderPrompt(g.stdout, playbook.BuildPrompt(pb, r, set))
 		},
 	}
 }

@@ -6,8 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -67,7 +68,7 @@ func memoryAddCommand() *cli.Command {
 			now := s.Now()
 			at := now
 			if v := c.String("ingestion-time"); v != "" {
-				if at, err = curate.ParseTime(v); err != nil {
+				if at, err = memory.ParseTime(v); err != nil {
 					return usagef("--ingestion-time: %v", err)
 				}
 			}
@@ -75,7 +76,7 @@ func memoryAddCommand() *cli.Command {
 			if id == "" {
 				id = "m-" + newRunID(at)
 			}
-			if err := mdstore.CheckID(id); err != nil {
+			if err := safepath.CheckID(id); err != nil {
 				return usagef("--id: %v", err)
 			}
 			kv := []frontmatter.KV{

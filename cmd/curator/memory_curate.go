@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -56,7 +56,7 @@ func memoryCurateCommand() *cli.Command {
 			}
 			run := newRunID(now)
 			defer s.WriteCaches() // a dry run saves nothing; the caches are still worth keeping
-			r, err := curate.PrepareMemoryPass(s, w, curate.MemoryOptions{DedupPrefix: c.Int("dedup-prefix"), Progress: g.progress("reading the window")}, run, now)
+			r, err := memory.PreparePass(s, w, memory.Options{DedupPrefix: c.Int("dedup-prefix"), Progress: g.progress("reading the window")}, run, now)
 			if err != nil {
 				return err
 			}
@@ -86,9 +86,9 @@ func memoryCurateCommand() *cli.Command {
 }
 
 // curateWindow picks the window: flags, then task text, then watermark → now.
-func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (curate.Window, error) {
+func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (memory.Window, error) {
 	if task != "" {
-		w, err := curate.WindowFromTask(task)
+		w, err := memory.WindowFromTask(task)
 		if err != nil {
 			return w, usagef("--task: %v", err)
 		}
@@ -97,7 +97,7 @@ func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (curat
 	if from.IsZero() || to.IsZero() {
 		st, err := s.ReadMemoryState()
 		if err != nil {
-			return curate.Window{}, err
+			return memory.Window{}, err
 		}
 		if from.IsZero() {
 			from = st.Watermark
@@ -106,14 +106,14 @@ func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (curat
 			to = now
 		}
 	}
-	w, err := curate.NewWindow(from, to)
+	w, err := memory.NewWindow(from, to)
 	if err != nil {
 		return w, usagef("%v", err)
 	}
 	return w, nil
 }
 
-func memoryReport(r *curate.MemoryRun, run, commit string, dry bool) map[string]any {
+func memoryReport(r *memory.Run, run, commit string, dry bool) map[string]any {
 	p := r.Plan
 	return map[string]any{
 		"window": p.Window, "candidates": p.Candidates, "duplicates": p.Duplicates,
@@ -122,7 +122,7 @@ func memoryReport(r *curate.MemoryRun, run, commit string, dry bool) map[string]
 	}
 }
 
-func printMemoryReport(w io.Writer, r *curate.MemoryRun, commit string, dry bool) {
+func printMemoryReport(w io.Writer, r *memory.Run, commit string, dry bool) {
 	p := r.Plan
 	title := "Memory curation"
 	if dry {
@@ -130,18 +130,18 @@ func printMemoryReport(w io.Writer, r *curate.MemoryRun, commit string, dry bool
 	}
 	fmt.Fprintf(w, "%s, window %s\n", title, p.Window)
 	fmt.Fprintf(w, "  candidates:           %d\n", len(p.Candidates))
-	section := func(name string, acts []curate.MemoryAction, detail func(curate.MemoryAction) string) {
+	section := func(name string, acts []memory.Action, detail func(memory.Action) string) {
 		fmt.Fprintf(w, "  %-21s %d\n", name+":", len(acts))
 		for _, a := range acts {
 			fmt.Fprintf(w, "    %s  %s\n", a.ID, detail(a))
 		}
 	}
-	section("duplicates trashed", p.Duplicates, func(a curate.MemoryAction) string { return "duplicate of " + a.DuplicateOf })
-	section("promoted", p.Promoted, func(a curate.MemoryAction) string {
+	section("duplicates trashed", p.Duplicates, func(a memory.Action) string { return "duplicate of " + a.DuplicateOf })
+	section("promoted", p.Promoted, func(a memory.Action) string {
 		return fmt.Sprintf("→ confirmed/%s (channel %s, score %.4g)", a.Type, a.Channel, a.Score)
 	})
-	section("discarded", p.Discarded, func(a curate.MemoryAction) string { return fmt.Sprintf("score %.4g", a.Score) })
-	section("left for reflection", p.Kept, func(a curate.MemoryAction) string { return fmt.Sprintf("%s, score %.4g", a.Type, a.Score) })
+	section("discarded", p.Discarded, func(a memory.Action) string { return fmt.Sprintf("score %.4g", a.Score) })
+	section("left for reflection", p.Kept, func(a memory.Action) string { return fmt.Sprintf("%s, score %.4g", a.Type, a.Score) })
 	if len(r.Invalid) > 0 {
 		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(r.Invalid))
 	}
@@ -180,10 +180,10 @@ func memoryPromoteRuleCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			cases := curate.RuleCases(list.Memories, scenario, 0)
+			cases := memory.RuleCases(list.Memories, scenario, 0)
 			now := s.Now()
 			cs := &mdstore.Changeset{}
-			id, err := curate.DrawRule(scenario, cases, c.String("author"), now, cs)
+			id, err := memory.DrawRule(scenario, cases, c.String("author"), now, cs)
 			if err != nil {
 				return blocked(err)
 			}
@@ -238,7 +238,7 @@ func memoryTrashCommand() *cli.Command {
 				var purged []string
 				for _, m := range list.Memories {
 					at, _ := m.Trashed["at"].(string)
-					t, err := curate.ParseTime(at)
+					t, err := memory.ParseTime(at)
 					if err != nil || now.Sub(t) <= age {
 						continue
 					}

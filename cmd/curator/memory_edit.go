@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -104,7 +104,7 @@ func memoryUpdateCommand() *cli.Command {
 			dst := m.Path
 			switch {
 			case checked.Status == "inbox" && checked.Maturity == "confirmed":
-				if err := curate.PromoteMemory(checked, now, cs); err != nil {
+				if err := memory.Promote(checked, now, cs); err != nil {
 					return err
 				}
 				dst = mdstore.MemoryPath("confirmed", checked.Type, checked.ID)
@@ -163,7 +163,7 @@ func memoryDeleteCommand() *cli.Command {
 				if m.Status == "trash" {
 					return "", usagef("memory %s is already in the trash", m.ID)
 				}
-				err := curate.TrashMemory(m, curate.Trashed{Reason: "deleted", Run: run}, now, cs)
+				err := memory.Trash(m, memory.Trashed{Reason: "deleted", Run: run}, now, cs)
 				return mdstore.MemoryPath("trash", m.Type, m.ID), err
 			})
 		},
@@ -177,7 +177,7 @@ func memoryRestoreCommand() *cli.Command {
 		ArgsUsage: "ID",
 		Action: func(c *cli.Context) error {
 			return memoryMove(c, func(m *mdstore.Memory, _ time.Time, _ string, cs *mdstore.Changeset) (string, error) {
-				dst, err := curate.RestoreMemory(m, cs)
+				dst, err := memory.Restore(m, cs)
 				if err != nil {
 					return "", usageError{err}
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -75,12 +75,12 @@ func memoryListCommand() *cli.Command {
 // windowFlags reads --from/--to; either may be empty.
 func windowFlags(c *cli.Context) (from, to time.Time, err error) {
 	if v := c.String("from"); v != "" {
-		if from, err = curate.ParseTime(v); err != nil {
+		if from, err = memory.ParseTime(v); err != nil {
 			return from, to, usagef("--from: %v", err)
 		}
 	}
 	if v := c.String("to"); v != "" {
-		if to, err = curate.ParseTime(v); err != nil {
+		if to, err = memory.ParseTime(v); err != nil {
 			return from, to, usagef("--to: %v", err)
 		}
 	}
@@ -91,7 +91,7 @@ func memoryJSON(m *mdstore.Memory) map[string]any {
 	return map[string]any{
 		"id": m.ID, "type": m.Type, "status": m.Status, "maturity": m.Maturity, "brief": m.Brief,
 		"author": m.Author, "tags": nonNil(m.Tags), "content_confidence": m.Confidence(),
-		"importance_factors": m.ImportanceFactors, "score": curate.Score(m),
+		"importance_factors": m.ImportanceFactors, "score": memory.Score(m),
 		"ingestion_time": m.IngestionTime.UTC().Format(time.RFC3339Nano), "scenario": m.Scenario,
 		"source_cases": nonNil(m.SourceCases), "observation": m.Observation, "trashed": m.Trashed,
 		"path": m.Path, "body": m.Body(),

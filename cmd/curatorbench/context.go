@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/curator-dev/curator/curate"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -37,7 +37,7 @@ func benchContext(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("seed playbook: %w (pass --source)", err)
 	}
-	seed, err := curate.ParseACE(seedData)
+	seed, err := playbook.ParseACE(seedData)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func benchContext(args []string, stdout io.Writer) error {
 	refls := gen.reflections(bulletTexts, cats, *nLessons)
 	fmt.Fprintf(stdout, "curatorbench context: %d bullets, %d lessons (generated in %v)\n", *nBullets, *nLessons, time.Since(t0).Round(time.Millisecond))
 
-	set := curate.DefaultContextSettings()
+	set := playbook.DefaultSettings()
 	set.AutoMerge = true
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	engine := similar.NewLexical()
@@ -91,18 +91,18 @@ func benchContext(args []string, stdout io.Writer) error {
 	sub := list.Active[:*sample]
 	sampleRefls := newTextGen(seed, 43).reflections(bulletTexts[:*sample], cats, *nLessons)
 	var decisions [2][]string
-	for k, m := range []func() curate.PlaybookMatcher{
-		func() curate.PlaybookMatcher { return similar.NewIndex(engine) },
-		func() curate.PlaybookMatcher { return similar.NewBruteForce(engine) },
+	for k, m := range []func() playbook.Matcher{
+		func() playbook.Matcher { return similar.NewIndex(engine) },
+		func() playbook.Matcher { return similar.NewBruteForce(engine) },
 	} {
-		pb := curate.NewPlaybook(sub, mdstore.NewIDAllocator(nil), m, now)
-		plan, err := curate.PlanCuration(pb, sampleRefls, set)
+		pb := playbook.New(sub, mdstore.NewIDAllocator(nil), m, now)
+		plan, err := playbook.PlanCuration(pb, sampleRefls, set)
 		if err != nil {
 			return err
 		}
 		for _, a := range plan.Actions {
 			sim := ""
-			if a.Type != curate.ActNewBullet {
+			if a.Type != playbook.ActNewBullet {
 				sim = fmt.Sprintf("%.9f", a.Similarity)
 			}
 			decisions[k] = append(decisions[k], fmt.Sprintf("%s %s %s %v %s", a.Type, a.BulletID, a.TargetBulletID, a.MergedFrom, sim))
@@ -132,13 +132,13 @@ func benchContext(args []string, stdout io.Writer) error {
 		runtime.GC()
 		start := time.Now()
 		var spent time.Duration
-		newMatcher := func() curate.PlaybookMatcher {
+		newMatcher := func() playbook.Matcher {
 			if brute {
 				return &timedMatcher{m: similar.NewBruteForce(engine), d: &spent}
 			}
 			return &timedMatcher{m: similar.NewIndex(engine), d: &spent}
 		}
-		pb, _, err := curate.LoadPlaybook(s, nil, now)
+		pb, _, err := playbook.Load(s, nil, now)
 		if err != nil {
 			return r, err
 		}
@@ -149,7 +149,7 @@ func benchContext(args []string, stdout io.Writer) error {
 		spent = 0
 		p0 := time.Now()
 		rs := limitLessons(refls, lessons)
-		if _, err := curate.PlanCuration(pb, rs, set); err != nil {
+		if _, err := playbook.PlanCuration(pb, rs, set); err != nil {
 			return r, err
 		}
 		cs := &mdstore.Changeset{}
@@ -196,7 +196,7 @@ func benchContext(args []string, stdout io.Writer) error {
 
 // timedMatcher adds up the time spent in a matcher's queries.
 type timedMatcher struct {
-	m curate.PlaybookMatcher
+	m playbook.Matcher
 	d *time.Duration
 }
 
@@ -246,10 +246,10 @@ type textGen struct {
 	subjects  []string
 }
 
-func newTextGen(seed []curate.ImportedBullet, s int64) *textGen {
+func newTextGen(seed []playbook.ImportedBullet, s int64) *textGen {
 	g := &textGen{rnd: rand.New(rand.NewSource(s))}
 	for _, b := range seed {
-		g.sentences = append(g.sentences, curate.Sentences(b.Content)...)
+		g.sentences = append(g.sentences, playbook.Sentences(b.Content)...)
 	}
 	g.subjects = strings.Fields("invoices playlists contacts calendars receipts podcasts tickets expenses reminders albums notes payments alarms recipes flights orders reviews messages folders subscriptions")
 	return g

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"time"
@@ -22,7 +22,7 @@ const (
 )
 
 // ContextActionTypes lists every action type, in report order.
-var ContextActionTypes = []string{
+var ActionTypes = []string{
 	ActNewBullet, ActIncrementHelpful, ActIncrementHarmful, ActMergeSimilar,
 	ActProposal, ActArchive, ActPrune, ActRebalance, ActReview, ActSkip,
 }
@@ -41,7 +41,7 @@ var ContextActionTypes = []string{
 //   - rebalance: TargetBulletID, Priority.
 //   - review: TargetBulletID, Validation (approved or rejected).
 //   - skip: nothing changes.
-type ContextAction struct {
+type Action struct {
 	Type           string   `json:"merge_type"`
 	BulletID       string   `json:"bullet_id,omitempty"`
 	TargetBulletID string   `json:"target_bullet_id,omitempty"`
@@ -65,7 +65,7 @@ type ContextAction struct {
 }
 
 // Subject is the bullet an action is about: the new bullet, else the target.
-func (a ContextAction) Subject() string {
+func (a Action) Subject() string {
 	if a.BulletID != "" {
 		return a.BulletID
 	}
@@ -73,7 +73,7 @@ func (a ContextAction) Subject() string {
 }
 
 // LogLine renders an action as a merge-log line.
-func (a ContextAction) LogLine(runID string, at time.Time) mdstore.MergeLogLine {
+func (a Action) LogLine(runID string, at time.Time) mdstore.MergeLogLine {
 	return mdstore.MergeLogLine{
 		RunID: runID, At: at.UTC(), MergeType: a.Type, BulletID: a.BulletID,
 		TargetBulletID: a.TargetBulletID, MergedFromBulletIDs: a.MergedFrom,

@@ -1,4 +1,4 @@
-package curate
+package memory
 
 import (
 	"sort"
@@ -7,7 +7,7 @@ import (
 )
 
 // MemoryOptions are the settings of a memory pass.
-type MemoryOptions struct {
+type Options struct {
 	// DedupPrefix is how many runes of brief make the dedup key (default 40).
 	DedupPrefix int
 	// Progress, when set, follows the reading of the window's files.
@@ -28,7 +28,7 @@ const (
 )
 
 // MemoryAction is one decision of the memory pass.
-type MemoryAction struct {
+type Action struct {
 	Kind        string  `json:"action"`
 	ID          string  `json:"id"`
 	Type        string  `json:"type"`
@@ -39,37 +39,37 @@ type MemoryAction struct {
 }
 
 // MemoryPlan is every decision of one pass, grouped as the report shows them.
-type MemoryPlan struct {
-	Window     Window         `json:"window"`
-	Candidates []string       `json:"candidates"`
-	Duplicates []MemoryAction `json:"duplicates"`
-	Promoted   []MemoryAction `json:"promoted"`
-	Discarded  []MemoryAction `json:"discarded"`
-	Kept       []MemoryAction `json:"kept"`
+type Plan struct {
+	Window     Window   `json:"window"`
+	Candidates []string `json:"candidates"`
+	Duplicates []Action `json:"duplicates"`
+	Promoted   []Action `json:"promoted"`
+	Discarded  []Action `json:"discarded"`
+	Kept       []Action `json:"kept"`
 }
 
 // Changes reports whether the plan moves any entry.
-func (p *MemoryPlan) Changes() bool {
+func (p *Plan) Changes() bool {
 	return len(p.Duplicates)+len(p.Promoted)+len(p.Discarded) > 0
 }
 
 // PlanMemory decides, for every inbox entry of the window, whether it is a
 // duplicate, promoted, discarded or kept. It is pure: same input, same plan.
-func PlanMemory(w Window, candidates []*mdstore.Memory, opt MemoryOptions) *MemoryPlan {
+func PlanPass(w Window, candidates []*mdstore.Memory, opt Options) *Plan {
 	if opt.DedupPrefix <= 0 {
 		opt.DedupPrefix = 40
 	}
 	ms := append([]*mdstore.Memory(nil), candidates...)
 	mdstore.SortMemories(ms)
-	p := &MemoryPlan{Window: w, Candidates: make([]string, 0, len(ms)),
-		Duplicates: []MemoryAction{}, Promoted: []MemoryAction{}, Discarded: []MemoryAction{}, Kept: []MemoryAction{}}
+	p := &Plan{Window: w, Candidates: make([]string, 0, len(ms)),
+		Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}}
 	for _, m := range ms {
 		p.Candidates = append(p.Candidates, m.ID)
 	}
 	dupOf := Duplicates(ms, opt.DedupPrefix)
 	for _, m := range ms {
 		score := Score(m)
-		a := MemoryAction{ID: m.ID, Type: m.Type, Score: round(score)}
+		a := Action{ID: m.ID, Type: m.Type, Score: round(score)}
 		if keep, ok := dupOf[m.ID]; ok {
 			a.Kind, a.Reason, a.DuplicateOf = ActTrash, ReasonDuplicate, keep
 			p.Duplicates = append(p.Duplicates, a)

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"sort"
@@ -8,7 +8,7 @@ import (
 
 // PlaybookMatcher finds similar texts. similar.Index (the candidate index)
 // and similar.BruteForce both are one.
-type PlaybookMatcher interface {
+type Matcher interface {
 	Add(id, text string)
 	Remove(id string)
 	Best(text string, filter func(id string) bool) (similar.Match, bool)
@@ -21,16 +21,16 @@ type PlaybookMatcher interface {
 // exists"), so a query only looks at the candidates of that category
 // instead of filtering the candidates of the whole playbook.
 type CategoryMatcher struct {
-	newMatcher func() PlaybookMatcher
-	by         map[string]PlaybookMatcher
+	newMatcher func() Matcher
+	by         map[string]Matcher
 	catOf      map[string]string
 	n          map[string]int // bullets per category
 }
 
 // NewCategoryMatcher returns an empty matcher that makes one newMatcher()
 // per category.
-func NewCategoryMatcher(newMatcher func() PlaybookMatcher) *CategoryMatcher {
-	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]PlaybookMatcher{}, catOf: map[string]string{}, n: map[string]int{}}
+func NewCategoryMatcher(newMatcher func() Matcher) *CategoryMatcher {
+	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]Matcher{}, catOf: map[string]string{}, n: map[string]int{}}
 }
 
 // Add indexes a bullet's text under its category.

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"fmt"
@@ -21,8 +21,8 @@ type MaintenanceReport struct {
 	NearPairs []PairScore `json:"near_duplicate_pairs"`
 	// Overlapping are pairs in [threshold, DedupThreshold]: merged with
 	// --auto-merge, proposals otherwise.
-	Overlapping []PairScore     `json:"overlapping_pairs"`
-	Actions     []ContextAction `json:"-"`
+	Overlapping []PairScore `json:"overlapping_pairs"`
+	Actions     []Action    `json:"-"`
 }
 
 // PairScore is two bullets and their similarity.
@@ -61,9 +61,9 @@ func Priority(b *mdstore.Bullet) int {
 //     --auto-merge (each bullet in at most one merge per run), proposals
 //     (validation: required on both) otherwise;
 //  5. rebalance the priority of every active bullet by Priority.
-func PlanMaintenance(pb *Playbook, set ContextSettings) (*MaintenanceReport, error) {
+func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 	rep := &MaintenanceReport{}
-	do := func(a ContextAction) error {
+	do := func(a Action) error {
 		if err := pb.Do(a); err != nil {
 			return fmt.Errorf("maintenance: %w", err)
 		}
@@ -115,12 +115,12 @@ func PlanMaintenance(pb *Playbook, set ContextSettings) (*MaintenanceReport, err
 		}
 		switch {
 		case b.HarmfulCount >= HarmfulArchive:
-			if err := do(ContextAction{Type: ActArchive, TargetBulletID: b.ID,
+			if err := do(Action{Type: ActArchive, TargetBulletID: b.ID,
 				Reasoning: fmt.Sprintf("harmful_count %d ≥ %d", b.HarmfulCount, HarmfulArchive)}); err != nil {
 				return nil, err
 			}
 		case !last.IsZero() && pb.Now.Sub(last) > PruneDays*24*time.Hour && b.HelpfulCount < PruneHelpfulBelow:
-			if err := do(ContextAction{Type: ActPrune, TargetBulletID: b.ID,
+			if err := do(Action{Type: ActPrune, TargetBulletID: b.ID,
 				Reasoning: fmt.Sprintf("unused since %s (> %d days) and helpful_count %d < %d", last.Format("2006-01-02"), PruneDays, b.HelpfulCount, PruneHelpfulBelow)}); err != nil {
 				return nil, err
 			}
@@ -147,7 +147,7 @@ func PlanMaintenance(pb *Playbook, set ContextSettings) (*MaintenanceReport, err
 			continue
 		}
 		for _, t := range [][2]string{{p.A, p.B}, {p.B, p.A}} {
-			if err := do(ContextAction{Type: ActProposal, TargetBulletID: t[0], MergedFrom: []string{t[0], t[1]},
+			if err := do(Action{Type: ActProposal, TargetBulletID: t[0], MergedFrom: []string{t[0], t[1]},
 				Similarity: p.Score, Content: MergeContent(pb.Bullet(t[0]).Content, pb.Bullet(t[1]).Content), Validation: "required",
 				Reasoning: fmt.Sprintf("overlaps %s (similarity %.4f in [%.2f, %.2f]): merge proposed, validation required", t[1], p.Score, thr, DedupThreshold)}); err != nil {
 				return nil, err
@@ -158,7 +158,7 @@ func PlanMaintenance(pb *Playbook, set ContextSettings) (*MaintenanceReport, err
 	// 5. rebalance.
 	for _, b := range pb.Active() {
 		if p := Priority(b); p != b.Priority {
-			if err := do(ContextAction{Type: ActRebalance, TargetBulletID: b.ID, Priority: p,
+			if err := do(Action{Type: ActRebalance, TargetBulletID: b.ID, Priority: p,
 				Reasoning: fmt.Sprintf("priority %d → %d (helpful %d, harmful %d, usage %d, confidence %.2f)", b.Priority, p, b.HelpfulCount, b.HarmfulCount, b.UsageCount, b.Confidence)}); err != nil {
 				return nil, err
 			}
@@ -170,7 +170,7 @@ func PlanMaintenance(pb *Playbook, set ContextSettings) (*MaintenanceReport, err
 // mergeGroup builds the merge of a group of active bullets into a new
 // version of its strongest member. pairs (may be nil) give the similarity
 // logged: the lowest among the group's pairs.
-func mergeGroup(pb *Playbook, group []string, pairs []similar.Pair, why, validation string) ContextAction {
+func mergeGroup(pb *Playbook, group []string, pairs []similar.Pair, why, validation string) Action {
 	bs := make([]*mdstore.Bullet, len(group))
 	for i, id := range group {
 		bs[i] = pb.Bullet(id)
@@ -197,7 +197,7 @@ func mergeGroup(pb *Playbook, group []string, pairs []similar.Pair, why, validat
 		}
 	}
 	parent := bs[0]
-	return ContextAction{
+	return Action{
 		Type: ActMergeSimilar, BulletID: pb.IDs.NextVersion(parent.ID), TargetBulletID: parent.ID,
 		MergedFrom: ids, Similarity: low, Content: MergeContent(texts...), Confidence: conf,
 		Category: parent.Category, Validation: validation,

@@ -1,4 +1,4 @@
-package curate
+package memory
 
 import "github.com/curator-dev/curator/mdstore"
 

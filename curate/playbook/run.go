@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 
 // ContextEngine returns the similarity engine that config.yaml's
 // `similarity:` section names (the lexical engine by default).
-func ContextEngine(s *mdstore.Store) (similar.Engine, error) {
+func Engine(s *mdstore.Store) (similar.Engine, error) {
 	var cfg similar.Config
 	if err := s.Config.Section("similarity", &cfg); err != nil {
 		return nil, err
@@ -21,7 +21,7 @@ func ContextEngine(s *mdstore.Store) (similar.Engine, error) {
 }
 
 // ContextConfig is the `context:` section of config.yaml.
-type ContextConfig struct {
+type Config struct {
 	SimilarityThreshold *float64 `yaml:"similarity_threshold"`
 	MinConfidence       *float64 `yaml:"min_confidence"`
 }
@@ -29,7 +29,7 @@ type ContextConfig struct {
 // LoadPlaybook reads every bullet (active and archived) and every id the
 // store ever used, and returns the playbook with the active bullets in the
 // matcher (nil: no matcher). Unreadable files are returned, not fatal.
-func LoadPlaybook(s *mdstore.Store, newMatcher func() PlaybookMatcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
+func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
 	list, err := s.ListBullets(true)
 	if err != nil {
 		return nil, nil, err
@@ -40,34 +40,34 @@ func LoadPlaybook(s *mdstore.Store, newMatcher func() PlaybookMatcher, now time.
 	}
 	prefixes := s.Config.IDPrefixes
 	ids := mdstore.NewIDAllocator(prefixes, known...)
-	pb := NewPlaybook(list.All(), ids, newMatcher, now)
+	pb := New(list.All(), ids, newMatcher, now)
 	pb.Secrets = s.Secrets()
 	return pb, append(list.Invalid, bad...), nil
 }
 
 // ContextRun is a prepared `context curate` run: its plan, the files it
 // changes, its commit message and what it could not read.
-type ContextRun struct {
+type Run struct {
 	RunID    string
-	Plan     *ContextPlan
+	Plan     *Plan
 	Playbook *Playbook
 	Changes  *mdstore.Changeset
 	Commit   mdstore.CommitInfo
 	Invalid  []*mdstore.InvalidFile
-	Before   ContextStats
-	After    ContextStats
+	Before   Stats
+	After    Stats
 	Metrics  map[string]any
 }
 
 // PrepareCuration loads the store, plans the run and builds its changeset
 // (bullets, merge log, metrics, reflections moved to merged/). Nothing is
 // written: the caller saves r.Changes (or not, for --dry-run).
-func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now time.Time) (*ContextRun, error) {
-	e, err := ContextEngine(s)
+func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time) (*Run, error) {
+	e, err := Engine(s)
 	if err != nil {
 		return nil, err
 	}
-	pb, invalid, err := LoadPlaybook(s, func() PlaybookMatcher { return similar.NewIndex(e) }, now)
+	pb, invalid, err := Load(s, func() Matcher { return similar.NewIndex(e) }, now)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now ti
 			return nil, fmt.Errorf("%w: pending reflection %s", mdstore.ErrNotFound, set.ReflectionID)
 		}
 	}
-	r := &ContextRun{RunID: runID, Playbook: pb, Invalid: invalid, Before: Stats(pb)}
+	r := &Run{RunID: runID, Playbook: pb, Invalid: invalid, Before: StatsOf(pb)}
 	plan, err := PlanCuration(pb, refls.Reflections, set)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now ti
 		}
 		r.Invalid = append(r.Invalid, &mdstore.InvalidFile{Path: h.Path, Line: line, Msg: h.Problem() + "; the reflection stays pending and nothing of it is written"})
 	}
-	r.After = Stats(pb)
+	r.After = StatsOf(pb)
 	cs := &mdstore.Changeset{}
 	if err := pb.Changes(s, cs); err != nil {
 		return nil, err
@@ -132,14 +132,14 @@ func PrepareCuration(s *mdstore.Store, set ContextSettings, runID string, now ti
 	return r, nil
 }
 
-func (r *ContextRun) summaryLine() string {
+func (r *Run) summaryLine() string {
 	p := r.Plan
 	return fmt.Sprintf("context curate: %d new, %d reinforced, %d merged, %d proposed, %d archived",
 		p.Count(ActNewBullet), p.Count(ActIncrementHelpful), p.Count(ActMergeSimilar), p.Count(ActProposal), p.Count(ActArchive)+p.Count(ActPrune))
 }
 
 // Decisions renders actions as one line each, for commit messages.
-func Decisions(acts []ContextAction) []string {
+func Decisions(acts []Action) []string {
 	out := make([]string, 0, len(acts))
 	for _, a := range acts {
 		line := a.Type + " " + a.Subject()
@@ -158,9 +158,9 @@ func Decisions(acts []ContextAction) []string {
 	return out
 }
 
-func (r *ContextRun) metrics(now time.Time) map[string]any {
+func (r *Run) metrics(now time.Time) map[string]any {
 	counts := map[string]int{}
-	for _, t := range ContextActionTypes {
+	for _, t := range ActionTypes {
 		counts[t] = r.Plan.Count(t)
 	}
 	refl := make([]string, 0, len(r.Plan.Reflections))

@@ -1,4 +1,4 @@
-package curate
+package memory
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 
 // MemoryRun is a prepared memory pass: its plan, the files it could not read,
 // and the changeset that carries the plan out.
-type MemoryRun struct {
-	Plan    *MemoryPlan
+type Run struct {
+	Plan    *Plan
 	Invalid []*mdstore.InvalidFile
 	Changes *mdstore.Changeset
 	Commit  mdstore.CommitInfo
@@ -19,18 +19,18 @@ type MemoryRun struct {
 // PrepareMemoryPass reads every inbox entry of the window (all of them, before
 // acting), plans the pass and builds its changeset, including the watermark.
 // It changes nothing on disk.
-func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string, now time.Time) (*MemoryRun, error) {
+func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.Time) (*Run, error) {
 	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress, DeferIndex: true, Secrets: s.Secrets()})
 	if err != nil {
 		return nil, err
 	}
-	plan := PlanMemory(w, list.Memories, opt)
+	plan := PlanPass(w, list.Memories, opt)
 	byID := make(map[string]*mdstore.Memory, len(list.Memories))
 	for _, m := range list.Memories {
 		byID[m.ID] = m
 	}
 	cs := &mdstore.Changeset{}
-	skipped, err := ApplyMemory(plan, byID, s, run, now, cs)
+	skipped, err := Apply(plan, byID, s, run, now, cs)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string
 	if w.To.After(st.Watermark) {
 		cs.Write(mdstore.MemoryStatePath, mdstore.MemoryState{Watermark: w.To, LastRun: run}.Bytes())
 	}
-	return &MemoryRun{Plan: plan, Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
+	return &Run{Plan: plan, Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
 		Summary:   fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept)),
 		Decisions: plan.Decisions(),
 		RunID:     run,
@@ -50,7 +50,7 @@ func PrepareMemoryPass(s *mdstore.Store, w Window, opt MemoryOptions, run string
 }
 
 // Decisions are the plan's lines for the commit message and the report.
-func (p *MemoryPlan) Decisions() []string {
+func (p *Plan) Decisions() []string {
 	var out []string
 	for _, a := range p.Duplicates {
 		out = append(out, fmt.Sprintf("trash %s: duplicate of %s", a.ID, a.DuplicateOf))

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ const (
 )
 
 // ContextSettings are the flags of `curator context curate`.
-type ContextSettings struct {
+type Settings struct {
 	Threshold         float64 // --similarity-threshold (default 0.85)
 	MinConfidence     float64 // --min-confidence (default 0.5)
 	AutoMerge         bool
@@ -45,8 +45,8 @@ type ContextSettings struct {
 }
 
 // DefaultContextSettings are the SPEC's defaults.
-func DefaultContextSettings() ContextSettings {
-	return ContextSettings{Threshold: DefaultThreshold, MinConfidence: DefaultMinConf}
+func DefaultSettings() Settings {
+	return Settings{Threshold: DefaultThreshold, MinConfidence: DefaultMinConf}
 }
 
 // HeldReflection is a reflection that was not curated because it looks
@@ -84,15 +84,15 @@ type ReflectionOutcome struct {
 }
 
 // ContextPlan is the decisions of one curate run.
-type ContextPlan struct {
-	Actions     []ContextAction
+type Plan struct {
+	Actions     []Action
 	Reflections []ReflectionOutcome
 	Held        []HeldReflection
 	Maintenance *MaintenanceReport `json:",omitempty"`
 }
 
 // Count returns the number of actions of a type.
-func (p *ContextPlan) Count(typ string) int {
+func (p *Plan) Count(typ string) int {
 	n := 0
 	for _, a := range p.Actions {
 		if a.Type == typ {
@@ -117,12 +117,12 @@ func NormCategory(c string) string {
 // playbook. It runs the decisions on pb in memory (pb.Matcher must be set),
 // so each lesson sees what the lessons before it did, and returns them; the
 // caller turns pb into files with pb.Changes. No I/O.
-func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set ContextSettings) (*ContextPlan, error) {
+func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Plan, error) {
 	if set.Threshold == 0 {
 		set.Threshold = DefaultThreshold
 	}
-	plan := &ContextPlan{}
-	do := func(a ContextAction) error {
+	plan := &Plan{}
+	do := func(a Action) error {
 		if err := pb.Do(a); err != nil {
 			return fmt.Errorf("reflection %s lesson %d: %w", a.ReflectionID, a.Lesson, err)
 		}
@@ -165,10 +165,10 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set ContextSettings
 				ids []string
 			}{{ActIncrementHelpful, r.HelpfulBullets}, {ActIncrementHarmful, r.HarmfulBullets}} {
 				for _, id := range ids.ids {
-					a := ContextAction{Type: ids.typ, TargetBulletID: id, ReflectionID: r.ID,
+					a := Action{Type: ids.typ, TargetBulletID: id, ReflectionID: r.ID,
 						Reasoning: "the reflecting agent marked this bullet " + strings.TrimPrefix(ids.typ, "increment_")}
 					if b := pb.Bullet(id); b == nil || !b.IsActive {
-						a = ContextAction{Type: ActSkip, TargetBulletID: id, ReflectionID: r.ID,
+						a = Action{Type: ActSkip, TargetBulletID: id, ReflectionID: r.ID,
 							Reasoning: "the reflection names bullet " + id + ", which is not an active bullet"}
 					}
 					if err := do(a); err != nil {
@@ -183,7 +183,7 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set ContextSettings
 	}
 	for _, b := range pb.Active() {
 		if b.HarmfulCount >= HarmfulArchive && b.HelpfulCount < HelpfulKeep {
-			if err := do(ContextAction{Type: ActArchive, TargetBulletID: b.ID,
+			if err := do(Action{Type: ActArchive, TargetBulletID: b.ID,
 				Reasoning: fmt.Sprintf("harmful_count %d ≥ %d and helpful_count %d < %d", b.HarmfulCount, HarmfulArchive, b.HelpfulCount, HelpfulKeep)}); err != nil {
 				return nil, err
 			}
@@ -210,8 +210,8 @@ func heldFor(p *secrets.Policy, r *mdstore.Reflection) *HeldReflection {
 }
 
 // planLesson applies the rules to one lesson.
-func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, set ContextSettings) ContextAction {
-	base := ContextAction{ReflectionID: rid, Lesson: n, Category: cat, Confidence: l.Conf()}
+func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, set Settings) Action {
+	base := Action{ReflectionID: rid, Lesson: n, Category: cat, Confidence: l.Conf()}
 	conf := l.Conf()
 	if conf < set.MinConfidence-Tolerance {
 		base.Type = ActSkip

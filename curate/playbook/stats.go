@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 )
 
 // ContextStats describes the playbook at one moment.
-type ContextStats struct {
+type Stats struct {
 	Active             int            `json:"active"`
 	Archived           int            `json:"archived"`
 	ByCategory         map[string]int `json:"by_category"`
@@ -22,8 +22,8 @@ type ContextStats struct {
 }
 
 // Stats computes the playbook's statistics.
-func Stats(pb *Playbook) ContextStats {
-	st := ContextStats{ByCategory: map[string]int{}}
+func StatsOf(pb *Playbook) Stats {
+	st := Stats{ByCategory: map[string]int{}}
 	conf := 0.0
 	for _, b := range pb.bullets {
 		if !b.IsActive {
@@ -47,7 +47,7 @@ func Stats(pb *Playbook) ContextStats {
 }
 
 // ContextQuery selects active bullets.
-type ContextQuery struct {
+type Query struct {
 	Category string
 	Tags     []string // every tag must be present
 	Text     string   // ranked by similarity when set
@@ -62,7 +62,7 @@ type QueryResult struct {
 
 // Query returns the active bullets that match q: by similarity to q.Text
 // (highest first) when set, else by priority, helpful count and id.
-func Query(pb *Playbook, score func(a, b string) float64, q ContextQuery) []QueryResult {
+func Search(pb *Playbook, score func(a, b string) float64, q Query) []QueryResult {
 	var out []QueryResult
 	for _, b := range pb.Active() {
 		if q.Category != "" && b.Category != q.Category {

@@ -1,4 +1,4 @@
-package curate
+package memory
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ const ObservationDays = 7
 // plan and returned as skipped. The records are edited on all cores; the
 // changeset lists the moves in plan order, and each edited document is
 // released once its move is recorded.
-func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, s *mdstore.Store, run string, now time.Time, cs *mdstore.Changeset) ([]*mdstore.InvalidFile, error) {
+func Apply(p *Plan, byID map[string]*mdstore.Memory, s *mdstore.Store, run string, now time.Time, cs *mdstore.Changeset) ([]*mdstore.InvalidFile, error) {
 	promoted, err := promotionKeys(now)
 	if err != nil {
 		return nil, err
@@ -48,10 +48,10 @@ func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, s *mdstore.Stor
 		edit func(*mdstore.Changeset) error
 	}
 	var jobs []job
-	for _, group := range [][]MemoryAction{p.Duplicates, p.Discarded} {
+	for _, group := range [][]Action{p.Duplicates, p.Discarded} {
 		for _, a := range group {
 			m, t := byID[a.ID], Trashed{Reason: a.Reason, Run: run, DuplicateOf: a.DuplicateOf, Score: &a.Score}
-			jobs = append(jobs, job{m, mdstore.MemoryPath("trash", m.Type, m.ID), func(cs *mdstore.Changeset) error { return TrashMemory(m, t, now, cs) }})
+			jobs = append(jobs, job{m, mdstore.MemoryPath("trash", m.Type, m.ID), func(cs *mdstore.Changeset) error { return Trash(m, t, now, cs) }})
 		}
 	}
 	for _, a := range p.Promoted {
@@ -94,8 +94,8 @@ func ApplyMemory(p *MemoryPlan, byID map[string]*mdstore.Memory, s *mdstore.Stor
 }
 
 // drop takes entries out of the plan (they were skipped).
-func (p *MemoryPlan) drop(ids map[string]bool) {
-	filter := func(as []MemoryAction) []MemoryAction {
+func (p *Plan) drop(ids map[string]bool) {
+	filter := func(as []Action) []Action {
 		out := as[:0]
 		for _, a := range as {
 			if !ids[a.ID] {
@@ -108,7 +108,7 @@ func (p *MemoryPlan) drop(ids map[string]bool) {
 }
 
 // TrashMemory moves a memory to the trash, recording why.
-func TrashMemory(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset) error {
+func Trash(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset) error {
 	t.At = now.UTC().Format(time.RFC3339)
 	t.From = folderOf(m)
 	if err := setAll(m, "status", "trash", "trashed", t); err != nil {
@@ -119,7 +119,7 @@ func TrashMemory(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Change
 }
 
 // PromoteMemory moves a memory to confirmed/<type>/ and starts its observation period.
-func PromoteMemory(m *mdstore.Memory, now time.Time, cs *mdstore.Changeset) error {
+func Promote(m *mdstore.Memory, now time.Time, cs *mdstore.Changeset) error {
 	keys, err := promotionKeys(now)
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func promote(m *mdstore.Memory, keys []frontmatter.KV, cs *mdstore.Changeset) er
 }
 
 // RestoreMemory puts a trashed memory back where it was.
-func RestoreMemory(m *mdstore.Memory, cs *mdstore.Changeset) (string, error) {
+func Restore(m *mdstore.Memory, cs *mdstore.Changeset) (string, error) {
 	if m.Status != "trash" {
 		return "", fmt.Errorf("memory %s is not in the trash (it is %s)", m.ID, m.Status)
 	}

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ var ErrInvalidDocument = errors.New("invalid curation document")
 // JSON, an unknown action, an unknown or archived bullet, a merge without
 // merged_content, a secret) refuses the whole document: the error lists
 // every problem, and the caller writes nothing.
-func PlanDocument(pb *Playbook, data []byte) ([]ContextAction, error) {
+func PlanDocument(pb *Playbook, data []byte) ([]Action, error) {
 	var doc CurationDocument
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -52,7 +52,7 @@ func PlanDocument(pb *Playbook, data []byte) ([]ContextAction, error) {
 		return nil, fmt.Errorf("%w: no \"curation_actions\" list", ErrInvalidDocument)
 	}
 	var problems []string
-	var acts []ContextAction
+	var acts []Action
 	for i, d := range doc.CurationActions {
 		a, err := docAction(pb, d)
 		if err == nil {
@@ -65,7 +65,7 @@ func PlanDocument(pb *Playbook, data []byte) ([]ContextAction, error) {
 		acts = append(acts, a)
 	}
 	for i, id := range doc.ValidationRequired {
-		a := ContextAction{Type: ActProposal, TargetBulletID: id, Validation: "required", Reasoning: "listed in validation_required"}
+		a := Action{Type: ActProposal, TargetBulletID: id, Validation: "required", Reasoning: "listed in validation_required"}
 		if err := pb.Do(a); err != nil {
 			problems = append(problems, fmt.Sprintf("validation_required[%d]: %v", i, err))
 			continue
@@ -78,15 +78,15 @@ func PlanDocument(pb *Playbook, data []byte) ([]ContextAction, error) {
 	return acts, nil
 }
 
-func docAction(pb *Playbook, d CurationDocAction) (ContextAction, error) {
+func docAction(pb *Playbook, d CurationDocAction) (Action, error) {
 	content := d.MergedContent
 	if content == "" {
 		content = d.Content
 	}
 	if err := checkDocAction(pb.Secrets, d); err != nil {
-		return ContextAction{}, err
+		return Action{}, err
 	}
-	a := ContextAction{Similarity: d.SimilarityScore, Reasoning: d.Reasoning, ReflectionID: d.ReflectionID, Tags: d.Tags}
+	a := Action{Similarity: d.SimilarityScore, Reasoning: d.Reasoning, ReflectionID: d.ReflectionID, Tags: d.Tags}
 	subject := d.BulletID
 	if subject == "" {
 		subject = d.TargetBulletID

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"fmt"
@@ -8,32 +8,32 @@ import (
 )
 
 // ContextReport is the JSON report of a curate run (--json, --output).
-type ContextReport struct {
+type Report struct {
 	RunID             string             `json:"run_id"`
 	Commit            string             `json:"commit"`
 	DryRun            bool               `json:"dry_run"`
 	Counts            map[string]int     `json:"counts"`
-	Actions           []ContextAction    `json:"actions"`
+	Actions           []Action           `json:"actions"`
 	ReflectionsMerged []string           `json:"reflections_merged"`
 	ReflectionsHeld   []HeldReflection   `json:"reflections_held"`
 	Maintenance       *MaintenanceReport `json:"maintenance,omitempty"`
-	Before            ContextStats       `json:"before"`
-	After             ContextStats       `json:"after"`
+	Before            Stats              `json:"before"`
+	After             Stats              `json:"after"`
 	Invalid           []string           `json:"invalid"`
 }
 
 // Report builds the run's report.
-func (r *ContextRun) Report(commit string, dry bool) ContextReport {
-	rep := ContextReport{RunID: r.RunID, Commit: commit, DryRun: dry, Counts: map[string]int{},
+func (r *Run) Report(commit string, dry bool) Report {
+	rep := Report{RunID: r.RunID, Commit: commit, DryRun: dry, Counts: map[string]int{},
 		Actions: r.Plan.Actions, ReflectionsMerged: []string{}, ReflectionsHeld: r.Plan.Held,
 		Maintenance: r.Plan.Maintenance, Before: r.Before, After: r.After, Invalid: []string{}}
 	if rep.Actions == nil {
-		rep.Actions = []ContextAction{}
+		rep.Actions = []Action{}
 	}
 	if rep.ReflectionsHeld == nil {
 		rep.ReflectionsHeld = []HeldReflection{}
 	}
-	for _, t := range ContextActionTypes {
+	for _, t := range ActionTypes {
 		rep.Counts[t] = r.Plan.Count(t)
 	}
 	for _, o := range r.Plan.Reflections {
@@ -48,7 +48,7 @@ func (r *ContextRun) Report(commit string, dry bool) ContextReport {
 }
 
 // lessonsProcessed counts the lesson decisions of the run.
-func (rep ContextReport) lessonsProcessed() int {
+func (rep Report) lessonsProcessed() int {
 	n := 0
 	for _, a := range rep.Actions {
 		if a.Lesson > 0 {
@@ -61,7 +61,7 @@ func (rep ContextReport) lessonsProcessed() int {
 // WriteSummary prints the run as the ACE curate procedure does: the headline,
 // the merge actions, context stats and the next step. markdown renders it
 // as a report file (--output).
-func (rep ContextReport) WriteSummary(w io.Writer, markdown bool) {
+func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 	h := func(s string) string {
 		if markdown {
 			return "## " + s + "\n\n"
@@ -81,7 +81,7 @@ func (rep ContextReport) WriteSummary(w io.Writer, markdown bool) {
 	}
 	fmt.Fprintf(w, "%s\n", title)
 	fmt.Fprint(w, h("Merge actions:"))
-	for _, t := range ContextActionTypes {
+	for _, t := range ActionTypes {
 		var ids []string
 		for _, a := range rep.Actions {
 			if a.Type == t && a.Subject() != "" {

@@ -1,4 +1,4 @@
-package curate
+package memory
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func (m mem) record() *mdstore.Memory {
 }
 
 // decision is "promote/A", "trash/low_score", "trash/duplicate:<id>" or "keep".
-func decisions(p *MemoryPlan) map[string]string {
+func decisions(p *Plan) map[string]string {
 	out := map[string]string{}
 	for _, a := range p.Promoted {
 		out[a.ID] = "promote/" + a.Channel
@@ -84,7 +84,7 @@ func TestPlanMemoryRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.m.id = "x"
-			p := PlanMemory(Window{}, []*mdstore.Memory{c.m.record()}, MemoryOptions{})
+			p := PlanPass(Window{}, []*mdstore.Memory{c.m.record()}, Options{})
 			if got := decisions(p)["x"]; got != c.want {
 				t.Errorf("got %s, want %s (score %v)", got, c.want, Score(c.m.record()))
 			}
@@ -144,7 +144,7 @@ func TestPlanMemoryDedup(t *testing.T) {
 			for _, m := range c.ms {
 				in = append(in, m.record())
 			}
-			got := decisions(PlanMemory(Window{}, in, MemoryOptions{}))
+			got := decisions(PlanPass(Window{}, in, Options{}))
 			for id, want := range c.want {
 				if got[id] != want {
 					t.Errorf("%s: got %s, want %s", id, got[id], want)
@@ -159,7 +159,7 @@ func TestPlanMemoryManyCandidates(t *testing.T) {
 	for i := 0; i < 250; i++ {
 		in = append(in, mem{id: fmt.Sprintf("m%03d", i), s: 0.95, at: i % 7}.record())
 	}
-	p := PlanMemory(Window{}, in, MemoryOptions{})
+	p := PlanPass(Window{}, in, Options{})
 	if len(p.Candidates) != 250 || len(p.Promoted) != 250 {
 		t.Fatalf("candidates %d promoted %d, want 250 each", len(p.Candidates), len(p.Promoted))
 	}
@@ -185,12 +185,12 @@ func TestPlanIsDeterministic(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		in = append(in, mem{id: fmt.Sprintf("m%02d", i), brief: fmt.Sprintf("b%d", i%5), author: fmt.Sprintf("a%d", i%2), p: float64(i%10) / 10, at: i % 3}.record())
 	}
-	first := fmt.Sprint(decisions(PlanMemory(Window{}, in, MemoryOptions{})))
+	first := fmt.Sprint(decisions(PlanPass(Window{}, in, Options{})))
 	for i := range in {
 		j := (i * 7) % len(in)
 		in[i], in[j] = in[j], in[i]
 	}
-	if again := fmt.Sprint(decisions(PlanMemory(Window{}, in, MemoryOptions{}))); again != first {
+	if again := fmt.Sprint(decisions(PlanPass(Window{}, in, Options{}))); again != first {
 		t.Errorf("plan depends on input order")
 	}
 }

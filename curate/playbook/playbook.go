@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -34,7 +35,7 @@ type Playbook struct {
 // NewPlaybook holds copies of the bullets (the records are not changed).
 // newMatcher may be nil (apply without planning); when set, the active
 // bullets are indexed by category with one newMatcher() per category.
-func NewPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() PlaybookMatcher, now time.Time) *Playbook {
+func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
 		bullets: map[string]*mdstore.Bullet{}, origPath: map[string]string{},
@@ -57,7 +58,7 @@ func NewPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher
 
 // UseMatcher indexes the active bullets by category, one newMatcher() per
 // category, and keeps the index in step with later actions.
-func (p *Playbook) UseMatcher(newMatcher func() PlaybookMatcher) {
+func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher = NewCategoryMatcher(newMatcher)
 	for _, b := range p.Active() {
 		p.Matcher.Add(b.Category, b.ID, b.Content)
@@ -118,7 +119,7 @@ func (p *Playbook) activeBullet(id, role string) (*mdstore.Bullet, error) {
 // Do carries out one action on the bullets in memory. It refuses actions
 // that do not fit the playbook (unknown or archived bullets, an id already
 // taken, empty content), leaving the playbook as it was.
-func (p *Playbook) Do(a ContextAction) error {
+func (p *Playbook) Do(a Action) error {
 	now := p.Now
 	switch a.Type {
 	case ActSkip:
@@ -127,7 +128,7 @@ func (p *Playbook) Do(a ContextAction) error {
 		if err := p.checkNew(a.BulletID, a.Content); err != nil {
 			return err
 		}
-		if err := mdstore.CheckID(a.Category); err != nil || a.Category == "" {
+		if err := safepath.CheckID(a.Category); err != nil || a.Category == "" {
 			return fmt.Errorf("new bullet %s: category %q is not a safe folder name", a.BulletID, a.Category)
 		}
 		b := &mdstore.Bullet{
@@ -203,7 +204,7 @@ func (p *Playbook) Do(a ContextAction) error {
 }
 
 func (p *Playbook) checkNew(id, content string) error {
-	if err := mdstore.CheckID(id); err != nil {
+	if err := safepath.CheckID(id); err != nil {
 		return fmt.Errorf("new bullet id: %w", err)
 	}
 	if p.bullets[id] != nil {
@@ -216,7 +217,7 @@ func (p *Playbook) checkNew(id, content string) error {
 }
 
 // merge makes the new version and archives the bullets it combines.
-func (p *Playbook) merge(a ContextAction) error {
+func (p *Playbook) merge(a Action) error {
 	if err := p.checkNew(a.BulletID, a.Content); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package mdstore
+package safepath
 
 import (
 	"errors"

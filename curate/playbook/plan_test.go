@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"testing"
@@ -33,9 +33,9 @@ func bullet(id, cat, content string, helpful, harmful int, conf float64) *mdstor
 
 func fptr(f float64) *float64 { return &f }
 
-func planOne(t *testing.T, e stubEngine, bs []*mdstore.Bullet, lesson mdstore.Lesson, set ContextSettings) (*ContextPlan, *Playbook) {
+func planOne(t *testing.T, e stubEngine, bs []*mdstore.Bullet, lesson mdstore.Lesson, set Settings) (*Plan, *Playbook) {
 	t.Helper()
-	pb := NewPlaybook(bs, mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(e) }, now)
+	pb := New(bs, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
 	r := &mdstore.Reflection{ID: "R1", Path: "context/reflections/pending/R1.md", Lessons: []mdstore.Lesson{lesson}}
 	p, err := PlanCuration(pb, []*mdstore.Reflection{r}, set)
 	if err != nil {
@@ -67,7 +67,7 @@ func TestPlanSimilarityBoundaries(t *testing.T) {
 	}
 	for _, c := range cases {
 		e := stubEngine{{lesson, target}: c.score}
-		set := DefaultContextSettings()
+		set := DefaultSettings()
 		set.AutoMerge = c.autoMerge
 		p, _ := planOne(t, e, []*mdstore.Bullet{bullet("STRAT-001", "strategy", target, 0, 0, 0.5)},
 			mdstore.Lesson{Content: lesson, Category: "strategy", Confidence: fptr(0.9)}, set)
@@ -81,7 +81,7 @@ func TestPlanIncrementCapsConfidence(t *testing.T) {
 	for _, c := range []struct{ before, after float64 }{{0.95, 1.0}, {0.98, 1.0}, {1.0, 1.0}, {0.5, 0.55}} {
 		e := stubEngine{{"L", "B"}: 0.9}
 		_, pb := planOne(t, e, []*mdstore.Bullet{bullet("STRAT-001", "strategy", "B", 1, 0, c.before)},
-			mdstore.Lesson{Content: "L", Category: "strategy", Confidence: fptr(0.9)}, DefaultContextSettings())
+			mdstore.Lesson{Content: "L", Category: "strategy", Confidence: fptr(0.9)}, DefaultSettings())
 		b := pb.Bullet("STRAT-001")
 		if b.Confidence != c.after || b.HelpfulCount != 2 || b.UsageCount != 1 || !b.LastUsedAt.Equal(now) {
 			t.Errorf("confidence %v: got %+v", c.before, b)
@@ -96,9 +96,9 @@ func TestPlanHarmfulArchive(t *testing.T) {
 	}{{1, true}, {2, false}, {0, true}} {
 		e := stubEngine{}
 		bs := []*mdstore.Bullet{bullet("STRAT-001", "strategy", "B", c.helpful, 4, 0.5)}
-		pb := NewPlaybook(bs, mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(e) }, now)
+		pb := New(bs, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
 		r := &mdstore.Reflection{ID: "R1", HarmfulBullets: []string{"STRAT-001"}}
-		p, err := PlanCuration(pb, []*mdstore.Reflection{r}, DefaultContextSettings())
+		p, err := PlanCuration(pb, []*mdstore.Reflection{r}, DefaultSettings())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestPlanMergeVersionAndLossless(t *testing.T) {
 	target := "Check the API docs first. Then call it."
 	lesson := "Check the API docs first. Also verify the response schema."
 	e := stubEngine{{lesson, target}: 0.82}
-	set := DefaultContextSettings()
+	set := DefaultSettings()
 	set.AutoMerge, set.RequireValidation = true, true
 	p, pb := planOne(t, e, []*mdstore.Bullet{bullet("API-007", "api", target, 2, 1, 0.7)},
 		mdstore.Lesson{Content: lesson, Category: "api", Confidence: fptr(0.8)}, set)
@@ -140,7 +140,7 @@ func TestPlanNewBulletValidationAndSkip(t *testing.T) {
 		conf       float64
 		want, vali string
 	}{{0.59, ActNewBullet, "required"}, {0.6, ActNewBullet, "none"}, {0.5, ActNewBullet, "required"}, {0.49, ActSkip, ""}} {
-		p, pb := planOne(t, stubEngine{}, nil, mdstore.Lesson{Content: "A brand new idea.", Category: "strategy", Confidence: fptr(c.conf)}, DefaultContextSettings())
+		p, pb := planOne(t, stubEngine{}, nil, mdstore.Lesson{Content: "A brand new idea.", Category: "strategy", Confidence: fptr(c.conf)}, DefaultSettings())
 		a := p.Actions[0]
 		if a.Type != c.want {
 			t.Errorf("confidence %v: %s, want %s", c.conf, a.Type, c.want)
@@ -155,7 +155,7 @@ func TestPlanNewBulletValidationAndSkip(t *testing.T) {
 }
 
 func TestPlanHoldsSecrets(t *testing.T) {
-	p, pb := planOne(t, stubEngine{}, nil, mdstore.Lesson{Content: "Log in with password=hunter2 first."}, DefaultContextSettings())
+	p, pb := planOne(t, stubEngine{}, nil, mdstore.Lesson{Content: "Log in with password=hunter2 first."}, DefaultSettings())
 	if len(p.Held) != 1 || len(p.Actions) != 0 || len(pb.Touched()) != 0 || len(p.Reflections) != 0 {
 		t.Errorf("secret lesson: %+v", p)
 	}
@@ -164,12 +164,12 @@ func TestPlanHoldsSecrets(t *testing.T) {
 func TestPlanSameCategoryFirst(t *testing.T) {
 	e := stubEngine{{"L", "in strategy"}: 0.7, {"L", "in api"}: 0.95}
 	bs := []*mdstore.Bullet{bullet("STRAT-001", "strategy", "in strategy", 0, 0, 0.5), bullet("API-001", "api", "in api", 0, 0, 0.5)}
-	p, _ := planOne(t, e, bs, mdstore.Lesson{Content: "L", Category: "strategy", Confidence: fptr(0.9)}, DefaultContextSettings())
+	p, _ := planOne(t, e, bs, mdstore.Lesson{Content: "L", Category: "strategy", Confidence: fptr(0.9)}, DefaultSettings())
 	if a := p.Actions[0]; a.TargetBulletID != "STRAT-001" || a.Type != ActProposal {
 		t.Errorf("got %+v", a)
 	}
 	// No bullet in the lesson's category: all categories are searched.
-	p, _ = planOne(t, e, bs, mdstore.Lesson{Content: "L", Category: "pattern", Confidence: fptr(0.9)}, DefaultContextSettings())
+	p, _ = planOne(t, e, bs, mdstore.Lesson{Content: "L", Category: "pattern", Confidence: fptr(0.9)}, DefaultSettings())
 	if a := p.Actions[0]; a.TargetBulletID != "API-001" || a.Type != ActIncrementHelpful {
 		t.Errorf("got %+v", a)
 	}
@@ -181,9 +181,9 @@ func TestMaintenanceDedupBoundary(t *testing.T) {
 		dedup bool
 	}{{0.90, false}, {0.90 + 1e-6, true}, {0.90 - 1e-12, false}} {
 		e := stubEngine{{"A", "B"}: c.score}
-		pb := NewPlaybook([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "A", 0, 0, 0.5), bullet("STRAT-002", "strategy", "B", 0, 0, 0.5)},
-			mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(e) }, now)
-		rep, err := PlanMaintenance(pb, DefaultContextSettings())
+		pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "A", 0, 0, 0.5), bullet("STRAT-002", "strategy", "B", 0, 0, 0.5)},
+			mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
+		rep, err := PlanMaintenance(pb, DefaultSettings())
 		if err != nil {
 			t.Fatal(err)
 		}

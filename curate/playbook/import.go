@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"bufio"
@@ -200,14 +200,14 @@ func firstInt(ps ...*int) int {
 // original id is already in the playbook (active or archived) are skipped,
 // so importing a file twice adds nothing. Secret-looking bullets are
 // refused (returned as errors, nothing of them written).
-func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]ContextAction, []error) {
+func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]Action, []error) {
 	have := map[string]bool{}
 	for _, b := range append(pb.Active(), pb.Archived()...) {
 		if b.OriginalID != "" {
 			have[b.OriginalID] = true
 		}
 	}
-	var acts []ContextAction
+	var acts []Action
 	var errs []error
 	for _, ib := range in {
 		if have[ib.OriginalID] {
@@ -223,7 +223,7 @@ func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]ContextActi
 			continue
 		}
 		have[ib.OriginalID] = true
-		acts = append(acts, ContextAction{Type: ActNewBullet, BulletID: pb.IDs.Next(ib.Category), Category: ib.Category,
+		acts = append(acts, Action{Type: ActNewBullet, BulletID: pb.IDs.Next(ib.Category), Category: ib.Category,
 			Content: ib.Content, Confidence: 0.5, Priority: 5, Validation: "none",
 			OriginalID: ib.OriginalID, Section: ib.Section, Helpful: ib.Helpful, Harmful: ib.Harmful,
 			Reasoning: fmt.Sprintf("imported [%s] from %s", ib.OriginalID, source)})

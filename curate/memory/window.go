@@ -1,4 +1,4 @@
-package curate
+package memory
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ func TestPlanDocumentRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pb := NewPlaybook([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "x", 0, 0, 0.5)}, mdstore.NewIDAllocator(nil), nil, now)
+			pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "x", 0, 0, 0.5)}, mdstore.NewIDAllocator(nil), nil, now)
 			doc, _ := json.Marshal(map[string]any{"curation_actions": []any{c.act}})
 			acts, err := PlanDocument(pb, doc)
 			if err == nil || !strings.Contains(err.Error(), c.want) || acts != nil || len(pb.Touched()) != 0 {
@@ -40,7 +40,7 @@ func TestPlanDocumentRefuses(t *testing.T) {
 		})
 	}
 	// Tab, newline and CRLF are text.
-	pb := NewPlaybook(nil, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
 	doc, _ := json.Marshal(map[string]any{"curation_actions": []any{map[string]any{"action": "new_bullet", "category": "api",
 		"content": "a\tb\nc\r\nd", "similarity_score": 0, "priority": 3}}})
 	if _, err := PlanDocument(pb, doc); err != nil {

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"fmt"
@@ -13,14 +13,14 @@ import (
 // merge_similar (a new version, validation: approved); otherwise the
 // bullet's validation becomes approved. reject: validation becomes
 // rejected (the bullet stays, out of inject until approved).
-func PlanReview(pb *Playbook, logs []mdstore.MergeLogLine, id string, approve bool) ([]ContextAction, error) {
+func PlanReview(pb *Playbook, logs []mdstore.MergeLogLine, id string, approve bool) ([]Action, error) {
 	b := pb.Bullet(id)
 	if b == nil {
 		return nil, fmt.Errorf("%w: bullet %s", mdstore.ErrNotFound, id)
 	}
 	if !approve {
-		a := ContextAction{Type: ActReview, TargetBulletID: id, Validation: "rejected", Reasoning: "rejected by review"}
-		return []ContextAction{a}, pb.Do(a)
+		a := Action{Type: ActReview, TargetBulletID: id, Validation: "rejected", Reasoning: "rejected by review"}
+		return []Action{a}, pb.Do(a)
 	}
 	if b.IsActive {
 		for i := len(logs) - 1; i >= 0; i-- {
@@ -41,13 +41,13 @@ func PlanReview(pb *Playbook, logs []mdstore.MergeLogLine, id string, approve bo
 			if !ok {
 				continue
 			}
-			a := ContextAction{Type: ActMergeSimilar, BulletID: pb.IDs.NextVersion(id), TargetBulletID: id, MergedFrom: from,
+			a := Action{Type: ActMergeSimilar, BulletID: pb.IDs.NextVersion(id), TargetBulletID: id, MergedFrom: from,
 				Similarity: l.SimilarityScore, Content: l.NewContent, Confidence: maxf(b.Confidence, l.Confidence), Validation: "approved",
 				ReflectionID: l.ReflectionID, Lesson: l.Lesson,
 				Reasoning: fmt.Sprintf("proposal of run %s approved by review", l.RunID)}
-			return []ContextAction{a}, pb.Do(a)
+			return []Action{a}, pb.Do(a)
 		}
 	}
-	a := ContextAction{Type: ActReview, TargetBulletID: id, Validation: "approved", Reasoning: "approved by review"}
-	return []ContextAction{a}, pb.Do(a)
+	a := Action{Type: ActReview, TargetBulletID: id, Validation: "approved", Reasoning: "approved by review"}
+	return []Action{a}, pb.Do(a)
 }

@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func appWorldPlaybook(t *testing.T) (*Playbook, []ImportedBullet) {
 		t.Fatal(err)
 	}
 	lex := similar.NewLexical()
-	pb := NewPlaybook(nil, mdstore.NewIDAllocator(nil), func() PlaybookMatcher { return similar.NewIndex(lex) }, now)
+	pb := New(nil, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(lex) }, now)
 	acts, errs := PlanImport(pb, in, "appworld")
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -46,7 +46,7 @@ func TestAppWorldMaintenance(t *testing.T) {
 	for _, b := range pb.Active() {
 		before[b.ID] = b.Content
 	}
-	rep, err := PlanMaintenance(pb, DefaultContextSettings())
+	rep, err := PlanMaintenance(pb, DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}

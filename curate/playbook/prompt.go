@@ -1,4 +1,4 @@
-package curate
+package playbook
 
 import (
 	"io"
@@ -37,7 +37,7 @@ type PromptData struct {
 	Reflection *mdstore.Reflection
 	Body       string
 	Lessons    []PromptLesson
-	Stats      ContextStats
+	Stats      Stats
 	Categories []struct {
 		Name  string
 		Count int
@@ -50,8 +50,8 @@ type PromptData struct {
 
 // BuildPrompt gathers the reflection's lessons and, for each, up to five
 // active bullets with a similarity of at least NeighbourFloor.
-func BuildPrompt(pb *Playbook, r *mdstore.Reflection, set ContextSettings) PromptData {
-	d := PromptData{Reflection: r, Body: strings.TrimSpace(r.Body), Stats: Stats(pb), Threshold: set.Threshold,
+func BuildPrompt(pb *Playbook, r *mdstore.Reflection, set Settings) PromptData {
+	d := PromptData{Reflection: r, Body: strings.TrimSpace(r.Body), Stats: StatsOf(pb), Threshold: set.Threshold,
 		MergeFloor: MergeFloor, MinConfidence: set.MinConfidence, NeighbourFloor: NeighbourFloor}
 	for i, l := range r.Lessons {
 		pl := PromptLesson{Index: i + 1, Category: NormCategory(l.Category), Confidence: l.Conf(), Content: strings.TrimSpace(l.Content)}

@@ -1,0 +1,6 @@
+// Package memory holds the rules of the hourly memory pass: inbox entries of
+// one window are deduplicated, scored (0.4·proximity + 0.3·surprisal +
+// 0.2·entity_priority + 0.1·unambiguity) and promoted to confirmed/<type>/ or
+// moved to trash/. The plan is a pure function of the entries (PlanPass);
+// Apply turns it into a changeset. Nothing here prints or commits.
+package memory

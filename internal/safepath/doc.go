@@ -1,0 +1,5 @@
+// Package safepath decides which ids may name a file and which paths stay
+// inside a folder: an id is one safe file name (no separators, no "..", no
+// control characters), and an existing path may not leave its root through
+// a symlink. The store and the pipeline state both use it.
+package safepath
