@@ -1,14 +1,21 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"github.com/urfave/cli/v2"
 
-// commands lists the command groups; each group lives in its own file.
-func commands() []*cli.Command {
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	initcmd "github.com/curator-dev/curator/cmd/curator/init"
+	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
+)
+
+// commands lists the command groups; each group lives in a folder of its
+// own, one file per command.
+func commands(f *cmdutil.Factory) []*cli.Command {
 	return []*cli.Command{
-		initCommand(),
+		initcmd.NewCmd(f, nil),
 		memoryCommand(),
 		contextCommand(),
 		pipelineCommand(),
-		similarityCommand(),
+		similaritycmd.NewCmd(f),
 	}
 }

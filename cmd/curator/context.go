@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"io"
 	"os"
 	"time"
@@ -35,7 +36,7 @@ func contextCommand() *cli.Command {
 func readInput(c *cli.Context, g globals) (string, []byte, error) {
 	name := c.Args().First()
 	if c.NArg() > 1 {
-		return "", nil, usagef("give one file (or - for stdin)")
+		return "", nil, cmdutil.Usagef("give one file (or - for stdin)")
 	}
 	if name == "" || name == "-" {
 		data, err := io.ReadAll(io.LimitReader(g.stdin, mdstore.MaxRecordSize+1))
@@ -64,13 +65,13 @@ func contextReflectCommand() *cli.Command {
 			}
 			r, err := mdstore.ParseReflection(name, data)
 			if err != nil {
-				return blocked(err)
+				return cmdutil.Blocked(err)
 			}
-			if err := refuseSecret(name, s.Secrets().Check(r.TextFields()...)); err != nil {
+			if err := cmdutil.RefuseSecret(name, s.Secrets().Check(r.TextFields()...)); err != nil {
 				return err
 			}
 			if r.CuratorStatus != "pending" {
-				return blocked(fmt.Errorf("%s: curator_status: %q; a new reflection is pending", name, r.CuratorStatus))
+				return cmdutil.Blocked(fmt.Errorf("%s: curator_status: %q; a new reflection is pending", name, r.CuratorStatus))
 			}
 			l, err := g.lock(s)
 			if err != nil {
@@ -81,7 +82,7 @@ func contextReflectCommand() *cli.Command {
 			for _, st := range []string{"pending", "merged"} {
 				for _, js := range []bool{false, true} {
 					if _, err := os.Lstat(s.Path(mdstore.ReflectionPath(st, r.ID, js))); err == nil {
-						return blocked(fmt.Errorf("reflection %s already exists (%s)", r.ID, mdstore.ReflectionPath(st, r.ID, js)))
+						return cmdutil.Blocked(fmt.Errorf("reflection %s already exists (%s)", r.ID, mdstore.ReflectionPath(st, r.ID, js)))
 					}
 				}
 			}
@@ -103,7 +104,7 @@ func contextReflectCommand() *cli.Command {
 			if g.JSON {
 				return g.printJSON(map[string]any{"id": r.ID, "path": rel, "lessons": len(r.Lessons), "commit": commit})
 			}
-			g.say("Stored reflection %s (%s) as pending: %s\n", r.ID, plural(len(r.Lessons), "lesson", "lessons"), rel)
+			g.say("Stored reflection %s (%s) as pending: %s\n", r.ID, cmdutil.Plural(len(r.Lessons), "lesson", "lessons"), rel)
 			return nil
 		},
 	}
@@ -131,7 +132,7 @@ func contextCurateCommand() *cli.Command {
 func contextCurate(c *cli.Context) error {
 	g := globalsOf(c)
 	if c.NArg() > 0 {
-		return usagef("curate takes no arguments (got %q)", c.Args().First())
+		return cmdutil.Usagef("curate takes no arguments (got %q)", c.Args().First())
 	}
 	set := playbook.Settings{
 		Threshold: c.Float64("similarity-threshold"), MinConfidence: c.Float64("min-confidence"),
@@ -141,13 +142,13 @@ func contextCurate(c *cli.Context) error {
 	if c.IsSet("category") {
 		set.Category = playbook.NormCategory(c.String("category"))
 	}
-	if err := checkUnit("similarity-threshold", set.Threshold); err != nil {
+	if err := cmdutil.CheckUnit("similarity-threshold", set.Threshold); err != nil {
 		return err
 	}
 	if set.Threshold < playbook.MergeFloor {
-		return usagef("--similarity-threshold %v: must be at least the merge floor %.1f", set.Threshold, playbook.MergeFloor)
+		return cmdutil.Usagef("--similarity-threshold %v: must be at least the merge floor %.1f", set.Threshold, playbook.MergeFloor)
 	}
-	if err := checkUnit("min-confidence", set.MinConfidence); err != nil {
+	if err := cmdutil.CheckUnit("min-confidence", set.MinConfidence); err != nil {
 		return err
 	}
 	s, err := g.openStore()
@@ -173,7 +174,7 @@ func contextCurate(c *cli.Context) error {
 	runID := newRunID(now)
 	r, err := playbook.PrepareCuration(s, set, runID, now)
 	if errors.Is(err, mdstore.ErrNotFound) {
-		return usagef("%v", err)
+		return cmdutil.Usagef("%v", err)
 	}
 	if err != nil {
 		return err
@@ -215,7 +216,7 @@ func contextCurate(c *cli.Context) error {
 	}
 	reportInvalid(g, r.Invalid)
 	if len(r.Invalid) > 0 {
-		return invalidInputs{len(r.Invalid)}
+		return cmdutil.Skipped(len(r.Invalid))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"io"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ func printActions(g globals, acts []playbook.Action, commit string, invalid []*m
 		if acts == nil {
 			acts = []playbook.Action{}
 		}
-		return g.printJSON(map[string]any{"actions": acts, "commit": commit, "invalid": invalidList(invalid)})
+		return g.printJSON(map[string]any{"actions": acts, "commit": commit, "invalid": cmdutil.InvalidList(invalid)})
 	}
 	for _, a := range acts {
 		g.say("%s %s: %s\n", a.Type, a.Subject(), a.Reasoning)
@@ -74,7 +75,7 @@ func contextApplyCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			g := globalsOf(c)
 			if c.NArg() == 0 {
-				return usagef("apply needs a file (or - for stdin)")
+				return cmdutil.Usagef("apply needs a file (or - for stdin)")
 			}
 			name, data, err := readInput(c, g)
 			if err != nil {
@@ -91,7 +92,7 @@ func contextApplyCommand() *cli.Command {
 			}
 			acts, err := playbook.PlanDocument(pb, data)
 			if err != nil {
-				return blocked(fmt.Errorf("%s: %w", name, err))
+				return cmdutil.Blocked(fmt.Errorf("%s: %w", name, err))
 			}
 			// The pending reflections the answer is for (its actions'
 			// reflection_id) are done: merged, so that curate and the next
@@ -113,7 +114,7 @@ func contextApplyCommand() *cli.Command {
 			}
 			reportInvalid(g, invalid)
 			if len(invalid) > 0 {
-				return invalidInputs{len(invalid)}
+				return cmdutil.Skipped(len(invalid))
 			}
 			return nil
 		},
@@ -169,7 +170,7 @@ func contextReviewCommand() *cli.Command {
 			g := globalsOf(c)
 			verb, id := c.Args().Get(0), c.Args().Get(1)
 			if (verb != "approve" && verb != "reject") || id == "" || c.NArg() != 2 {
-				return usagef("usage: curator context review approve|reject ID")
+				return cmdutil.Usagef("usage: curator context review approve|reject ID")
 			}
 			s, unlock, err := g.openLocked()
 			if err != nil {
@@ -186,10 +187,10 @@ func contextReviewCommand() *cli.Command {
 			}
 			acts, err := playbook.PlanReview(pb, logs, id, verb == "approve")
 			if errors.Is(err, mdstore.ErrNotFound) {
-				return usagef("%v", err)
+				return cmdutil.Usagef("%v", err)
 			}
 			if err != nil {
-				return blocked(err)
+				return cmdutil.Blocked(err)
 			}
 			commit, err := savePlaybookRun(g, s, pb, acts, fmt.Sprintf("context review %s %s", verb, id), nil)
 			if err != nil {
@@ -214,7 +215,7 @@ func contextInjectCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			g := globalsOf(c)
 			if c.Int("top") < 1 {
-				return usagef("--top must be at least 1")
+				return cmdutil.Usagef("--top must be at least 1")
 			}
 			s, err := g.openStore()
 			if err != nil {
@@ -236,7 +237,7 @@ func contextInjectCommand() *cli.Command {
 			}
 			out, err := playbook.Inject(old, playbook.InjectBlock(top, cat))
 			if err != nil {
-				return blocked(fmt.Errorf("%s: %w", file, err))
+				return cmdutil.Blocked(fmt.Errorf("%s: %w", file, err))
 			}
 			changed := string(out) != string(old)
 			if changed {
@@ -248,9 +249,9 @@ func contextInjectCommand() *cli.Command {
 				return g.printJSON(map[string]any{"file": file, "bullets": len(top), "changed": changed})
 			}
 			if changed {
-				g.say("Injected %s into %s\n", plural(len(top), "bullet", "bullets"), file)
+				g.say("Injected %s into %s\n", cmdutil.Plural(len(top), "bullet", "bullets"), file)
 			} else {
-				g.say("%s is up to date (%s)\n", file, plural(len(top), "bullet", "bullets"))
+				g.say("%s is up to date (%s)\n", file, cmdutil.Plural(len(top), "bullet", "bullets"))
 			}
 			reportInvalid(g, list.Invalid)
 			return nil
@@ -271,7 +272,7 @@ func contextImportCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			g := globalsOf(c)
 			if c.NArg() == 0 {
-				return usagef("import needs a file (or - for stdin)")
+				return cmdutil.Usagef("import needs a file (or - for stdin)")
 			}
 			name, data, err := readInput(c, g)
 			if err != nil {
@@ -284,10 +285,10 @@ func contextImportCommand() *cli.Command {
 			case "kayba":
 				in, err = playbook.ParseKayba(data)
 			default:
-				return usagef("--format %q: want ace or kayba", c.String("format"))
+				return cmdutil.Usagef("--format %q: want ace or kayba", c.String("format"))
 			}
 			if err != nil {
-				return blocked(fmt.Errorf("%s: %w", name, err))
+				return cmdutil.Blocked(fmt.Errorf("%s: %w", name, err))
 			}
 			s, unlock, err := g.openLocked()
 			if err != nil {
@@ -318,7 +319,7 @@ func contextImportCommand() *cli.Command {
 					msgs[i] = e.Error()
 				}
 				if err := g.printJSON(map[string]any{"read": len(in), "imported": len(acts), "skipped": len(in) - len(acts) - len(refused),
-					"ids": ids, "refused": nonNil(msgs), "commit": commit}); err != nil {
+					"ids": ids, "refused": cmdutil.NonNil(msgs), "commit": commit}); err != nil {
 					return err
 				}
 			} else {
@@ -332,7 +333,7 @@ func contextImportCommand() *cli.Command {
 			}
 			reportInvalid(g, invalid)
 			if n := len(refused) + len(invalid); n > 0 {
-				return invalidInputs{n}
+				return cmdutil.Skipped(n)
 			}
 			return nil
 		},
@@ -349,7 +350,7 @@ func contextExportCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			g := globalsOf(c)
 			if c.String("format") != "ace" {
-				return usagef("--format %q: want ace", c.String("format"))
+				return cmdutil.Usagef("--format %q: want ace", c.String("format"))
 			}
 			s, err := g.openStore()
 			if err != nil {
@@ -368,7 +369,7 @@ func contextExportCommand() *cli.Command {
 			}
 			reportInvalid(g, list.Invalid)
 			if len(list.Invalid) > 0 {
-				return invalidInputs{len(list.Invalid)}
+				return cmdutil.Skipped(len(list.Invalid))
 			}
 			return nil
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -34,7 +35,7 @@ func contextQueryCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			q := playbook.Query{Tags: splitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
+			q := playbook.Query{Tags: cmdutil.SplitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
 			if c.IsSet("category") {
 				q.Category = playbook.NormCategory(c.String("category"))
 			}
@@ -43,7 +44,7 @@ func contextQueryCommand() *cli.Command {
 				if res == nil {
 					res = []playbook.QueryResult{}
 				}
-				return g.printJSON(map[string]any{"bullets": res, "invalid": invalidList(invalid)})
+				return g.printJSON(map[string]any{"bullets": res, "invalid": cmdutil.InvalidList(invalid)})
 			}
 			for _, r := range res {
 				score := ""
@@ -82,7 +83,7 @@ func contextStatsCommand() *cli.Command {
 			st := playbook.StatsOf(pb)
 			if g.JSON {
 				return g.printJSON(map[string]any{"stats": st, "pending_reflections": len(pending.Reflections),
-					"invalid": invalidList(append(invalid, pending.Invalid...))})
+					"invalid": cmdutil.InvalidList(append(invalid, pending.Invalid...))})
 			}
 			g.say("Active bullets:       %d\n", st.Active)
 			g.say("Archived bullets:     %d\n", st.Archived)
@@ -141,9 +142,9 @@ func contextPromptCommand() *cli.Command {
 			}
 			if r == nil {
 				if c.String("reflection-id") != "" {
-					return usagef("no pending reflection %q", c.String("reflection-id"))
+					return cmdutil.Usagef("no pending reflection %q", c.String("reflection-id"))
 				}
-				return usagef("no pending reflection")
+				return cmdutil.Usagef("no pending reflection")
 			}
 			pb, _, err := loadPlaybook(s, true, s.Now())
 			if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,8 +36,8 @@ func TestLockedStoreExits4(t *testing.T) {
 	start := time.Now()
 	code := run([]string{"curator", "--store", filepath.Join(dir, ".curator"), "--lock-timeout", "300ms",
 		"memory", "curate", "--from", "2026-11-29T09:00:00Z", "--to", "2026-11-29T10:00:00Z"}, nil, &out, &errb)
-	if code != exitLocked {
-		t.Fatalf("exit %d, want %d: %s", code, exitLocked, errb.String())
+	if code != cmdutil.ExitLocked {
+		t.Fatalf("exit %d, want %d: %s", code, cmdutil.ExitLocked, errb.String())
 	}
 	if want := fmt.Sprintf("pid %d", os.Getpid()); !strings.Contains(errb.String(), want) {
 		t.Errorf("message %q does not name %s", errb.String(), want)
@@ -51,7 +52,7 @@ func TestLockTimeoutZeroDoesNotWait(t *testing.T) {
 	start := time.Now()
 	var out, errb bytes.Buffer
 	code := run([]string{"curator", "--store", filepath.Join(dir, ".curator"), "memory", "curate", "--lock-timeout", "0s"}, nil, &out, &errb)
-	if code != exitLocked || time.Since(start) > 2*time.Second {
+	if code != cmdutil.ExitLocked || time.Since(start) > 2*time.Second {
 		t.Errorf("exit %d after %v", code, time.Since(start))
 	}
 }
@@ -63,13 +64,13 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{nil, 0},
 		{fmt.Errorf("boom"), 1},
-		{usagef("bad"), 2},
-		{blocked(fmt.Errorf("no")), 3},
+		{cmdutil.Usagef("bad"), 2},
+		{cmdutil.Blocked(fmt.Errorf("no")), 3},
 		{fmt.Errorf("wrapped: %w", &mdstore.LockError{PID: 7}), 4},
-		{invalidInputs{2}, 5},
+		{cmdutil.Skipped(2), 5},
 	}
 	for _, c := range cases {
-		if got := exitCode(c.err); got != c.want {
+		if got := cmdutil.ExitCode(c.err); got != c.want {
 			t.Errorf("%v: exit %d, want %d", c.err, got, c.want)
 		}
 	}

@@ -8,6 +8,10 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // softMemoryLimit keeps a large run's memory near what it really holds: the
@@ -30,13 +34,13 @@ func main() {
 	if p := os.Getenv("CURATOR_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {
 			pprof.StartCPUProfile(f)
-			code := run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+			code := runWith(os.Args, cmdutil.System(), timing())
 			pprof.StopCPUProfile()
 			f.Close()
 			os.Exit(code)
 		}
 	}
-	code := run(os.Args, os.Stdin, os.Stdout, os.Stderr)
+	code := runWith(os.Args, cmdutil.System(), timing())
 	reportPeakRSS()
 	os.Exit(code)
 }
@@ -58,4 +62,16 @@ func reportPeakRSS() {
 			fmt.Fprintf(os.Stderr, "curator: peak RSS %s\n", strings.TrimSpace(v))
 		}
 	}
+}
+
+// timing prints the time of each step of a save on stderr when
+// CURATOR_TIMING is set (for benchmarks).
+func timing() []mdstore.SaveOption {
+	if os.Getenv("CURATOR_TIMING") == "" {
+		return nil
+	}
+	start := time.Now()
+	return []mdstore.SaveOption{mdstore.AfterStep(func(step string) {
+		fmt.Fprintf(os.Stderr, "curator: %-9s after %v\n", step, time.Since(start).Round(time.Millisecond))
+	})}
 }

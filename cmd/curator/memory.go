@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,38 +17,4 @@ func memoryCommand() *cli.Command {
 			memoryTrashCommand(),
 		},
 	}
-}
-
-// splitList splits "a,b, c" into its non-empty parts.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func checkOneOf(flag, v string, set []string) error {
-	for _, x := range set {
-		if v == x {
-			return nil
-		}
-	}
-	return usagef("--%s %q: want one of %s", flag, v, strings.Join(set, ", "))
-}
-
-func checkUnit(flag string, v float64) error {
-	if v < 0 || v > 1 {
-		return usagef("--%s %v: want a number in [0,1]", flag, v)
-	}
-	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

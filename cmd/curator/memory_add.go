@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"io"
 	"strings"
 
@@ -34,17 +35,17 @@ func memoryAddCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			g := globalsOf(c)
 			typ := c.String("type")
-			if err := checkOneOf("type", typ, mdstore.MemoryTypes); err != nil {
+			if err := cmdutil.CheckOneOf("type", typ, mdstore.MemoryTypes); err != nil {
 				return err
 			}
 			conf := c.Int("confidence")
 			if conf < 1 || conf > 5 {
-				return usagef("--confidence %d: want 1–5", conf)
+				return cmdutil.Usagef("--confidence %d: want 1–5", conf)
 			}
 			factors := map[string]float64{}
 			for _, f := range []string{"proximity", "surprisal", "entity-priority", "unambiguity"} {
 				if c.IsSet(f) {
-					if err := checkUnit(f, c.Float64(f)); err != nil {
+					if err := cmdutil.CheckUnit(f, c.Float64(f)); err != nil {
 						return err
 					}
 					factors[strings.ReplaceAll(f, "-", "_")] = c.Float64(f)
@@ -69,7 +70,7 @@ func memoryAddCommand() *cli.Command {
 			at := now
 			if v := c.String("ingestion-time"); v != "" {
 				if at, err = memory.ParseTime(v); err != nil {
-					return usagef("--ingestion-time: %v", err)
+					return cmdutil.Usagef("--ingestion-time: %v", err)
 				}
 			}
 			id := c.String("id")
@@ -77,7 +78,7 @@ func memoryAddCommand() *cli.Command {
 				id = "m-" + newRunID(at)
 			}
 			if err := safepath.CheckID(id); err != nil {
-				return usagef("--id: %v", err)
+				return cmdutil.Usagef("--id: %v", err)
 			}
 			kv := []frontmatter.KV{
 				{Key: "id", Value: id}, {Key: "type", Value: typ}, {Key: "status", Value: "inbox"},
@@ -86,7 +87,7 @@ func memoryAddCommand() *cli.Command {
 			if a := c.String("author"); a != "" {
 				kv = append(kv, frontmatter.KV{Key: "author", Value: a})
 			}
-			if t := splitList(c.String("tags")); len(t) > 0 {
+			if t := cmdutil.SplitList(c.String("tags")); len(t) > 0 {
 				kv = append(kv, frontmatter.KV{Key: "tags", Value: t})
 			}
 			kv = append(kv, frontmatter.KV{Key: "content_confidence", Value: conf})
@@ -104,9 +105,9 @@ func memoryAddCommand() *cli.Command {
 			rel := mdstore.MemoryPath("inbox", typ, id)
 			m, err := mdstore.ParseMemory(rel, doc.Bytes())
 			if err != nil {
-				return blocked(err)
+				return cmdutil.Blocked(err)
 			}
-			if err := refuseSecret("memory add", s.Secrets().Check(m.TextFields()...)); err != nil {
+			if err := cmdutil.RefuseSecret("memory add", s.Secrets().Check(m.TextFields()...)); err != nil {
 				return err
 			}
 			l, err := g.lock(s)
@@ -115,7 +116,7 @@ func memoryAddCommand() *cli.Command {
 			}
 			defer l.Unlock()
 			if rel := s.ExistingMemoryFile(id); rel != "" {
-				return usagef("memory %s already exists (%s)", id, rel)
+				return cmdutil.Usagef("memory %s already exists (%s)", id, rel)
 			}
 			cs := &mdstore.Changeset{}
 			cs.Write(mdstore.MemoryPath("inbox", typ, id), doc.Bytes())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"io"
 	"strings"
 	"time"
@@ -35,14 +36,14 @@ func memoryCurateCommand() *cli.Command {
 				return err
 			}
 			if c.Int("dedup-prefix") < 1 {
-				return usagef("--dedup-prefix must be at least 1")
+				return cmdutil.Usagef("--dedup-prefix must be at least 1")
 			}
 			from, to, err := windowFlags(c)
 			if err != nil {
 				return err
 			}
 			if c.IsSet("task") && (c.IsSet("from") || c.IsSet("to")) {
-				return usagef("give either --task or --from/--to, not both")
+				return cmdutil.Usagef("give either --task or --from/--to, not both")
 			}
 			l, err := g.lock(s)
 			if err != nil {
@@ -78,7 +79,7 @@ func memoryCurateCommand() *cli.Command {
 				reportInvalid(g, r.Invalid)
 			}
 			if len(r.Invalid) > 0 {
-				return invalidInputs{len(r.Invalid)}
+				return cmdutil.Skipped(len(r.Invalid))
 			}
 			return nil
 		},
@@ -90,7 +91,7 @@ func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (memor
 	if task != "" {
 		w, err := memory.WindowFromTask(task)
 		if err != nil {
-			return w, usagef("--task: %v", err)
+			return w, cmdutil.Usagef("--task: %v", err)
 		}
 		return w, nil
 	}
@@ -108,7 +109,7 @@ func curateWindow(s *mdstore.Store, task string, from, to, now time.Time) (memor
 	}
 	w, err := memory.NewWindow(from, to)
 	if err != nil {
-		return w, usagef("%v", err)
+		return w, cmdutil.Usagef("%v", err)
 	}
 	return w, nil
 }
@@ -118,7 +119,7 @@ func memoryReport(r *memory.Run, run, commit string, dry bool) map[string]any {
 	return map[string]any{
 		"window": p.Window, "candidates": p.Candidates, "duplicates": p.Duplicates,
 		"promoted": p.Promoted, "discarded": p.Discarded, "kept": p.Kept,
-		"run_id": run, "commit": commit, "dry_run": dry, "invalid": invalidList(r.Invalid),
+		"run_id": run, "commit": commit, "dry_run": dry, "invalid": cmdutil.InvalidList(r.Invalid),
 	}
 }
 
@@ -166,14 +167,14 @@ func memoryPromoteRuleCommand() *cli.Command {
 			g := globalsOf(c)
 			scenario := strings.TrimSpace(c.String("scenario"))
 			if scenario == "" {
-				return usagef("--scenario must not be empty")
+				return cmdutil.Usagef("--scenario must not be empty")
 			}
 			s, unlock, err := g.openLocked()
 			if err != nil {
 				return err
 			}
 			defer unlock()
-			if err := refuseSecret("promote-rule", s.Secrets().Check(secrets.Field{Name: "--scenario", Text: scenario}, secrets.Field{Name: "--author", Text: c.String("author")})); err != nil {
+			if err := cmdutil.RefuseSecret("promote-rule", s.Secrets().Check(secrets.Field{Name: "--scenario", Text: scenario}, secrets.Field{Name: "--author", Text: c.String("author")})); err != nil {
 				return err
 			}
 			list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson", Secrets: s.Secrets()})
@@ -185,7 +186,7 @@ func memoryPromoteRuleCommand() *cli.Command {
 			cs := &mdstore.Changeset{}
 			id, err := memory.DrawRule(scenario, cases, c.String("author"), now, cs)
 			if err != nil {
-				return blocked(err)
+				return cmdutil.Blocked(err)
 			}
 			ids := make([]string, len(cases))
 			for i, m := range cases {
@@ -199,12 +200,12 @@ func memoryPromoteRuleCommand() *cli.Command {
 				return err
 			}
 			if g.JSON {
-				if err := g.printJSON(map[string]any{"id": id, "scenario": scenario, "source_cases": ids, "commit": commit, "invalid": invalidList(list.Invalid)}); err != nil {
+				if err := g.printJSON(map[string]any{"id": id, "scenario": scenario, "source_cases": ids, "commit": commit, "invalid": cmdutil.InvalidList(list.Invalid)}); err != nil {
 					return err
 				}
 				return finishInvalid(g, list.Invalid)
 			}
-			g.say("rule %s drawn from %s: %s\n", id, plural(len(ids), "case", "cases"), strings.Join(ids, ", "))
+			g.say("rule %s drawn from %s: %s\n", id, cmdutil.Plural(len(ids), "case", "cases"), strings.Join(ids, ", "))
 			return finishInvalid(g, list.Invalid)
 		},
 	}
@@ -222,7 +223,7 @@ func memoryTrashCommand() *cli.Command {
 				g := globalsOf(c)
 				age, err := parseAge(c.String("older-than"))
 				if err != nil {
-					return usagef("--older-than: %v", err)
+					return cmdutil.Usagef("--older-than: %v", err)
 				}
 				s, unlock, err := g.openLocked()
 				if err != nil {
@@ -245,16 +246,16 @@ func memoryTrashCommand() *cli.Command {
 					cs.Delete(m.Path)
 					purged = append(purged, m.ID)
 				}
-				commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: fmt.Sprintf("memory trash purge: %s", plural(len(purged), "entry", "entries")), Decisions: prefixed("purge ", purged), RunID: newRunID(now), At: now})
+				commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: fmt.Sprintf("memory trash purge: %s", cmdutil.Plural(len(purged), "entry", "entries")), Decisions: prefixed("purge ", purged), RunID: newRunID(now), At: now})
 				if err != nil {
 					return err
 				}
 				if g.JSON {
-					if err := g.printJSON(map[string]any{"purged": nonNil(purged), "commit": commit, "invalid": invalidList(list.Invalid)}); err != nil {
+					if err := g.printJSON(map[string]any{"purged": cmdutil.NonNil(purged), "commit": commit, "invalid": cmdutil.InvalidList(list.Invalid)}); err != nil {
 						return err
 					}
 				} else {
-					g.say("purged %s\n", plural(len(purged), "entry", "entries"))
+					g.say("purged %s\n", cmdutil.Plural(len(purged), "entry", "entries"))
 				}
 				return finishInvalid(g, list.Invalid)
 			},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"strings"
 	"time"
 
@@ -37,7 +38,7 @@ func memoryShowCommand() *cli.Command {
 // oneMemory opens the store and reads the memory named by the one argument.
 func oneMemory(c *cli.Context, g globals) (*mdstore.Store, *mdstore.Memory, error) {
 	if c.NArg() != 1 {
-		return nil, nil, usagef("%s needs exactly one memory ID", c.Command.Name)
+		return nil, nil, cmdutil.Usagef("%s needs exactly one memory ID", c.Command.Name)
 	}
 	s, err := g.openStore()
 	if err != nil {
@@ -66,7 +67,7 @@ func memoryUpdateCommand() *cli.Command {
 				return err
 			}
 			if c.NArg() != 1 {
-				return usagef("update needs exactly one memory ID")
+				return cmdutil.Usagef("update needs exactly one memory ID")
 			}
 			l, err := g.lock(s)
 			if err != nil {
@@ -81,10 +82,10 @@ func memoryUpdateCommand() *cli.Command {
 			for _, kv := range c.StringSlice("set") {
 				key, val, ok := strings.Cut(kv, "=")
 				if !ok || key == "" {
-					return usagef("--set %q: want key=value", kv)
+					return cmdutil.Usagef("--set %q: want key=value", kv)
 				}
 				if key == "id" || key == "status" {
-					return usagef("--set %s: %s follows the file; use delete/restore or maturity=confirmed", key, key)
+					return cmdutil.Usagef("--set %s: %s follows the file; use delete/restore or maturity=confirmed", key, key)
 				}
 				if err := setPath(m, key, val); err != nil {
 					return err
@@ -94,9 +95,9 @@ func memoryUpdateCommand() *cli.Command {
 			// Re-read the edited record with every check a file gets.
 			checked, err := mdstore.ParseMemory(m.Path, m.Doc.Bytes())
 			if err != nil {
-				return blocked(fmt.Errorf("the update would make an invalid memory: %w", err))
+				return cmdutil.Blocked(fmt.Errorf("the update would make an invalid memory: %w", err))
 			}
-			if err := refuseSecret("memory update "+m.ID, s.Secrets().Check(checked.TextFields()...)); err != nil {
+			if err := cmdutil.RefuseSecret("memory update "+m.ID, s.Secrets().Check(checked.TextFields()...)); err != nil {
 				return err
 			}
 			now := s.Now()
@@ -116,7 +117,7 @@ func memoryUpdateCommand() *cli.Command {
 				cs.Write(m.Path, checked.Doc.Bytes())
 			}
 			if dst != m.Path && s.Exists(dst) {
-				return blocked(fmt.Errorf("cannot move %s to %s: a file is already there", m.Path, dst))
+				return cmdutil.Blocked(fmt.Errorf("cannot move %s to %s: a file is already there", m.Path, dst))
 			}
 			commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: "memory update " + m.ID, Decisions: []string{"update " + m.ID + ": " + strings.Join(changed, ", ")}, RunID: newRunID(now), At: now})
 			if err != nil {
@@ -135,7 +136,7 @@ func memoryUpdateCommand() *cli.Command {
 func setPath(m *mdstore.Memory, key, raw string) error {
 	var v any
 	if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
-		return usagef("--set %s: %v", key, err)
+		return cmdutil.Usagef("--set %s: %v", key, err)
 	}
 	top, sub, nested := strings.Cut(key, ".")
 	if !nested {
@@ -161,7 +162,7 @@ func memoryDeleteCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			return memoryMove(c, func(m *mdstore.Memory, now time.Time, run string, cs *mdstore.Changeset) (string, error) {
 				if m.Status == "trash" {
-					return "", usagef("memory %s is already in the trash", m.ID)
+					return "", cmdutil.Usagef("memory %s is already in the trash", m.ID)
 				}
 				err := memory.Trash(m, memory.Trashed{Reason: "deleted", Run: run}, now, cs)
 				return mdstore.MemoryPath("trash", m.Type, m.ID), err
@@ -179,7 +180,7 @@ func memoryRestoreCommand() *cli.Command {
 			return memoryMove(c, func(m *mdstore.Memory, _ time.Time, _ string, cs *mdstore.Changeset) (string, error) {
 				dst, err := memory.Restore(m, cs)
 				if err != nil {
-					return "", usageError{err}
+					return "", cmdutil.Usage(err)
 				}
 				return dst, nil
 			})
@@ -191,7 +192,7 @@ func memoryRestoreCommand() *cli.Command {
 func memoryMove(c *cli.Context, move func(*mdstore.Memory, time.Time, string, *mdstore.Changeset) (string, error)) error {
 	g := globalsOf(c)
 	if c.NArg() != 1 {
-		return usagef("%s needs exactly one memory ID", c.Command.Name)
+		return cmdutil.Usagef("%s needs exactly one memory ID", c.Command.Name)
 	}
 	s, unlock, err := g.openLocked()
 	if err != nil {
@@ -210,7 +211,7 @@ func memoryMove(c *cli.Context, move func(*mdstore.Memory, time.Time, string, *m
 		return err
 	}
 	if dst != m.Path && s.Exists(dst) {
-		return blocked(fmt.Errorf("cannot move %s to %s: a file is already there", m.Path, dst))
+		return cmdutil.Blocked(fmt.Errorf("cannot move %s to %s: a file is already there", m.Path, dst))
 	}
 	commit, err := g.save(s, cs, mdstore.CommitInfo{Summary: "memory " + c.Command.Name + " " + m.ID, Decisions: []string{c.Command.Name + " " + m.ID + ": " + m.Path + " → " + dst}, RunID: run, At: now})
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -26,17 +27,17 @@ func memoryListCommand() *cli.Command {
 			g := globalsOf(c)
 			q := mdstore.MemoryQuery{Status: c.String("status"), Type: c.String("type"), Limit: c.Int("limit"), Offset: c.Int("offset")}
 			if q.Status != "" {
-				if err := checkOneOf("status", q.Status, mdstore.MemoryStatuses); err != nil {
+				if err := cmdutil.CheckOneOf("status", q.Status, mdstore.MemoryStatuses); err != nil {
 					return err
 				}
 			}
 			if q.Type != "" {
-				if err := checkOneOf("type", q.Type, mdstore.MemoryTypes); err != nil {
+				if err := cmdutil.CheckOneOf("type", q.Type, mdstore.MemoryTypes); err != nil {
 					return err
 				}
 			}
 			if q.Limit < 0 || q.Offset < 0 {
-				return usagef("--limit and --offset must not be negative")
+				return cmdutil.Usagef("--limit and --offset must not be negative")
 			}
 			var err error
 			if q.From, q.To, err = windowFlags(c); err != nil {
@@ -55,7 +56,7 @@ func memoryListCommand() *cli.Command {
 				for _, m := range res.Memories {
 					entries = append(entries, memoryJSON(m))
 				}
-				if err := g.printJSON(map[string]any{"entries": entries, "total": res.Total, "limit": q.Limit, "offset": q.Offset, "invalid": invalidList(res.Invalid)}); err != nil {
+				if err := g.printJSON(map[string]any{"entries": entries, "total": res.Total, "limit": q.Limit, "offset": q.Offset, "invalid": cmdutil.InvalidList(res.Invalid)}); err != nil {
 					return err
 				}
 			} else {
@@ -65,7 +66,7 @@ func memoryListCommand() *cli.Command {
 				reportInvalid(g, res.Invalid)
 			}
 			if len(res.Invalid) > 0 {
-				return invalidInputs{len(res.Invalid)}
+				return cmdutil.Skipped(len(res.Invalid))
 			}
 			return nil
 		},
@@ -76,12 +77,12 @@ func memoryListCommand() *cli.Command {
 func windowFlags(c *cli.Context) (from, to time.Time, err error) {
 	if v := c.String("from"); v != "" {
 		if from, err = memory.ParseTime(v); err != nil {
-			return from, to, usagef("--from: %v", err)
+			return from, to, cmdutil.Usagef("--from: %v", err)
 		}
 	}
 	if v := c.String("to"); v != "" {
 		if to, err = memory.ParseTime(v); err != nil {
-			return from, to, usagef("--to: %v", err)
+			return from, to, cmdutil.Usagef("--to: %v", err)
 		}
 	}
 	return from, to, nil
@@ -90,26 +91,12 @@ func windowFlags(c *cli.Context) (from, to time.Time, err error) {
 func memoryJSON(m *mdstore.Memory) map[string]any {
 	return map[string]any{
 		"id": m.ID, "type": m.Type, "status": m.Status, "maturity": m.Maturity, "brief": m.Brief,
-		"author": m.Author, "tags": nonNil(m.Tags), "content_confidence": m.Confidence(),
+		"author": m.Author, "tags": cmdutil.NonNil(m.Tags), "content_confidence": m.Confidence(),
 		"importance_factors": m.ImportanceFactors, "score": memory.Score(m),
 		"ingestion_time": m.IngestionTime.UTC().Format(time.RFC3339Nano), "scenario": m.Scenario,
-		"source_cases": nonNil(m.SourceCases), "observation": m.Observation, "trashed": m.Trashed,
+		"source_cases": cmdutil.NonNil(m.SourceCases), "observation": m.Observation, "trashed": m.Trashed,
 		"path": m.Path, "body": m.Body(),
 	}
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func invalidList(inv []*mdstore.InvalidFile) []*mdstore.InvalidFile {
-	if inv == nil {
-		return []*mdstore.InvalidFile{}
-	}
-	return inv
 }
 
 // finishInvalid ends a command that skipped invalid files: it names them on
@@ -121,7 +108,7 @@ func finishInvalid(g globals, inv []*mdstore.InvalidFile) error {
 	if !g.JSON {
 		reportInvalid(g, inv)
 	}
-	return invalidInputs{len(inv)}
+	return cmdutil.Skipped(len(inv))
 }
 
 // reportInvalid names every file that could not be read, on stderr.

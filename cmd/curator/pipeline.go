@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/internal/secrets"
 	"net"
 	"net/http"
@@ -190,9 +191,9 @@ func pipelineErr(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, pipeline.ErrBlocked):
-		return blocked(err)
+		return cmdutil.Blocked(err)
 	case errors.Is(err, pipeline.ErrUnknown), errors.Is(err, pipeline.ErrUnsafePath):
-		return usagef("%v", err)
+		return cmdutil.Usagef("%v", err)
 	}
 	return err
 }

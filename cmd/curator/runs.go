@@ -1,11 +1,8 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
@@ -40,7 +37,7 @@ func (g globals) openLocked() (*mdstore.Store, func(), error) {
 // each step on stderr.
 func (g globals) save(s *mdstore.Store, cs *mdstore.Changeset, info mdstore.CommitInfo) (string, error) {
 	if info.Command == "" {
-		info.Command = commandLine()
+		info.Command = commandLineOS()
 	}
 	crashAt, timing := os.Getenv("CURATOR_CRASH_AT"), os.Getenv("CURATOR_TIMING") != ""
 	start := time.Now()
@@ -56,24 +53,6 @@ func (g globals) save(s *mdstore.Store, cs *mdstore.Changeset, info mdstore.Comm
 	return s.Save(cs, info, opt)
 }
 
-// newRunID is a sortable, unique run id: UTC time plus random bits.
-func newRunID(now time.Time) string {
-	b := make([]byte, 3)
-	rand.Read(b)
-	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b)
-}
+func newRunID(now time.Time) string { return mdstore.NewRunID(now) }
 
-// commandLine is the command as the user typed it, for the commit trailer.
-func commandLine() string {
-	args := make([]string, 0, len(os.Args))
-	for i, a := range os.Args {
-		if i == 0 {
-			a = "curator"
-		}
-		if strings.ContainsAny(a, " \t\"'") {
-			a = fmt.Sprintf("%q", a)
-		}
-		args = append(args, a)
-	}
-	return strings.Join(args, " ")
-}
+func commandLineOS() string { return commandLine(os.Args) }

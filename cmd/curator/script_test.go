@@ -2,17 +2,23 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"curator": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// CURATOR_CRASH_AT=journal|applied|committed makes the test binary
+		// die right after that step of a save, as a crash would.
+		"curator": func() { os.Exit(runWith(os.Args, cmdutil.System(), crashAt(os.Getenv("CURATOR_CRASH_AT")))) },
 	})
 }
 
@@ -58,4 +64,17 @@ func TestScripts(t *testing.T) {
 			return false, nil
 		},
 	})
+}
+
+// crashAt is a save option that ends the process after the named step.
+func crashAt(step string) []mdstore.SaveOption {
+	if step == "" {
+		return nil
+	}
+	return []mdstore.SaveOption{mdstore.AfterStep(func(s string) {
+		if s == step {
+			fmt.Fprintf(os.Stderr, "curator: simulated crash after %s\n", s)
+			os.Exit(99)
+		}
+	})}
 }

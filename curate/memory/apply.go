@@ -30,7 +30,7 @@ type Observation struct {
 // ObservationDays is the observation period of a promoted memory.
 const ObservationDays = 7
 
-// ApplyMemory turns a plan into file moves. Every entry of the plan must be
+// Apply turns a plan into file moves. Every entry of the plan must be
 // in byID; records listed without their document are loaded from the store.
 // An entry that cannot be moved (its document does not take the edit, or a
 // file is already at its destination) is left in place, taken out of the
@@ -107,7 +107,7 @@ func (p *Plan) drop(ids map[string]bool) {
 	p.Duplicates, p.Promoted, p.Discarded, p.Kept = filter(p.Duplicates), filter(p.Promoted), filter(p.Discarded), filter(p.Kept)
 }
 
-// TrashMemory moves a memory to the trash, recording why.
+// Trash moves a memory to the trash, recording why.
 func Trash(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset) error {
 	t.At = now.UTC().Format(time.RFC3339)
 	t.From = folderOf(m)
@@ -118,7 +118,7 @@ func Trash(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset) e
 	return nil
 }
 
-// PromoteMemory moves a memory to confirmed/<type>/ and starts its observation period.
+// Promote moves a memory to confirmed/<type>/ and starts its observation period.
 func Promote(m *mdstore.Memory, now time.Time, cs *mdstore.Changeset) error {
 	keys, err := promotionKeys(now)
 	if err != nil {
@@ -152,7 +152,7 @@ func promote(m *mdstore.Memory, keys []frontmatter.KV, cs *mdstore.Changeset) er
 	return nil
 }
 
-// RestoreMemory puts a trashed memory back where it was.
+// Restore puts a trashed memory back where it was.
 func Restore(m *mdstore.Memory, cs *mdstore.Changeset) (string, error) {
 	if m.Status != "trash" {
 		return "", fmt.Errorf("memory %s is not in the trash (it is %s)", m.ID, m.Status)

@@ -6,7 +6,7 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// MemoryOptions are the settings of a memory pass.
+// Options are the settings of a memory pass.
 type Options struct {
 	// DedupPrefix is how many runes of brief make the dedup key (default 40).
 	DedupPrefix int
@@ -27,7 +27,7 @@ const (
 	ReasonLowScore  = "low_score"
 )
 
-// MemoryAction is one decision of the memory pass.
+// Action is one decision of the memory pass.
 type Action struct {
 	Kind        string  `json:"action"`
 	ID          string  `json:"id"`
@@ -38,7 +38,7 @@ type Action struct {
 	DuplicateOf string  `json:"duplicate_of,omitempty"`
 }
 
-// MemoryPlan is every decision of one pass, grouped as the report shows them.
+// Plan is every decision of one pass, grouped as the report shows them.
 type Plan struct {
 	Window     Window   `json:"window"`
 	Candidates []string `json:"candidates"`
@@ -53,7 +53,7 @@ func (p *Plan) Changes() bool {
 	return len(p.Duplicates)+len(p.Promoted)+len(p.Discarded) > 0
 }
 
-// PlanMemory decides, for every inbox entry of the window, whether it is a
+// PlanPass decides, for every inbox entry of the window, whether it is a
 // duplicate, promoted, discarded or kept. It is pure: same input, same plan.
 func PlanPass(w Window, candidates []*mdstore.Memory, opt Options) *Plan {
 	if opt.DedupPrefix <= 0 {

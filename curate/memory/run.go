@@ -7,7 +7,7 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// MemoryRun is a prepared memory pass: its plan, the files it could not read,
+// Run is a prepared memory pass: its plan, the files it could not read,
 // and the changeset that carries the plan out.
 type Run struct {
 	Plan    *Plan
@@ -16,7 +16,7 @@ type Run struct {
 	Commit  mdstore.CommitInfo
 }
 
-// PrepareMemoryPass reads every inbox entry of the window (all of them, before
+// PreparePass reads every inbox entry of the window (all of them, before
 // acting), plans the pass and builds its changeset, including the watermark.
 // It changes nothing on disk.
 func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.Time) (*Run, error) {

@@ -21,13 +21,13 @@ const (
 	ActReview           = "review"
 )
 
-// ContextActionTypes lists every action type, in report order.
+// ActionTypes lists every action type, in report order.
 var ActionTypes = []string{
 	ActNewBullet, ActIncrementHelpful, ActIncrementHarmful, ActMergeSimilar,
 	ActProposal, ActArchive, ActPrune, ActRebalance, ActReview, ActSkip,
 }
 
-// ContextAction is one decision of a playbook run. The same value is what
+// Action is one decision of a playbook run. The same value is what
 // the plan returns, what apply executes and what the merge log records.
 //
 //   - new_bullet: BulletID (new), Category, Content, Confidence, Priority, Tags, Validation.

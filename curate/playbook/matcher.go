@@ -6,7 +6,7 @@ import (
 	"github.com/curator-dev/curator/curate/similar"
 )
 
-// PlaybookMatcher finds similar texts. similar.Index (the candidate index)
+// Matcher finds similar texts. similar.Index (the candidate index)
 // and similar.BruteForce both are one.
 type Matcher interface {
 	Add(id, text string)

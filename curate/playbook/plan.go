@@ -33,7 +33,7 @@ const (
 	defaultLessonCateg = "other"
 )
 
-// ContextSettings are the flags of `curator context curate`.
+// Settings are the flags of `curator context curate`.
 type Settings struct {
 	Threshold         float64 // --similarity-threshold (default 0.85)
 	MinConfidence     float64 // --min-confidence (default 0.5)
@@ -44,7 +44,7 @@ type Settings struct {
 	Maintenance       bool
 }
 
-// DefaultContextSettings are the SPEC's defaults.
+// DefaultSettings are the SPEC's defaults.
 func DefaultSettings() Settings {
 	return Settings{Threshold: DefaultThreshold, MinConfidence: DefaultMinConf}
 }
@@ -83,7 +83,7 @@ type ReflectionOutcome struct {
 	Complete bool
 }
 
-// ContextPlan is the decisions of one curate run.
+// Plan is the decisions of one curate run.
 type Plan struct {
 	Actions     []Action
 	Reflections []ReflectionOutcome

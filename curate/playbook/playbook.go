@@ -32,7 +32,7 @@ type Playbook struct {
 	active   map[string]int // category -> active bullets
 }
 
-// NewPlaybook holds copies of the bullets (the records are not changed).
+// New holds copies of the bullets (the records are not changed).
 // newMatcher may be nil (apply without planning); when set, the active
 // bullets are indexed by category with one newMatcher() per category.
 func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// ContextReport is the JSON report of a curate run (--json, --output).
+// Report is the JSON report of a curate run (--json, --output).
 type Report struct {
 	RunID             string             `json:"run_id"`
 	Commit            string             `json:"commit"`

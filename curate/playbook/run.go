@@ -2,7 +2,9 @@ package playbook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -10,23 +12,35 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// ContextEngine returns the similarity engine that config.yaml's
-// `similarity:` section names (the lexical engine by default).
+// ErrEngineConfig marks a `similarity:` section of config.yaml that cannot
+// be read.
+var ErrEngineConfig = errors.New("similarity settings in config.yaml")
+
+// Engine returns the similarity engine that config.yaml's `similarity:`
+// section names (the lexical engine by default). It is the one builder of
+// engines: curate, query, review and `similarity score` all use it. A
+// relative cache_file is taken from the store folder; the default is
+// .curator/.cache/embeddings.json (git-ignored).
 func Engine(s *mdstore.Store) (similar.Engine, error) {
 	var cfg similar.Config
 	if err := s.Config.Section("similarity", &cfg); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrEngineConfig, err)
+	}
+	if cfg.CacheFile == "" {
+		cfg.CacheFile = s.Path(".cache/embeddings.json")
+	} else if !filepath.IsAbs(cfg.CacheFile) {
+		cfg.CacheFile = s.Path(cfg.CacheFile)
 	}
 	return similar.New(cfg)
 }
 
-// ContextConfig is the `context:` section of config.yaml.
+// Config is the `context:` section of config.yaml.
 type Config struct {
 	SimilarityThreshold *float64 `yaml:"similarity_threshold"`
 	MinConfidence       *float64 `yaml:"min_confidence"`
 }
 
-// LoadPlaybook reads every bullet (active and archived) and every id the
+// Load reads every bullet (active and archived) and every id the
 // store ever used, and returns the playbook with the active bullets in the
 // matcher (nil: no matcher). Unreadable files are returned, not fatal.
 func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
@@ -45,7 +59,7 @@ func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook
 	return pb, append(list.Invalid, bad...), nil
 }
 
-// ContextRun is a prepared `context curate` run: its plan, the files it
+// Run is a prepared `context curate` run: its plan, the files it
 // changes, its commit message and what it could not read.
 type Run struct {
 	RunID    string

@@ -8,7 +8,7 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// ContextStats describes the playbook at one moment.
+// Stats describes the playbook at one moment.
 type Stats struct {
 	Active             int            `json:"active"`
 	Archived           int            `json:"archived"`
@@ -21,7 +21,7 @@ type Stats struct {
 	Tokens int `json:"estimated_tokens"`
 }
 
-// Stats computes the playbook's statistics.
+// StatsOf computes the playbook's statistics.
 func StatsOf(pb *Playbook) Stats {
 	st := Stats{ByCategory: map[string]int{}}
 	conf := 0.0
@@ -46,7 +46,7 @@ func StatsOf(pb *Playbook) Stats {
 	return st
 }
 
-// ContextQuery selects active bullets.
+// Query selects active bullets.
 type Query struct {
 	Category string
 	Tags     []string // every tag must be present
@@ -60,7 +60,7 @@ type QueryResult struct {
 	Score float64 `json:"score,omitempty"`
 }
 
-// Query returns the active bullets that match q: by similarity to q.Text
+// Search returns the active bullets that match q: by similarity to q.Text
 // (highest first) when set, else by priority, helpful count and id.
 func Search(pb *Playbook, score func(a, b string) float64, q Query) []QueryResult {
 	var out []QueryResult

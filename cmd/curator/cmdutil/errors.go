@@ -1,0 +1,113 @@
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Exit statuses (SPEC §3), for scripts:
+//
+//	0 done
+//	1 failed
+//	2 usage error
+//	3 validation blocked the operation
+//	4 another curator run holds the store's lock
+//	5 done, but some inputs were invalid and were skipped (reported)
+const (
+	ExitOK      = 0
+	ExitFailed  = 1
+	ExitUsage   = 2
+	ExitBlocked = 3
+	ExitLocked  = 4
+	ExitInvalid = 5
+)
+
+// UsageError marks an error in how the command was called.
+type UsageError struct{ error }
+
+func (e UsageError) Unwrap() error { return e.error }
+
+// BlockedError marks an operation refused by validation.
+type BlockedError struct{ error }
+
+func (e BlockedError) Unwrap() error { return e.error }
+
+// InvalidInputs is returned when a run finished but skipped invalid inputs.
+type InvalidInputs struct{ N int }
+
+func (e InvalidInputs) Error() string {
+	return fmt.Sprintf("%d invalid input(s) were skipped and left untouched", e.N)
+}
+
+// Usagef is a usage error (exit 2).
+func Usagef(format string, a ...any) error {
+	return UsageError{fmt.Errorf(format, a...)}
+}
+
+// Usage marks err as a usage error (exit 2).
+func Usage(err error) error { return UsageError{err} }
+
+// Blocked marks err as refused by validation (exit 3).
+func Blocked(err error) error { return BlockedError{err} }
+
+// Skipped is the error of a run that finished but skipped n invalid
+// inputs (exit 5), or nil when it skipped none.
+func Skipped(n int) error {
+	if n == 0 {
+		return nil
+	}
+	return InvalidInputs{n}
+}
+
+// RefuseSecret turns a secret found in a command's input into exit 3: the
+// message names where (a file, a command) and the field and rule, never
+// the secret; nothing is stored.
+func RefuseSecret(where string, err *secrets.Error) error {
+	if err == nil {
+		return nil
+	}
+	return Blocked(fmt.Errorf("%s: %w; nothing was stored", where, err))
+}
+
+// ExitCode is the one table from errors to exit statuses.
+func ExitCode(err error) int {
+	var u UsageError
+	var b BlockedError
+	var inv InvalidInputs
+	var ce cli.ExitCoder
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &inv):
+		return ExitInvalid
+	case errors.As(err, &u):
+		return ExitUsage
+	case errors.As(err, &b):
+		return ExitBlocked
+	case errors.Is(err, mdstore.ErrSecret):
+		return ExitBlocked
+	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
+		return ExitLocked
+	case errors.As(err, &ce):
+		return ce.ExitCode()
+	case isFlagError(err):
+		return ExitUsage
+	}
+	return ExitFailed
+}
+
+func isFlagError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"flag provided but not defined", "Required flag", "invalid value", "flag needs an argument", "No help topic"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

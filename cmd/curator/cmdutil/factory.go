@@ -1,0 +1,73 @@
+package cmdutil
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Factory is what the commands are built from: the streams, the command
+// line as typed (for commit trailers) and options that tests and
+// benchmarks give every save.
+type Factory struct {
+	IO *IOStreams
+	// CommandLine is the command as the user typed it, quoted where needed.
+	CommandLine string
+	// SaveOptions are passed to every Tx.Save (step hooks for crash tests
+	// and timing).
+	SaveOptions []mdstore.SaveOption
+}
+
+// Env is one command invocation's view: the streams, its global flags and
+// the factory's save options. Every command's options struct embeds it.
+type Env struct {
+	IO      *IOStreams
+	Globals Globals
+	factory *Factory
+}
+
+// Env reads the global flags of c.
+func (f *Factory) Env(c *cli.Context) Env {
+	return Env{IO: f.IO, Globals: GlobalsOf(c), factory: f}
+}
+
+// OpenStore opens the store named by --store or found from the working directory.
+func (e Env) OpenStore() (*mdstore.Store, error) {
+	dir := e.Globals.Store
+	if dir == "" {
+		found, err := mdstore.Find(".")
+		if err != nil {
+			return nil, err
+		}
+		dir = found
+	}
+	return mdstore.Open(dir)
+}
+
+// Begin takes the store's lock (waiting --lock-timeout or the configured
+// lock_timeout) and finishes any run that crashed; Close the Tx when done.
+func (e Env) Begin(s *mdstore.Store) (*mdstore.Tx, error) {
+	opt := mdstore.TxOptions{LockTimeout: e.Globals.LockTimeout, NoCommit: e.Globals.NoCommit}
+	if e.factory != nil {
+		opt.Command = e.factory.CommandLine
+	}
+	return s.Begin(opt)
+}
+
+// OpenTx opens the store and begins a transaction on it.
+func (e Env) OpenTx() (*mdstore.Tx, error) {
+	s, err := e.OpenStore()
+	if err != nil {
+		return nil, err
+	}
+	return e.Begin(s)
+}
+
+// Save records a run in tx with the factory's save options.
+func (e Env) Save(tx *mdstore.Tx, r *mdstore.Run) (string, error) {
+	var opts []mdstore.SaveOption
+	if e.factory != nil {
+		opts = e.factory.SaveOptions
+	}
+	return tx.Save(r, opts...)
+}

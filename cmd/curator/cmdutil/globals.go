@@ -1,0 +1,76 @@
+package cmdutil
+
+import (
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Globals are the global flags, accepted before the group and after any
+// command (`curator --json memory list` and `curator memory list --json`).
+type Globals struct {
+	Store    string
+	JSON     bool
+	Quiet    bool
+	NoCommit bool
+	// LockTimeout is --lock-timeout; nil when the flag was not given (the
+	// store's configured lock_timeout applies), so 0s means "do not wait".
+	LockTimeout *time.Duration
+}
+
+// GlobalFlags are the flags every command accepts.
+func GlobalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "store", Usage: "the .curator folder (default: found by walking up from the working directory)", EnvVars: []string{"CURATOR_STORE"}},
+		&cli.BoolFlag{Name: "json", Usage: "machine output on stdout as one JSON document; errors as JSON on stderr"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
+		&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
+		&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for another run's lock (default: config lock_timeout, 10s)"},
+	}
+}
+
+// AddGlobalFlags gives c and its subcommands the global flags they lack.
+func AddGlobalFlags(c *cli.Command) {
+	have := map[string]bool{}
+	for _, f := range c.Flags {
+		for _, n := range f.Names() {
+			have[n] = true
+		}
+	}
+	for _, f := range GlobalFlags() {
+		if !have[f.Names()[0]] {
+			c.Flags = append(c.Flags, f)
+		}
+	}
+	for _, sub := range c.Subcommands {
+		AddGlobalFlags(sub)
+	}
+}
+
+// GlobalsOf reads the global flags from a command's context and its parents.
+func GlobalsOf(c *cli.Context) Globals {
+	var g Globals
+	for _, l := range c.Lineage() {
+		if l.IsSet("store") {
+			g.Store = l.String("store")
+		}
+		if l.Bool("json") {
+			g.JSON = true
+		}
+		if l.Bool("quiet") {
+			g.Quiet = true
+		}
+		if l.Bool("no-commit") {
+			g.NoCommit = true
+		}
+		if l.IsSet("lock-timeout") {
+			d := l.Duration("lock-timeout")
+			g.LockTimeout = &d
+		}
+	}
+	if g.Store == "" {
+		g.Store = os.Getenv("CURATOR_STORE")
+	}
+	return g
+}

@@ -1,0 +1,43 @@
+package cmdutil
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are a command's input and outputs, and what they are attached to.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// StderrTTY is true when ErrOut is a terminal (progress bars go there).
+	StderrTTY bool
+	// Color is false with NO_COLOR or when ErrOut is not a terminal.
+	Color bool
+}
+
+// System are the process's own streams.
+func System() *IOStreams {
+	return Streams(os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Streams wraps the given reader and writers; a writer that is an *os.File
+// on a terminal is seen as one.
+func Streams(in io.Reader, out, errOut io.Writer) *IOStreams {
+	io := &IOStreams{In: in, Out: out, ErrOut: errOut}
+	if f, ok := errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		io.StderrTTY = true
+		io.Color = os.Getenv("NO_COLOR") == ""
+	}
+	return io
+}
+
+// Test returns streams over buffers: stdin from in, and the two outputs.
+func Test(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: strings.NewReader(in), Out: out, ErrOut: errOut}, out, errOut
+}

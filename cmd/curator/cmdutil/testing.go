@@ -1,0 +1,29 @@
+package cmdutil
+
+import (
+	"github.com/urfave/cli/v2"
+)
+
+// ParseOnly runs cmd's flag parsing on args (the words after the command's
+// name) inside an app with the global flags, for tests: the command is
+// built with a run function that records its options instead of running.
+func ParseOnly(cmd *cli.Command, args ...string) error {
+	AddGlobalFlags(cmd)
+	app := &cli.App{
+		Name:                      "curator",
+		Flags:                     GlobalFlags(),
+		Commands:                  []*cli.Command{cmd},
+		Writer:                    discard{},
+		ErrWriter:                 discard{},
+		ExitErrHandler:            func(*cli.Context, error) {},
+		DisableSliceFlagSeparator: true,
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return UsageError{err}
+		},
+	}
+	return app.Run(append([]string{"curator", cmd.Name}, args...))
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -1,0 +1,2 @@
+// Package initcmd is `curator init`: it creates a store and commits it.
+package initcmd

@@ -1,0 +1,91 @@
+package similaritycmd
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// NewCmd builds the `curator similarity` group.
+func NewCmd(f *cmdutil.Factory) *cli.Command {
+	return &cli.Command{
+		Name:        "similarity",
+		Usage:       "measure how similar texts are, as curate sees them",
+		Subcommands: []*cli.Command{NewCmdScore(f, nil)},
+	}
+}
+
+// ScoreOptions are what `similarity score` was asked to do.
+type ScoreOptions struct {
+	cmdutil.Env
+}
+
+// NewCmdScore builds `curator similarity score`; runF replaces the run in tests.
+func NewCmdScore(f *cmdutil.Factory, runF func(*ScoreOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "score",
+		Usage:     "read text1<TAB>text2 lines on stdin, print one similarity in [0,1] per line",
+		ArgsUsage: " ",
+		Action: func(c *cli.Context) error {
+			opts := &ScoreOptions{Env: f.Env(c)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Score(opts)
+		},
+	}
+}
+
+// Score prints one score per `text1<TAB>text2` line of stdin, with the
+// engine of the store's config.yaml (the local lexical engine when there is
+// no store and none was named).
+func Score(opts *ScoreOptions) error {
+	var engine similar.Engine
+	s, err := opts.OpenStore()
+	switch {
+	case errors.Is(err, mdstore.ErrNoStore) && opts.Globals.Store == "":
+		engine, err = similar.New(similar.Config{})
+	case err == nil:
+		engine, err = playbook.Engine(s)
+	}
+	if err != nil {
+		return err
+	}
+	in := bufio.NewScanner(opts.IO.In)
+	in.Buffer(make([]byte, 64*1024), 16<<20)
+	out := bufio.NewWriter(opts.IO.Out)
+	defer out.Flush()
+	failing, _ := engine.(interface{ Err() error })
+	for n := 1; in.Scan(); n++ {
+		line := strings.TrimRight(in.Text(), "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		a, b, ok := strings.Cut(line, "\t")
+		if !ok {
+			out.Flush()
+			return cli.Exit(fmt.Sprintf("similarity score: line %d has no TAB between the two texts", n), 2)
+		}
+		s := engine.Score(a, b)
+		if failing != nil && failing.Err() != nil {
+			out.Flush()
+			return cli.Exit(fmt.Sprintf("similarity score: line %d: %v", n, failing.Err()), 1)
+		}
+		fmt.Fprintf(out, "%.4f\n", s)
+	}
+	if err := in.Err(); err != nil {
+		return fmt.Errorf("reading stdin: %w", err)
+	}
+	if saver, ok := engine.(interface{ Save() error }); ok {
+		return saver.Save()
+	}
+	return nil
+}
