@@ -6,6 +6,8 @@
 // were validated.
 //
 // The package computes; it never prints and never commits. Each mode returns
-// a Result whose Files the caller writes (through the store's changeset, or
-// atomically in a --home folder).
+// a Report whose Files the caller writes: Env.Writes lists those still to
+// be written (secrets redacted, unchanged files left out), and the caller
+// records them as one store run, or writes them atomically in a home folder
+// outside any store.
 package pipeline

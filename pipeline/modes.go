@@ -9,6 +9,10 @@ import (
 // type (used when there is no state to read them from).
 type ProjectRequest struct {
 	Project, ProjectPath, Pipeline string
+	// WorkDir is the folder curator runs in (absolute). Resume, reconstruct
+	// and validate take it as the project folder when none is given and the
+	// state records none.
+	WorkDir string
 }
 
 // Status reports the state and the drift of its validated artifacts; it
@@ -83,6 +87,9 @@ func (e *Env) reconstruct(req ProjectRequest, l *loaded) (*Report, error) {
 		if typ == "" {
 			typ = old.PipelineType
 		}
+	}
+	if path == "" {
+		path = req.WorkDir
 	}
 	if path == "" {
 		return nil, fmt.Errorf("reconstructing %s: the project folder is needed (--project-path)", req.Project)
@@ -233,6 +240,10 @@ func (e *Env) Validate(req ProjectRequest, phase string) (*Report, error) {
 	}
 	if typ == "" {
 		typ = "sdd"
+	}
+	if path == "" && l.State == nil && l.Aside == nil {
+		// No state file: the project is the working directory.
+		path = req.WorkDir
 	}
 	if path == "" {
 		return nil, fmt.Errorf("validating %s: the project folder is needed (--project-path)", req.Project)

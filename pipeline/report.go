@@ -45,6 +45,8 @@ type Report struct {
 	Stories   []Story  `json:"stories,omitempty"`
 	// Decisions are one line each, for the commit message.
 	Decisions []string `json:"decisions,omitempty"`
+	// summary replaces the default first line of the commit message.
+	summary string
 }
 
 func (e *Env) now() time.Time {

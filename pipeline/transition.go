@@ -16,6 +16,9 @@ type TransitionRequest struct {
 	// ProjectPath is the project folder (absolute); needed at the first
 	// transition, and it replaces the recorded one when given.
 	ProjectPath string
+	// WorkDir is the folder curator runs in (absolute): the project folder
+	// at the first transition when ProjectPath is not given.
+	WorkDir string
 }
 
 // Transition validates the artifacts of From, updates the state, and writes
@@ -38,7 +41,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Mode: "transition", Project: req.Project}
+	r := &Report{Mode: "transition", Project: req.Project, summary: fmt.Sprintf("pipeline %s: %s → %s", req.Project, req.From, req.To)}
 	now := e.now()
 	st := l.State
 	if l.Aside != nil {
@@ -56,10 +59,14 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		}
 	}
 	if st == nil {
-		if req.ProjectPath == "" {
+		path := req.ProjectPath
+		if path == "" {
+			path = req.WorkDir
+		}
+		if path == "" {
 			return nil, fmt.Errorf("first transition of %s: the project folder is needed (--project-path)", req.Project)
 		}
-		st = newState(p, req.Project, req.ProjectPath, e.Config.Settings, now)
+		st = newState(p, req.Project, path, e.Config.Settings, now)
 		r.Decisions = append(r.Decisions, "started "+p.Name+" pipeline "+st.PipelineID)
 	}
 	if st.PipelineType != p.Name {
@@ -93,6 +100,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		if err := e.finish(r, st, l.Raw); err != nil {
 			return nil, err
 		}
+		r.summary += " blocked"
 		return r, fmt.Errorf("%w %s→%s:\n  %s", ErrBlocked, req.From, req.To, strings.Join(msgs, "\n  "))
 	}
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
+	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
 )
 
@@ -15,7 +16,7 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		initcmd.NewCmd(f, nil),
 		memoryCommand(),
 		contextCommand(),
-		pipelineCommand(),
+		pipelinecmd.NewCmd(f),
 		similaritycmd.NewCmd(f),
 	}
 }

@@ -1,0 +1,133 @@
+package pipelinecmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/pipeline"
+)
+
+// Report is the --json output of a pipeline mode. Paths are absolute.
+type Report struct {
+	// Brief is the brief written (or the current one).
+	Brief     string           `json:"brief,omitempty"`
+	Budget    *pipeline.Budget `json:"budget,omitempty"`
+	Checks    []pipeline.Check `json:"checks"`
+	Commit    string           `json:"commit"`
+	Drift     []pipeline.Drift `json:"drift"`
+	Files     []string         `json:"files"`
+	Home      string           `json:"home"`
+	Mode      string           `json:"mode"`
+	Project   string           `json:"project"`
+	State     *pipeline.State  `json:"state,omitempty"`
+	StateFile string           `json:"state_file,omitempty"`
+	Stories   []pipeline.Story `json:"stories,omitempty"`
+	Warnings  []string         `json:"warnings"`
+}
+
+// newReport is the JSON report of what a mode did in home h.
+func newReport(h pipeline.Home, r *pipeline.Report, commit string) Report {
+	abs := absIn(h)
+	out := Report{Mode: r.Mode, Project: r.Project, Home: h.Dir, Commit: commit,
+		Warnings: cmdutil.NonNil(r.Warnings), Drift: r.Drift, Checks: r.Checks,
+		Budget: r.Budget, Stories: r.Stories, Brief: abs(r.BriefPath), Files: []string{}}
+	if r.State != nil {
+		out.State, out.StateFile = r.State, abs(pipeline.StateName(r.Project))
+	}
+	for _, f := range r.Files {
+		out.Files = append(out.Files, abs(f.Name))
+	}
+	return out
+}
+
+// absIn returns the absolute path of a home-relative name ("" for "").
+func absIn(h pipeline.Home) func(string) string {
+	return func(name string) string {
+		if name == "" {
+			return ""
+		}
+		p, _ := h.Path(name)
+		return p
+	}
+}
+
+// printReport prints what a mode did: one JSON document with --json, else
+// lines for a person.
+func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit string) error {
+	if o.Globals.JSON {
+		return o.PrintJSON(newReport(h, r, commit))
+	}
+	abs := absIn(h)
+	if st := r.State; st != nil && r.Mode != "validate" {
+		printState(o, st)
+	}
+	for _, c := range r.Checks {
+		mark := "✅"
+		if !c.OK {
+			mark = "❌"
+		}
+		name := c.Path
+		if name == "" {
+			name = c.Type
+		}
+		o.Say("%s %s", mark, name)
+		if len(c.Problems) > 0 {
+			o.Say(": %s", strings.Join(c.Problems, "; "))
+		}
+		o.Say("\n")
+	}
+	if r.BriefPath != "" {
+		o.Say("Brief: %s\n", abs(r.BriefPath))
+	}
+	if b := r.Budget; b != nil {
+		o.Say("Budget: %s %s — about %d of %d tokens", b.Status, b.Label, b.Tokens, b.Limit)
+		if len(b.Compressed) > 0 {
+			o.Say(" (compressed from %d: %s)", b.RawTokens, strings.Join(b.Compressed, ", "))
+		}
+		o.Say("\n")
+	}
+	if r.Mode != "validate" {
+		for _, w := range r.Warnings {
+			o.Say("⚠️  %s\n", w)
+		}
+	}
+	for _, f := range r.Files {
+		if f.Name == pipeline.DashboardName(r.Project) {
+			o.Say("Dashboard: %s\n", abs(f.Name))
+		}
+	}
+	if commit != "" {
+		o.Say("Commit: %.12s\n", commit)
+	}
+	return nil
+}
+
+// printState prints the pipeline's position and one line per phase.
+func printState(o cmdutil.Env, st *pipeline.State) {
+	o.Say("%s · %s pipeline · %s\n", st.ProjectName, st.PipelineType, st.OverallStatus)
+	cur := fmt.Sprintf("%d. %s", st.CurrentPhase.PhaseNumber, st.CurrentPhase.PhaseName)
+	if st.CurrentPhase.StepNumber > 0 {
+		cur += fmt.Sprintf(" — step %d: %s", st.CurrentPhase.StepNumber, st.CurrentPhase.StepName)
+	}
+	o.Say("Current: %s\n", cur)
+	if st.Reconstructed {
+		o.Say("Reconstructed from the artifacts (confidence %.2f)\n", st.ReconstructionConfidence)
+	}
+	for _, ph := range st.Phases {
+		extra := ""
+		if n := len(ph.Steps); n > 0 {
+			done := 0
+			for _, s := range ph.Steps {
+				if s.Status == pipeline.StatusCompleted {
+					done++
+				}
+			}
+			extra = fmt.Sprintf("  steps %d/%d", done, n)
+		}
+		if n := len(ph.Artifacts); n > 0 {
+			extra += fmt.Sprintf("  %d artifact(s)", n)
+		}
+		o.Say("  %d. %-16s %-12s%s\n", ph.PhaseNumber, ph.PhaseName, ph.Status, extra)
+	}
+}

@@ -1,0 +1,43 @@
+package pipelinecmd
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/pipeline"
+)
+
+// ResumeOptions are what `pipeline resume` was asked to do.
+type ResumeOptions struct {
+	HomeOptions
+	// ProjectPath is --project-path, absolute ("" when not given).
+	ProjectPath string
+	Pipeline    string
+}
+
+// NewCmdResume builds `curator pipeline resume`; runF replaces the run in tests.
+func NewCmdResume(f *cmdutil.Factory, runF func(*ResumeOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "resume",
+		Usage: "where the pipeline stands, without advancing it (reconstructs a missing state)",
+		Flags: []cli.Flag{projectFlag(), homeFlag(), projectPathFlag(), pipelineFlag(false)},
+		Action: func(c *cli.Context) error {
+			opts := &ResumeOptions{HomeOptions: homeOptions(f, c), Pipeline: c.String("pipeline")}
+			var err error
+			if opts.ProjectPath, err = projectPath(c); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Resume(opts)
+		},
+	}
+}
+
+// Resume prints where the pipeline stands; a missing or corrupt state is
+// reconstructed from the artifacts and written.
+func Resume(opts *ResumeOptions) error {
+	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
+	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Resume(req) })
+}

@@ -1,0 +1,35 @@
+package pipelinecmd
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/pipeline"
+)
+
+// StatusOptions are what `pipeline status` was asked to do.
+type StatusOptions struct {
+	HomeOptions
+}
+
+// NewCmdStatus builds `curator pipeline status`; runF replaces the run in tests.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "the pipeline's state, with drift of validated artifacts",
+		Flags: []cli.Flag{projectFlag(), homeFlag()},
+		Action: func(c *cli.Context) error {
+			opts := &StatusOptions{HomeOptions: homeOptions(f, c)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Status(opts)
+		},
+	}
+}
+
+// Status prints the pipeline's state and the drift of its artifacts; it changes nothing.
+func Status(opts *StatusOptions) error {
+	req := pipeline.ProjectRequest{Project: opts.Project}
+	return opts.run(false, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Status(req) })
+}

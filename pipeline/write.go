@@ -1,0 +1,59 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+)
+
+// Summary is the first line of the commit that records a report's files:
+// "pipeline <project>: <from> → <to>" for a transition (with " blocked"
+// when validation blocked it), else "pipeline <project>: <mode>".
+func (r *Report) Summary() string {
+	if r.summary != "" {
+		return r.summary
+	}
+	return fmt.Sprintf("pipeline %s: %s", r.Project, r.Mode)
+}
+
+// Writes are the files of a report that are still to be written, in order.
+// Every file is first redacted (RedactFiles: what it redacts is added to
+// the report's warnings); a file whose content is already on disk is left
+// out, a move never is.
+func (e *Env) Writes(r *Report) ([]File, error) {
+	RedactFiles(e.secrets(), r)
+	var out []File
+	for _, f := range r.Files {
+		abs, err := e.Home.Path(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		if cur, err := os.ReadFile(abs); f.From == "" && err == nil && bytes.Equal(cur, f.Data) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// DashboardPage renders a project's dashboard from its state as it is now.
+func (e *Env) DashboardPage(req ProjectRequest) ([]byte, error) {
+	if e.Dashboard == nil {
+		return nil, fmt.Errorf("no dashboard renderer")
+	}
+	r, err := e.Status(req)
+	if err != nil {
+		return nil, err
+	}
+	return e.Dashboard(r.State, r)
+}
+
+// DashboardReport is the dashboard mode: the page, as the report's one
+// file. The state is not changed.
+func (e *Env) DashboardReport(req ProjectRequest) (*Report, error) {
+	page, err := e.DashboardPage(req)
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Mode: "dashboard", Project: req.Project, Files: []File{{Name: DashboardName(req.Project), Data: page}}}, nil
+}
