@@ -1,0 +1,37 @@
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, ExitOK},
+		{errors.New("x"), ExitFailed},
+		{Usagef("bad %s", "flag"), ExitUsage},
+		{fmt.Errorf("wrapped: %w", Usagef("bad")), ExitUsage},
+		{Blocked(errors.New("refused")), ExitBlocked},
+		{fmt.Errorf("save: %w", mdstore.ErrSecret), ExitBlocked},
+		{&mdstore.LockError{PID: 1, Path: "p"}, ExitLocked},
+		{mdstore.ErrGitLocked, ExitLocked},
+		{Skipped(2), ExitInvalid},
+		{cli.Exit("x", 2), 2},
+		{errors.New("flag provided but not defined: -x"), ExitUsage},
+	} {
+		if got := ExitCode(tc.err); got != tc.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+	if Skipped(0) != nil {
+		t.Error("Skipped(0) is an error")
+	}
+}
