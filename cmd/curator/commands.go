@@ -5,6 +5,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
+	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
 )
 
@@ -13,7 +14,7 @@ import (
 func commands(f *cmdutil.Factory) []*cli.Command {
 	return []*cli.Command{
 		initcmd.NewCmd(f, nil),
-		memoryCommand(),
+		memorycmd.NewCmd(f),
 		contextCommand(),
 		pipelineCommand(),
 		similaritycmd.NewCmd(f),
