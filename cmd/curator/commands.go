@@ -4,7 +4,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
+	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
 )
@@ -14,8 +16,8 @@ import (
 func commands(f *cmdutil.Factory) []*cli.Command {
 	return []*cli.Command{
 		initcmd.NewCmd(f, nil),
-		memoryCommand(),
-		contextCommand(),
+		memorycmd.NewCmd(f),
+		contextcmd.NewCmd(f),
 		pipelinecmd.NewCmd(f),
 		similaritycmd.NewCmd(f),
 	}

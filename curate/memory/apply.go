@@ -155,7 +155,7 @@ func promote(m *mdstore.Memory, keys []frontmatter.KV, cs *mdstore.Changeset) er
 // Restore puts a trashed memory back where it was.
 func Restore(m *mdstore.Memory, cs *mdstore.Changeset) (string, error) {
 	if m.Status != "trash" {
-		return "", fmt.Errorf("memory %s is not in the trash (it is %s)", m.ID, m.Status)
+		return "", fmt.Errorf("memory %s is %w (it is %s)", m.ID, ErrNotInTrash, m.Status)
 	}
 	status := "inbox"
 	if from, _ := m.Trashed["from"].(string); from == "confirmed" {

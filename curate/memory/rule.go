@@ -92,3 +92,32 @@ func DrawRule(scenario string, cases []*mdstore.Memory, author string, now time.
 	cs.Write(mdstore.MemoryPath("confirmed", "lesson", id), doc.Bytes())
 	return id, nil
 }
+
+// Drawn is a rule drawn for a scenario: its id, the ids of the cases it
+// was drawn from, and the run that writes it.
+type Drawn struct {
+	ID    string
+	Cases []string
+	Run   *mdstore.Run
+}
+
+// PromoteRule draws the rule of a scenario from its distinct cases (see
+// RuleCases) into confirmed/lesson/. existing is the rule already stored
+// under RuleID(scenario), or nil: when it was drawn from the same cases,
+// the run changes nothing. Fewer than MinRuleCases cases is ErrTooFewCases.
+func PromoteRule(scenario string, cases []*mdstore.Memory, author string, existing *mdstore.Memory, now time.Time) (*Drawn, error) {
+	run := mdstore.NewRun("memory promote-rule "+RuleID(scenario), now)
+	id, err := DrawRule(scenario, cases, author, now, run.Changes)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(cases))
+	for i, m := range cases {
+		ids[i] = m.ID
+	}
+	if existing != nil && strings.Join(existing.SourceCases, ",") == strings.Join(ids, ",") {
+		run.Changes = &mdstore.Changeset{} // the same rule from the same cases: nothing to do
+	}
+	run.Decide(fmt.Sprintf("rule %s from %s", id, strings.Join(ids, ", ")))
+	return &Drawn{ID: id, Cases: ids, Run: run}, nil
+}

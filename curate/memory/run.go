@@ -7,13 +7,11 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// Run is a prepared memory pass: its plan, the files it could not read,
-// and the changeset that carries the plan out.
+// Run is a prepared memory pass: its plan, and the store run that carries
+// it out (the changeset, its commit message, the files it could not read).
 type Run struct {
-	Plan    *Plan
-	Invalid []*mdstore.InvalidFile
-	Changes *mdstore.Changeset
-	Commit  mdstore.CommitInfo
+	*mdstore.Run
+	Plan *Plan
 }
 
 // PreparePass reads every inbox entry of the window (all of them, before
@@ -41,12 +39,12 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 	if w.To.After(st.Watermark) {
 		cs.Write(mdstore.MemoryStatePath, mdstore.MemoryState{Watermark: w.To, LastRun: run}.Bytes())
 	}
-	return &Run{Plan: plan, Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
+	return &Run{Plan: plan, Run: &mdstore.Run{Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
 		Summary:   fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept)),
 		Decisions: plan.Decisions(),
 		RunID:     run,
 		At:        now,
-	}}, nil
+	}}}, nil
 }
 
 // Decisions are the plan's lines for the commit message and the report.

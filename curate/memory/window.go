@@ -67,3 +67,42 @@ func ParseTime(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%q is not a timestamp (want RFC 3339, e.g. 2026-11-29T09:00:00Z)", s)
 }
+
+// WindowError is a window that cannot be used; Task tells whether it came
+// from the task text.
+type WindowError struct {
+	Task bool
+	Err  error
+}
+
+func (e *WindowError) Error() string { return e.Err.Error() }
+func (e *WindowError) Unwrap() error { return e.Err }
+
+// PassWindow picks the window of a memory pass: the one the task text
+// names when there is a task; otherwise [from, to), where a zero from is
+// the watermark of the last pass and a zero to is now. watermark is called
+// only when it is needed. A window that cannot be used is a *WindowError.
+func PassWindow(task string, from, to, now time.Time, watermark func() (time.Time, error)) (Window, error) {
+	if task != "" {
+		w, err := WindowFromTask(task)
+		if err != nil {
+			return w, &WindowError{Task: true, Err: err}
+		}
+		return w, nil
+	}
+	if from.IsZero() {
+		wm, err := watermark()
+		if err != nil {
+			return Window{}, err
+		}
+		from = wm
+	}
+	if to.IsZero() {
+		to = now
+	}
+	w, err := NewWindow(from, to)
+	if err != nil {
+		return w, &WindowError{Err: err}
+	}
+	return w, nil
+}

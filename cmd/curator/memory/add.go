@@ -1,0 +1,137 @@
+package memorycmd
+
+import (
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// AddOptions are what `memory add` was asked to do.
+type AddOptions struct {
+	cmdutil.Env
+	// Record is the new memory; a zero IngestionTime means now.
+	Record mdstore.NewMemory
+	// BodyFromStdin is set by the argument "-".
+	BodyFromStdin bool
+}
+
+// factorFlags are the importance-factor flags, in formula order.
+var factorFlags = []string{"proximity", "surprisal", "entity-priority", "unambiguity"}
+
+// NewCmdAdd builds `curator memory add`; runF replaces the run in tests.
+func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "add a memory to the inbox and print its id",
+		ArgsUsage: "[BODY | -]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "type", Required: true, Usage: "fact, concept or lesson"},
+			&cli.StringFlag{Name: "brief", Required: true, Usage: "one-line summary (its first 40 characters are the dedup key)"},
+			&cli.StringFlag{Name: "author", Usage: "agent or person who wrote it"},
+			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
+			&cli.IntFlag{Name: "confidence", Value: mdstore.DefaultConfidence, Usage: "content_confidence, 1–5"},
+			&cli.Float64Flag{Name: "proximity", Usage: "importance factor in [0,1]"},
+			&cli.Float64Flag{Name: "surprisal", Usage: "importance factor in [0,1]"},
+			&cli.Float64Flag{Name: "entity-priority", Usage: "importance factor in [0,1]"},
+			&cli.Float64Flag{Name: "unambiguity", Usage: "importance factor in [0,1]"},
+			&cli.StringFlag{Name: "scenario", Usage: "lessons: the situation it applies to"},
+			&cli.StringFlag{Name: "ingestion-time", Usage: "RFC 3339 time it entered the inbox (default: now)"},
+			&cli.StringFlag{Name: "id", Usage: "id to use (default: generated from the time)"},
+		},
+		Action: func(c *cli.Context) error {
+			opts := &AddOptions{Env: f.Env(c)}
+			r := &opts.Record
+			r.Type, r.Brief, r.Author, r.Scenario, r.ID = c.String("type"), c.String("brief"), c.String("author"), c.String("scenario"), c.String("id")
+			r.Tags = cmdutil.SplitList(c.String("tags"))
+			if err := cmdutil.CheckOneOf("type", r.Type, mdstore.MemoryTypes); err != nil {
+				return err
+			}
+			if r.Confidence = c.Int("confidence"); r.Confidence < 1 || r.Confidence > 5 {
+				return cmdutil.Usagef("--confidence %d: want 1–5", r.Confidence)
+			}
+			for _, name := range factorFlags {
+				if !c.IsSet(name) {
+					continue
+				}
+				if err := cmdutil.CheckUnit(name, c.Float64(name)); err != nil {
+					return err
+				}
+				if r.Factors == nil {
+					r.Factors = map[string]float64{}
+				}
+				r.Factors[strings.ReplaceAll(name, "-", "_")] = c.Float64(name)
+			}
+			if v := c.String("ingestion-time"); v != "" {
+				at, err := memory.ParseTime(v)
+				if err != nil {
+					return cmdutil.Usagef("--ingestion-time: %v", err)
+				}
+				r.IngestionTime = at
+			}
+			if r.ID != "" {
+				if err := safepath.CheckID(r.ID); err != nil {
+					return cmdutil.Usagef("--id: %v", err)
+				}
+			}
+			r.Body = strings.Join(c.Args().Slice(), " ")
+			if r.Body == "-" {
+				r.Body, opts.BodyFromStdin = "", true
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Add(opts)
+		},
+	}
+}
+
+// Add writes the new memory into the inbox and commits it.
+func Add(opts *AddOptions) error {
+	rec := opts.Record
+	if opts.BodyFromStdin {
+		b, err := io.ReadAll(opts.IO.In)
+		if err != nil {
+			return err
+		}
+		rec.Body = string(b)
+	}
+	s, err := opts.OpenStore()
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	if rec.IngestionTime.IsZero() {
+		rec.IngestionTime = now
+	}
+	m, err := mdstore.NewMemoryRecord(rec)
+	if err != nil {
+		return cmdutil.Blocked(err)
+	}
+	if err := cmdutil.RefuseSecret("memory add", s.Secrets().Check(m.TextFields()...)); err != nil {
+		return err
+	}
+	tx, err := opts.Begin(s)
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	if rel := s.ExistingMemoryFile(m.ID); rel != "" {
+		return cmdutil.Usagef("memory %s already exists (%s)", m.ID, rel)
+	}
+	e := memory.Add(m, now)
+	commit, err := opts.Save(tx, e.Run)
+	if err != nil {
+		return err
+	}
+	if opts.Globals.JSON {
+		return opts.PrintJSON(Moved{Commit: commit, ID: m.ID, Path: m.Path})
+	}
+	opts.Say("%s\n", m.ID)
+	return nil
+}

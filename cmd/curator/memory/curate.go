@@ -1,0 +1,136 @@
+package memorycmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// CurateOptions are what `memory curate` was asked to do.
+type CurateOptions struct {
+	cmdutil.Env
+	// From and To are --from/--to (zero when not given); Task is --task.
+	From, To    time.Time
+	Task        string
+	DryRun      bool
+	DedupPrefix int
+}
+
+// NewCmdCurate builds `curator memory curate`; runF replaces the run in tests.
+func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "curate",
+		Usage: "the memory pass: dedup, score, promote or trash the inbox entries of a window",
+		Description: "Window: --from/--to; or --task with \"整理范围：<start> 到 <end>\"; or, with neither,\n" +
+			"from the watermark in memory/state.json to now. Every inbox entry in the window is read\n" +
+			"before acting. The run is one git commit; re-running a window changes nothing.\n" +
+			"Invalid files are reported by path and line, left untouched, and make the exit status 5.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "window start (RFC 3339, inclusive)"},
+			&cli.StringFlag{Name: "to", Usage: "window end (RFC 3339, exclusive)"},
+			&cli.StringFlag{Name: "task", Usage: "task text holding 整理范围：<start> 到 <end>"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the decisions and change nothing"},
+			&cli.IntFlag{Name: "dedup-prefix", Value: 40, Usage: "runes of brief that make the dedup key"},
+		},
+		Action: func(c *cli.Context) error {
+			opts := &CurateOptions{Env: f.Env(c), Task: c.String("task"), DryRun: c.Bool("dry-run"), DedupPrefix: c.Int("dedup-prefix")}
+			if opts.DedupPrefix < 1 {
+				return cmdutil.Usagef("--dedup-prefix must be at least 1")
+			}
+			var err error
+			if opts.From, opts.To, err = windowFlags(c); err != nil {
+				return err
+			}
+			if c.IsSet("task") && (c.IsSet("from") || c.IsSet("to")) {
+				return cmdutil.Usagef("give either --task or --from/--to, not both")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Curate(opts)
+		},
+	}
+}
+
+// Curate runs the memory pass over the window and commits it (or, with
+// --dry-run, only reports what it would do).
+func Curate(opts *CurateOptions) error {
+	tx, err := opts.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close() // a dry run saves nothing; the caches are still worth keeping
+	s := tx.Store
+	now := s.Now()
+	w, err := memory.PassWindow(opts.Task, opts.From, opts.To, now, func() (time.Time, error) {
+		st, err := s.ReadMemoryState()
+		return st.Watermark, err
+	})
+	var werr *memory.WindowError
+	switch {
+	case errors.As(err, &werr) && werr.Task:
+		return cmdutil.Usagef("--task: %v", err)
+	case errors.As(err, &werr):
+		return cmdutil.Usage(err)
+	case err != nil:
+		return err
+	}
+	r, err := memory.PreparePass(s, w, memory.Options{DedupPrefix: opts.DedupPrefix, Progress: opts.Progress("reading the window")}, mdstore.NewRunID(now), now)
+	if err != nil {
+		return err
+	}
+	commit := ""
+	if !opts.DryRun {
+		if commit, err = opts.Save(tx, r.Run); err != nil {
+			return err
+		}
+	}
+	if opts.Globals.JSON {
+		if err := opts.PrintJSON(r.Report(commit, opts.DryRun)); err != nil {
+			return err
+		}
+	} else if !opts.Globals.Quiet {
+		printReport(opts.IO.Out, r, commit, opts.DryRun)
+	}
+	return opts.FinishInvalid(r.Invalid)
+}
+
+// printReport is the human report of a pass.
+func printReport(w io.Writer, r *memory.Run, commit string, dry bool) {
+	p := r.Plan
+	title := "Memory curation"
+	if dry {
+		title += " (dry run: nothing changed)"
+	}
+	fmt.Fprintf(w, "%s, window %s\n", title, p.Window)
+	fmt.Fprintf(w, "  candidates:           %d\n", len(p.Candidates))
+	section := func(name string, acts []memory.Action, detail func(memory.Action) string) {
+		fmt.Fprintf(w, "  %-21s %d\n", name+":", len(acts))
+		for _, a := range acts {
+			fmt.Fprintf(w, "    %s  %s\n", a.ID, detail(a))
+		}
+	}
+	section("duplicates trashed", p.Duplicates, func(a memory.Action) string { return "duplicate of " + a.DuplicateOf })
+	section("promoted", p.Promoted, func(a memory.Action) string {
+		return fmt.Sprintf("→ confirmed/%s (channel %s, score %.4g)", a.Type, a.Channel, a.Score)
+	})
+	section("discarded", p.Discarded, func(a memory.Action) string { return fmt.Sprintf("score %.4g", a.Score) })
+	section("left for reflection", p.Kept, func(a memory.Action) string { return fmt.Sprintf("%s, score %.4g", a.Type, a.Score) })
+	if len(r.Invalid) > 0 {
+		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(r.Invalid))
+	}
+	switch {
+	case dry:
+	case commit != "":
+		fmt.Fprintf(w, "Committed %s\n", commit[:12])
+	case r.Changes.Empty():
+		fmt.Fprintln(w, "Nothing to change.")
+	}
+}

@@ -1,0 +1,78 @@
+package memorycmd
+
+import (
+	"errors"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// DeleteOptions are what `memory delete` was asked to do.
+type DeleteOptions struct {
+	cmdutil.Env
+	ID string
+}
+
+// NewCmdDelete builds `curator memory delete`; runF replaces the run in tests.
+func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "delete",
+		Usage:     "move a memory to the trash (restorable)",
+		ArgsUsage: "ID",
+		Action: func(c *cli.Context) error {
+			id, err := oneID(c)
+			if err != nil {
+				return err
+			}
+			opts := &DeleteOptions{Env: f.Env(c), ID: id}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Delete(opts)
+		},
+	}
+}
+
+// Delete moves the memory to the trash and commits it.
+func Delete(opts *DeleteOptions) error {
+	return move(opts.Env, opts.ID, memory.Delete)
+}
+
+// move runs a one-memory move under the lock, commits it and prints
+// where the memory went. A memory whose state does not allow the move is
+// a usage error; a file in the way blocks it.
+func move(env cmdutil.Env, id string, edit func(*mdstore.Memory, time.Time) (*memory.Edit, error)) error {
+	tx, err := env.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	s := tx.Store
+	m, err := s.FindMemory(id)
+	if err != nil {
+		return err
+	}
+	e, err := edit(m, s.Now())
+	switch {
+	case errors.Is(err, memory.ErrInTrash), errors.Is(err, memory.ErrNotInTrash):
+		return cmdutil.Usage(err)
+	case err != nil:
+		return err
+	}
+	if err := e.Occupied(s.Exists); err != nil {
+		return cmdutil.Blocked(err)
+	}
+	commit, err := env.Save(tx, e.Run)
+	if err != nil {
+		return err
+	}
+	if env.Globals.JSON {
+		return env.PrintJSON(Moved{Commit: commit, ID: e.ID, Path: e.To})
+	}
+	env.Say("%s: %s → %s\n", e.ID, e.From, e.To)
+	return nil
+}

@@ -1,0 +1,95 @@
+package memorycmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// NewCmdTrash builds the `curator memory trash` group.
+func NewCmdTrash(f *cmdutil.Factory) *cli.Command {
+	return &cli.Command{
+		Name:        "trash",
+		Usage:       "manage the trash",
+		Subcommands: []*cli.Command{NewCmdPurge(f, nil)},
+	}
+}
+
+// PurgeOptions are what `memory trash purge` was asked to do.
+type PurgeOptions struct {
+	cmdutil.Env
+	// OlderThan is the age since trashed.at past which an entry goes.
+	OlderThan time.Duration
+}
+
+// PurgeReport is the --json output of `memory trash purge`.
+type PurgeReport struct {
+	Commit  string                 `json:"commit"`
+	Invalid []*mdstore.InvalidFile `json:"invalid"`
+	Purged  []string               `json:"purged"`
+}
+
+// NewCmdPurge builds `curator memory trash purge`; runF replaces the run in tests.
+func NewCmdPurge(f *cmdutil.Factory, runF func(*PurgeOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "purge",
+		Usage: "remove trashed memories older than a duration (history keeps them)",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "older-than", Value: "30d", Usage: "age since trashed.at, e.g. 30d, 12h"}},
+		Action: func(c *cli.Context) error {
+			age, err := parseAge(c.String("older-than"))
+			if err != nil {
+				return cmdutil.Usagef("--older-than: %v", err)
+			}
+			opts := &PurgeOptions{Env: f.Env(c), OlderThan: age}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Purge(opts)
+		},
+	}
+}
+
+// Purge removes the trashed memories older than --older-than and commits it.
+func Purge(opts *PurgeOptions) error {
+	tx, err := opts.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	s := tx.Store
+	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "trash"})
+	if err != nil {
+		return err
+	}
+	run, purged := memory.Purge(list.Memories, opts.OlderThan, s.Now())
+	commit, err := opts.Save(tx, run)
+	if err != nil {
+		return err
+	}
+	if opts.Globals.JSON {
+		if err := opts.PrintJSON(PurgeReport{Commit: commit, Invalid: cmdutil.InvalidList(list.Invalid), Purged: cmdutil.NonNil(purged)}); err != nil {
+			return err
+		}
+	} else {
+		opts.Say("purged %s\n", cmdutil.Plural(len(purged), "entry", "entries"))
+	}
+	return opts.FinishInvalid(list.Invalid)
+}
+
+// parseAge reads a Go duration or a number of days ("30d").
+func parseAge(s string) (time.Duration, error) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		var n int
+		if _, err := fmt.Sscanf(d, "%d", &n); err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a number of days", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(s)
+}

@@ -1,0 +1,33 @@
+package memory
+
+import "github.com/curator-dev/curator/mdstore"
+
+// Report is the outcome of a memory pass as `memory curate --json` prints
+// it (fields in the order of their keys).
+type Report struct {
+	Candidates []string               `json:"candidates"`
+	Commit     string                 `json:"commit"`
+	Discarded  []Action               `json:"discarded"`
+	DryRun     bool                   `json:"dry_run"`
+	Duplicates []Action               `json:"duplicates"`
+	Invalid    []*mdstore.InvalidFile `json:"invalid"`
+	Kept       []Action               `json:"kept"`
+	Promoted   []Action               `json:"promoted"`
+	RunID      string                 `json:"run_id"`
+	Window     Window                 `json:"window"`
+}
+
+// Report is the pass's report once it was saved as commit (empty for a
+// dry run, with --no-commit or when nothing changed).
+func (r *Run) Report(commit string, dryRun bool) Report {
+	p := r.Plan
+	inv := r.Invalid
+	if inv == nil {
+		inv = []*mdstore.InvalidFile{}
+	}
+	return Report{
+		Candidates: p.Candidates, Commit: commit, Discarded: p.Discarded, DryRun: dryRun,
+		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, Promoted: p.Promoted,
+		RunID: r.Commit.RunID, Window: p.Window,
+	}
+}
