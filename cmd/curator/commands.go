@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
 )
@@ -14,7 +15,7 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 	return []*cli.Command{
 		initcmd.NewCmd(f, nil),
 		memoryCommand(),
-		contextCommand(),
+		contextcmd.NewCmd(f),
 		pipelineCommand(),
 		similaritycmd.NewCmd(f),
 	}
