@@ -18,6 +18,7 @@ import (
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // Reflection statuses (SPEC §2.3).
@@ -356,4 +357,21 @@ func EncodeReflection(r *Reflection) ([]byte, error) {
 		return nil, err
 	}
 	return d.Bytes(), nil
+}
+
+// SecretFields are every piece of text a stored reflection would commit:
+// its known fields (TextFields), then every value of the file as it
+// decodes, fields curator does not know included (source, reasoning, …).
+func (r *Reflection) SecretFields() []secrets.Field {
+	name := "reflection.md"
+	if r.JSON {
+		name = "reflection.json"
+	}
+	return append(r.TextFields(), DecodedFields(name, r.Raw)...)
+}
+
+// CheckSecrets returns the first field of the reflection that holds a
+// secret by the policy p, or nil.
+func (r *Reflection) CheckSecrets(p *secrets.Policy) *secrets.Error {
+	return p.Check(r.SecretFields()...)
 }

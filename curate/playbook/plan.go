@@ -203,7 +203,7 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 // heldFor returns the first secret-looking field of a reflection (any
 // field: a merged reflection is committed whole).
 func heldFor(p *secrets.Policy, r *mdstore.Reflection) *HeldReflection {
-	if e := p.Check(r.TextFields()...); e != nil {
+	if e := r.CheckSecrets(p); e != nil {
 		return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: mdstore.LessonOf(e.Field), Field: e.Field, Line: e.Line, Kind: e.Rule}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // Report is the JSON report of a curate run (--json, --output).
@@ -20,13 +22,16 @@ type Report struct {
 	Before            Stats              `json:"before"`
 	After             Stats              `json:"after"`
 	Invalid           []string           `json:"invalid"`
+	// Warnings are what the run wants its reader to know (the similarity
+	// engine fell back to the lexical one).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Report builds the run's report.
 func (r *Run) Report(commit string, dry bool) Report {
 	rep := Report{RunID: r.RunID, Commit: commit, DryRun: dry, Counts: map[string]int{},
 		Actions: r.Plan.Actions, ReflectionsMerged: []string{}, ReflectionsHeld: r.Plan.Held,
-		Maintenance: r.Plan.Maintenance, Before: r.Before, After: r.After, Invalid: []string{}}
+		Maintenance: r.Plan.Maintenance, Before: r.Before, After: r.After, Invalid: []string{}, Warnings: r.Notes}
 	if rep.Actions == nil {
 		rep.Actions = []Action{}
 	}
@@ -80,6 +85,9 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 		title += ".\n"
 	}
 	fmt.Fprintf(w, "%s\n", title)
+	for _, note := range rep.Warnings {
+		fmt.Fprintf(w, "⚠️  %s\n", note)
+	}
 	fmt.Fprint(w, h("Merge actions:"))
 	for _, t := range ActionTypes {
 		var ids []string
@@ -169,4 +177,80 @@ func categoryList(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ActionsReport is the --json output of apply and review.
+type ActionsReport struct {
+	Actions []Action               `json:"actions"`
+	Commit  string                 `json:"commit"`
+	Invalid []*mdstore.InvalidFile `json:"invalid"`
+}
+
+// NewActionsReport never holds nil lists.
+func NewActionsReport(acts []Action, commit string, invalid []*mdstore.InvalidFile) ActionsReport {
+	if acts == nil {
+		acts = []Action{}
+	}
+	if invalid == nil {
+		invalid = []*mdstore.InvalidFile{}
+	}
+	return ActionsReport{Actions: acts, Commit: commit, Invalid: invalid}
+}
+
+// ImportReport is the --json output of import.
+type ImportReport struct {
+	Commit   string   `json:"commit"`
+	IDs      []string `json:"ids"`
+	Imported int      `json:"imported"`
+	Read     int      `json:"read"`
+	Refused  []string `json:"refused"`
+	Skipped  int      `json:"skipped"`
+}
+
+// NewImportReport describes an import of read bullets.
+func NewImportReport(read int, acts []Action, refused []error, commit string) ImportReport {
+	rep := ImportReport{Commit: commit, IDs: make([]string, len(acts)), Imported: len(acts), Read: read,
+		Refused: make([]string, len(refused)), Skipped: read - len(acts) - len(refused)}
+	for i, a := range acts {
+		rep.IDs[i] = a.BulletID
+	}
+	for i, e := range refused {
+		rep.Refused[i] = e.Error()
+	}
+	return rep
+}
+
+// StatsReport is the --json output of stats.
+type StatsReport struct {
+	Invalid            []*mdstore.InvalidFile `json:"invalid"`
+	PendingReflections int                    `json:"pending_reflections"`
+	Stats              Stats                  `json:"stats"`
+}
+
+// QueryReport is the --json output of query.
+type QueryReport struct {
+	Bullets []QueryResult          `json:"bullets"`
+	Invalid []*mdstore.InvalidFile `json:"invalid"`
+}
+
+// InjectReport is the --json output of inject.
+type InjectReport struct {
+	Bullets int    `json:"bullets"`
+	Changed bool   `json:"changed"`
+	File    string `json:"file"`
+}
+
+// ExportReport is the --json output of export.
+type ExportReport struct {
+	Bullets int    `json:"bullets"`
+	Format  string `json:"format"`
+	Text    string `json:"text"`
+}
+
+// ReflectReport is the --json output of reflect.
+type ReflectReport struct {
+	Commit  string `json:"commit"`
+	ID      string `json:"id"`
+	Lessons int    `json:"lessons"`
+	Path    string `json:"path"`
 }

@@ -60,28 +60,26 @@ func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook
 }
 
 // Run is a prepared `context curate` run: its plan, the files it
-// changes, its commit message and what it could not read.
+// changes, its commit message and what it could not read (the embedded
+// mdstore.Run, which the caller saves).
 type Run struct {
+	*mdstore.Run
 	RunID    string
 	Plan     *Plan
 	Playbook *Playbook
-	Changes  *mdstore.Changeset
-	Commit   mdstore.CommitInfo
-	Invalid  []*mdstore.InvalidFile
 	Before   Stats
 	After    Stats
 	Metrics  map[string]any
+	// Notes are said in the report (the engine fell back to lexical).
+	Notes []string
 }
 
 // PrepareCuration loads the store, plans the run and builds its changeset
 // (bullets, merge log, metrics, reflections moved to merged/). Nothing is
-// written: the caller saves r.Changes (or not, for --dry-run).
+// written: the caller saves r.Run (or not, for --dry-run). An engine that
+// failed while scoring stops the run with an *EngineError.
 func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time) (*Run, error) {
-	e, err := Engine(s)
-	if err != nil {
-		return nil, err
-	}
-	pb, invalid, err := Load(s, func() Matcher { return similar.NewIndex(e) }, now)
+	pb, e, invalid, err := Open(s, true, now)
 	if err != nil {
 		return nil, err
 	}
@@ -99,10 +97,18 @@ func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time
 			return nil, fmt.Errorf("%w: pending reflection %s", mdstore.ErrNotFound, set.ReflectionID)
 		}
 	}
-	r := &Run{RunID: runID, Playbook: pb, Invalid: invalid, Before: StatsOf(pb)}
+	r := &Run{RunID: runID, Playbook: pb, Before: StatsOf(pb)}
+	r.Run = &mdstore.Run{Changes: &mdstore.Changeset{}, Invalid: invalid,
+		Commit: mdstore.CommitInfo{RunID: runID, At: now}}
 	plan, err := PlanCuration(pb, refls.Reflections, set)
 	if err != nil {
 		return nil, err
+	}
+	if err := CheckEngine(e); err != nil {
+		return nil, err
+	}
+	if note := EngineNote(e); note != "" {
+		r.Notes = append(r.Notes, note)
 	}
 	r.Plan = plan
 	for _, h := range plan.Held {
@@ -113,7 +119,7 @@ func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time
 		r.Invalid = append(r.Invalid, &mdstore.InvalidFile{Path: h.Path, Line: line, Msg: h.Problem() + "; the reflection stays pending and nothing of it is written"})
 	}
 	r.After = StatsOf(pb)
-	cs := &mdstore.Changeset{}
+	cs := r.Changes
 	if err := pb.Changes(s, cs); err != nil {
 		return nil, err
 	}
@@ -133,19 +139,14 @@ func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time
 	}
 	r.Metrics = r.metrics(now)
 	if len(plan.Actions) > 0 || !cs.Empty() {
-		lines := make([]mdstore.MergeLogLine, len(plan.Actions))
-		for i, a := range plan.Actions {
-			lines[i] = a.LogLine(runID, now)
-		}
-		cs.Write(mdstore.MergeLogPath(now, runID), mdstore.EncodeMergeLog(lines))
+		addMergeLog(r.Run, plan.Actions)
 		m, _ := json.MarshalIndent(r.Metrics, "", "  ")
 		cs.Write(mdstore.MetricsPath(now, runID), append(m, '\n'))
 	}
-	r.Changes = cs
-	r.Commit = mdstore.CommitInfo{Summary: r.summaryLine(), Decisions: Decisions(plan.Actions), RunID: runID, At: now}
+	r.Commit.Summary = r.summaryLine()
+	r.Decide(Decisions(plan.Actions)...)
 	return r, nil
 }
-
 func (r *Run) summaryLine() string {
 	p := r.Plan
 	return fmt.Sprintf("context curate: %d new, %d reinforced, %d merged, %d proposed, %d archived",

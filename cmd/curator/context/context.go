@@ -1,0 +1,50 @@
+package contextcmd
+
+import (
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// NewCmd builds the `curator context` group.
+func NewCmd(f *cmdutil.Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "context",
+		Usage: "the ACE playbook: reflections curated into bullets",
+		Description: "Agents store reflections (lessons learned) with `reflect`; `curate` merges them into the\n" +
+			"playbook: similarity > 0.85 reinforces a bullet, 0.6–0.85 merges into a new version <ID>-vN\n" +
+			"(a proposal unless --auto-merge), < 0.6 adds a bullet. Every run is one git commit with a\n" +
+			"merge log under context/log/. See curate/CONTEXT.md for every rule.",
+		Subcommands: []*cli.Command{
+			NewCmdReflect(f, nil), NewCmdCurate(f, nil), NewCmdApply(f, nil), NewCmdPrompt(f, nil),
+			NewCmdQuery(f, nil), NewCmdStats(f, nil), NewCmdReview(f, nil), NewCmdInject(f, nil),
+			NewCmdImport(f, nil), NewCmdExport(f, nil),
+		},
+	}
+}
+
+// inputArg is the one file argument of a command ("" or "-" is stdin).
+func inputArg(c *cli.Context) (string, error) {
+	if c.NArg() > 1 {
+		return "", cmdutil.Usagef("give one file (or - for stdin)")
+	}
+	return c.Args().First(), nil
+}
+
+// readInput reads a file, or stdin for "-" or "", and returns the name to
+// use in messages.
+func readInput(env cmdutil.Env, file string) (string, []byte, error) {
+	if file == "" || file == "-" {
+		data, err := io.ReadAll(io.LimitReader(env.IO.In, mdstore.MaxRecordSize+1))
+		return "stdin", data, err
+	}
+	data, err := os.ReadFile(file)
+	return file, data, err
+}
+
+// short is a commit hash as the human output shows it.
+func short(commit string) string { return commit[:min(12, len(commit))] }

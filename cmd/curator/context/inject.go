@@ -1,0 +1,86 @@
+package contextcmd
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// InjectOptions are what `context inject` was asked to do.
+type InjectOptions struct {
+	cmdutil.Env
+	// Category limits the bullets ("" all).
+	Category string
+	Top      int
+	File     string
+}
+
+// NewCmdInject builds `curator context inject`; runF replaces the run in tests.
+func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "inject",
+		Usage: "write the top bullets into a file between <!-- curator:begin --> and <!-- curator:end -->",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "category", Usage: "only bullets of this category"},
+			&cli.IntFlag{Name: "top", Value: 20, Usage: "how many bullets"},
+			&cli.StringFlag{Name: "file", Value: "CLAUDE.md", Usage: "the file to write into"},
+		},
+		Description: "Only the block between the markers is curator's; the rest of the file is kept byte for byte.\n" +
+			"Running it again with the same playbook changes nothing. The file is written, not committed.",
+		Action: func(c *cli.Context) error {
+			if c.Int("top") < 1 {
+				return cmdutil.Usagef("--top must be at least 1")
+			}
+			opts := &InjectOptions{Env: f.Env(c), Top: c.Int("top"), File: c.String("file")}
+			if c.IsSet("category") {
+				opts.Category = playbook.NormCategory(c.String("category"))
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Inject(opts)
+		},
+	}
+}
+
+// Inject rewrites the file's curator block with the top bullets.
+func Inject(opts *InjectOptions) error {
+	s, err := opts.OpenStore()
+	if err != nil {
+		return err
+	}
+	list, err := s.ListBullets(false)
+	if err != nil {
+		return err
+	}
+	top := playbook.TopBullets(list.Active, opts.Category, opts.Top)
+	old, err := os.ReadFile(opts.File)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	out, err := playbook.Inject(old, playbook.InjectBlock(top, opts.Category))
+	if err != nil {
+		return cmdutil.Blocked(fmt.Errorf("%s: %w", opts.File, err))
+	}
+	changed := string(out) != string(old)
+	if changed {
+		if err := mdstore.WriteFileAtomic(opts.File, out, 0o644); err != nil {
+			return err
+		}
+	}
+	if opts.Globals.JSON {
+		return opts.PrintJSON(playbook.InjectReport{Bullets: len(top), Changed: changed, File: opts.File})
+	}
+	if changed {
+		opts.Say("Injected %s into %s\n", cmdutil.Plural(len(top), "bullet", "bullets"), opts.File)
+	} else {
+		opts.Say("%s is up to date (%s)\n", opts.File, cmdutil.Plural(len(top), "bullet", "bullets"))
+	}
+	opts.ReportInvalid(list.Invalid)
+	return nil
+}

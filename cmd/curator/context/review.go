@@ -1,0 +1,67 @@
+package contextcmd
+
+import (
+	"errors"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// ReviewOptions are what `context review` was asked to do.
+type ReviewOptions struct {
+	cmdutil.Env
+	Approve bool
+	ID      string
+}
+
+// NewCmdReview builds `curator context review`; runF replaces the run in tests.
+func NewCmdReview(f *cmdutil.Factory, runF func(*ReviewOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "review",
+		Usage:     "approve or reject a bullet awaiting validation (approve applies its pending merge proposal)",
+		ArgsUsage: "approve|reject ID",
+		Action: func(c *cli.Context) error {
+			verb, id := c.Args().Get(0), c.Args().Get(1)
+			if (verb != "approve" && verb != "reject") || id == "" || c.NArg() != 2 {
+				return cmdutil.Usagef("usage: curator context review approve|reject ID")
+			}
+			opts := &ReviewOptions{Env: f.Env(c), Approve: verb == "approve", ID: id}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Review(opts)
+		},
+	}
+}
+
+// Review records the decision on the bullet, one commit.
+func Review(opts *ReviewOptions) error {
+	tx, err := opts.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	s := tx.Store
+	pb, _, invalid, err := playbook.Open(s, false, s.Now())
+	if err != nil {
+		return err
+	}
+	acts, run, err := playbook.Review(s, pb, opts.ID, opts.Approve)
+	var refused *playbook.RefusedError
+	switch {
+	case errors.Is(err, mdstore.ErrNotFound):
+		return cmdutil.Usage(err)
+	case errors.As(err, &refused):
+		return cmdutil.Blocked(err)
+	case err != nil:
+		return err
+	}
+	commit, err := opts.Save(tx, run)
+	if err != nil {
+		return err
+	}
+	return printActions(opts.Env, acts, commit, invalid)
+}

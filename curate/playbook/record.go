@@ -1,0 +1,194 @@
+package playbook
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Open loads the playbook for a command. withMatcher indexes the active
+// bullets with the engine config.yaml names, and returns that engine (nil
+// without a matcher): the caller checks it with CheckEngine once it has
+// scored.
+func Open(s *mdstore.Store, withMatcher bool, now time.Time) (*Playbook, similar.Engine, []*mdstore.InvalidFile, error) {
+	if !withMatcher {
+		pb, invalid, err := Load(s, nil, now)
+		return pb, nil, invalid, err
+	}
+	e, err := Engine(s)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pb, invalid, err := Load(s, func() Matcher { return similar.NewIndex(e) }, now)
+	return pb, e, invalid, err
+}
+
+// EngineError is a similarity engine that failed while it scored (its
+// server did not answer): the scores of the run are wrong, so the run
+// stops and changes nothing.
+type EngineError struct{ Err error }
+
+func (e *EngineError) Error() string {
+	return fmt.Sprintf("similarity engine failed: %v; nothing was changed (with similarity.fallback: local in config.yaml, curator scores with the lexical engine when the server is down)", e.Err)
+}
+
+func (e *EngineError) Unwrap() error { return e.Err }
+
+// CheckEngine returns an *EngineError when e failed while scoring, nil
+// when it scored every pair (or fell back to the lexical engine, as
+// similarity.fallback: local asks).
+func CheckEngine(e similar.Engine) error {
+	if f, ok := e.(interface{ Err() error }); ok && f.Err() != nil {
+		return &EngineError{Err: f.Err()}
+	}
+	return nil
+}
+
+// EngineNote says, for a run's report, that the engine fell back to the
+// lexical engine because its server did not answer; "" when it did not.
+func EngineNote(e similar.Engine) string {
+	if e == nil {
+		return ""
+	}
+	if name := e.Name(); strings.HasPrefix(name, "lexical (fallback") {
+		return "similarity: scored with the " + name + ", as similarity.fallback: local asks"
+	}
+	return ""
+}
+
+// MergeLog renders the actions of a run as its merge-log file (one JSON
+// line each). It is the one builder of merge logs: curate, apply, review
+// and import all record their decisions with it.
+func MergeLog(acts []Action, runID string, at time.Time) []byte {
+	lines := make([]mdstore.MergeLogLine, len(acts))
+	for i, a := range acts {
+		lines[i] = a.LogLine(runID, at)
+	}
+	return mdstore.EncodeMergeLog(lines)
+}
+
+// addMergeLog writes the run's merge log into its changes.
+func addMergeLog(r *mdstore.Run, acts []Action) {
+	r.Changes.Write(mdstore.MergeLogPath(r.Commit.At, r.Commit.RunID), MergeLog(acts, r.Commit.RunID, r.Commit.At))
+}
+
+// ReflectionMove moves a pending reflection to merged/ with its new status.
+type ReflectionMove struct {
+	From, To string
+	Data     []byte
+}
+
+// Record builds the run that records what acts did to pb: the bullet files,
+// the reflections moved, the merge log and the commit message. A run that
+// changes no file stays empty (saving it commits nothing).
+func Record(s *mdstore.Store, pb *Playbook, acts []Action, summary string, moves ...ReflectionMove) (*mdstore.Run, error) {
+	r := mdstore.NewRun(summary, pb.Now)
+	if err := pb.Changes(s, r.Changes); err != nil {
+		return nil, err
+	}
+	for _, m := range moves {
+		r.Changes.Move(m.From, m.To, m.Data)
+	}
+	if r.Changes.Empty() {
+		return r, nil
+	}
+	addMergeLog(r, acts)
+	r.Decide(Decisions(acts)...)
+	return r, nil
+}
+
+// AnsweredReflections returns the moves to merged/ of the pending
+// reflections named by the actions' reflection_id: the answer (of `context
+// apply`) is their curation, so curate and the next prompt must not count
+// their lessons again. A reflection holding a secret stays pending (it is
+// never committed).
+func AnsweredReflections(s *mdstore.Store, acts []Action) ([]ReflectionMove, error) {
+	named := map[string]bool{}
+	for _, a := range acts {
+		if a.ReflectionID != "" {
+			named[a.ReflectionID] = true
+		}
+	}
+	if len(named) == 0 {
+		return nil, nil
+	}
+	pending, err := s.ListReflections("pending")
+	if err != nil {
+		return nil, err
+	}
+	var out []ReflectionMove
+	for _, r := range pending.Reflections {
+		if !named[r.ID] || r.CheckSecrets(s.Secrets()) != nil {
+			continue
+		}
+		data, err := r.WithStatus("merged")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Path, err)
+		}
+		out = append(out, ReflectionMove{r.Path, mdstore.ReflectionPath("merged", r.ID, r.JSON), data})
+	}
+	return out, nil
+}
+
+// Apply carries out a curation_actions document (an LLM's answer to the
+// prompt) on pb and builds its run, the reflections it answers moved to
+// merged/. A refused document is an error wrapping ErrInvalidDocument.
+func Apply(s *mdstore.Store, pb *Playbook, data []byte, source string) ([]Action, *mdstore.Run, error) {
+	acts, err := PlanDocument(pb, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	answered, err := AnsweredReflections(s, acts)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := Record(s, pb, acts, fmt.Sprintf("context apply %s: %d actions", source, len(acts)), answered...)
+	return acts, run, err
+}
+
+// RefusedError is a request the playbook's rules refuse (a review the
+// bullet's state does not allow); its message is the rule's.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// Review approves or rejects a bullet (see PlanReview) and builds its run.
+// An unknown bullet is mdstore.ErrNotFound; a refused review a *RefusedError.
+func Review(s *mdstore.Store, pb *Playbook, id string, approve bool) ([]Action, *mdstore.Run, error) {
+	logs, _, err := s.ReadMergeLogs()
+	if err != nil {
+		return nil, nil, err
+	}
+	acts, err := PlanReview(pb, logs, id, approve)
+	if errors.Is(err, mdstore.ErrNotFound) {
+		return nil, nil, err
+	}
+	if err != nil {
+		return nil, nil, &RefusedError{err}
+	}
+	verb := "reject"
+	if approve {
+		verb = "approve"
+	}
+	run, err := Record(s, pb, acts, fmt.Sprintf("context review %s %s", verb, id))
+	return acts, run, err
+}
+
+// Import adds the imported bullets to pb (see PlanImport) and builds the
+// run; refused are the bullets left out (a secret), one error each.
+func Import(s *mdstore.Store, pb *Playbook, in []ImportedBullet, source string) (acts []Action, refused []error, run *mdstore.Run, err error) {
+	acts, refused = PlanImport(pb, in, source)
+	for _, a := range acts {
+		if err := pb.Do(a); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	run, err = Record(s, pb, acts, fmt.Sprintf("context import %s: %d bullets", source, len(acts)))
+	return acts, refused, run, err
+}

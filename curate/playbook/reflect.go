@@ -1,0 +1,61 @@
+package playbook
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// CheckReflection parses a new reflection (file name and bytes) and checks
+// it: its fields (an *mdstore.InvalidFile), every text it would commit
+// against the store's secret policy (a *secrets.Error naming the field),
+// and its status (a new reflection is pending). Nothing is written.
+func CheckReflection(s *mdstore.Store, name string, data []byte) (*mdstore.Reflection, error) {
+	r, err := mdstore.ParseReflection(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if e := r.CheckSecrets(s.Secrets()); e != nil {
+		return nil, e
+	}
+	if r.CuratorStatus != "pending" {
+		return nil, fmt.Errorf("%s: curator_status: %q; a new reflection is pending", name, r.CuratorStatus)
+	}
+	return r, nil
+}
+
+// ExistsError is a reflection whose id the store already holds.
+type ExistsError struct{ ID, Path string }
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("reflection %s already exists (%s)", e.ID, e.Path)
+}
+
+// Reflect builds the run that stores a checked reflection as pending, and
+// returns it with the reflection's store path. A reflection without
+// created_at is dated now (curate takes reflections in created_at order).
+// An id already stored (pending or merged) is an *ExistsError. The caller
+// holds the store's lock.
+func Reflect(s *mdstore.Store, r *mdstore.Reflection, data []byte, now time.Time) (*mdstore.Run, string, error) {
+	for _, st := range []string{"pending", "merged"} {
+		for _, js := range []bool{false, true} {
+			p := mdstore.ReflectionPath(st, r.ID, js)
+			if _, err := os.Lstat(s.Path(p)); err == nil {
+				return nil, "", &ExistsError{ID: r.ID, Path: p}
+			}
+		}
+	}
+	rel := mdstore.ReflectionPath("pending", r.ID, r.JSON)
+	if r.CreatedAt.IsZero() && !r.JSON {
+		if d, err := frontmatter.Parse(data); err == nil && d.Set("created_at", now) == nil {
+			data = d.Bytes()
+		}
+	}
+	run := mdstore.NewRun("context reflect "+r.ID, now)
+	run.Changes.Write(rel, data)
+	run.Decide(fmt.Sprintf("pending reflection %s: %d lessons", r.ID, len(r.Lessons)))
+	return run, rel, nil
+}
