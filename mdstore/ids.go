@@ -122,9 +122,6 @@ func (a *IDAllocator) Observe(id string) {
 	}
 }
 
-// Used reports whether an id was ever seen.
-func (a *IDAllocator) Used(id string) bool { return a.used[id] }
-
 // Prefix is the id prefix of a category: the configured one, or for an
 // unknown category its letters and digits, upper-cased, at most 8.
 func (a *IDAllocator) Prefix(category string) string {

@@ -14,8 +14,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
@@ -327,36 +325,6 @@ func setJSONTop(data []byte, key string, enc []byte) ([]byte, error) {
 	out := append([]byte(nil), data[:i]...)
 	out = append(out, ins...)
 	return append(out, data[i:]...), nil
-}
-
-// EncodeReflection renders a new reflection as markdown with frontmatter.
-func EncodeReflection(r *Reflection) ([]byte, error) {
-	kv := []frontmatter.KV{{Key: "id", Value: r.ID}, {Key: "curator_status", Value: r.CuratorStatus}}
-	if !r.CreatedAt.IsZero() {
-		kv = append(kv, frontmatter.KV{Key: "created_at", Value: r.CreatedAt.UTC()})
-	}
-	if r.Agent != "" {
-		kv = append(kv, frontmatter.KV{Key: "agent", Value: r.Agent})
-	}
-	if r.Task != "" {
-		kv = append(kv, frontmatter.KV{Key: "task", Value: r.Task})
-	}
-	var n yaml.Node
-	if err := n.Encode(r.Lessons); err != nil {
-		return nil, err
-	}
-	kv = append(kv, frontmatter.KV{Key: "lessons", Value: &n})
-	if len(r.HelpfulBullets) > 0 {
-		kv = append(kv, frontmatter.KV{Key: "helpful_bullets", Value: r.HelpfulBullets})
-	}
-	if len(r.HarmfulBullets) > 0 {
-		kv = append(kv, frontmatter.KV{Key: "harmful_bullets", Value: r.HarmfulBullets})
-	}
-	d, err := frontmatter.New([]byte(r.Body), kv...)
-	if err != nil {
-		return nil, err
-	}
-	return d.Bytes(), nil
 }
 
 // SecretFields are every piece of text a stored reflection would commit:

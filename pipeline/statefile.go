@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -100,13 +99,4 @@ func stateFiles(h Home, project string, st *State, old []byte, n int) ([]File, e
 		}
 	}
 	return append(files, File{Name: BackupName(project, 1), Data: old}), nil
-}
-
-// Names lists the files' names, for messages.
-func Names(files []File) string {
-	var s []string
-	for _, f := range files {
-		s = append(s, f.Name)
-	}
-	return strings.Join(s, ", ")
 }

@@ -102,3 +102,12 @@ func TestWrites(t *testing.T) {
 		t.Fatalf("a name outside the home: %v", err)
 	}
 }
+
+// Names lists the files' names, for messages.
+func Names(files []File) string {
+	var s []string
+	for _, f := range files {
+		s = append(s, f.Name)
+	}
+	return strings.Join(s, ", ")
+}

@@ -48,11 +48,6 @@ type Plan struct {
 	Kept       []Action `json:"kept"`
 }
 
-// Changes reports whether the plan moves any entry.
-func (p *Plan) Changes() bool {
-	return len(p.Duplicates)+len(p.Promoted)+len(p.Discarded) > 0
-}
-
 // PlanPass decides, for every inbox entry of the window, whether it is a
 // duplicate, promoted, discarded or kept. It is pure: same input, same plan.
 func PlanPass(w Window, candidates []*mdstore.Memory, opt Options) *Plan {
