@@ -14,7 +14,7 @@ import (
 	"github.com/curator-dev/curator/internal/safepath"
 )
 
-// Validation states of a bullet (SPEC §2.2).
+// Validations are the validation states of a bullet (SPEC §2.2).
 var Validations = []string{"none", "required", "approved", "rejected"}
 
 // Bullet is one playbook bullet (SPEC §2.2). Doc keeps the file's bytes, so

@@ -19,7 +19,7 @@ import (
 	"github.com/curator-dev/curator/internal/secrets"
 )
 
-// Reflection statuses (SPEC §2.3).
+// ReflectionStatuses are the statuses of a reflection (SPEC §2.3).
 var ReflectionStatuses = []string{"pending", "merged", "rejected"}
 
 // Lesson is one lesson of a reflection.
