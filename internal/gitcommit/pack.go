@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -139,7 +140,7 @@ func (p *pendingPack) publish() error {
 	if err := os.Rename(p.tmpPack, p.base+".pack"); err != nil {
 		return err
 	}
-	return syncDir(p.dir)
+	return durable.SyncDir(p.dir)
 }
 
 // discard removes the temporary files of a pack that will not be used.
