@@ -17,7 +17,7 @@ import (
 // The thresholds are git's: gc.auto loose objects (default 6700,
 // estimated as git does from the files in objects/17 times 256; 0 or less
 // means never) and gc.autoPackLimit packs (default 50; 0 or less means
-// never). The repacking itself is real git's, so it is the repacking the
+// never; git repacks past it). The repacking itself is real git's, so it is the repacking the
 // user's own `git commit` would start, with git's own protection against
 // running twice (gc.pid), its detaching (gc.autoDetach) and its refusal
 // to run again soon after one failed (gc.log). It is started only after
@@ -54,7 +54,7 @@ func needsRepack(r *Repo) bool {
 	if looseIn17(objects) > (r.cfg.gcAuto+255)/256 {
 		return true
 	}
-	return r.cfg.gcAutoPackLimit > 0 && packCount(objects) >= r.cfg.gcAutoPackLimit
+	return r.cfg.gcAutoPackLimit > 0 && packCount(objects) > r.cfg.gcAutoPackLimit
 }
 
 // looseIn17 counts the loose objects in objects/17: git's sample of the
