@@ -67,7 +67,7 @@ func (l *gitLock) write(data []byte, sync bool) error {
 	if sync {
 		return l.f.Sync()
 	}
-	return nil
+	return durable.Later(l.f)
 }
 
 // commit renames the lock over the file it guards.
@@ -79,6 +79,9 @@ func (l *gitLock) commit() error {
 	l.f = nil
 	if err == nil {
 		err = os.Rename(l.path, l.target)
+	}
+	if err == nil {
+		err = durable.LaterDir(filepath.Dir(l.target))
 	}
 	if err != nil {
 		os.Remove(l.path)

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
-	"github.com/curator-dev/curator/internal/durable"
 	"os"
 	"sort"
 	"strconv"
+
+	"github.com/curator-dev/curator/internal/durable"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )

@@ -78,6 +78,9 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, erro
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
+	if err := durable.Later(f); err != nil {
+		return fail(err)
+	}
 	if err := f.Close(); err != nil {
 		p.discard()
 		return nil, err
@@ -103,6 +106,9 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, erro
 	}
 	p.tmpIdx = fi.Name()
 	_, err = fi.Write(idxBuf.Bytes())
+	if err == nil {
+		err = durable.Later(fi)
+	}
 	if cerr := fi.Close(); err == nil {
 		err = cerr
 	}
@@ -179,6 +185,9 @@ func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
 		if cerr := zw.Close(); err == nil {
 			err = cerr
 		}
+		if err == nil {
+			err = durable.Later(f)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -187,6 +196,9 @@ func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
 		}
 		if err == nil {
 			err = os.Rename(f.Name(), filepath.Join(dir, h[2:]))
+		}
+		if err == nil {
+			err = durable.LaterDir(dir)
 		}
 		if err != nil {
 			os.Remove(f.Name())

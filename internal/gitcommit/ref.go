@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/internal/durable"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -171,6 +173,9 @@ func appendLine(path, line string) error {
 		return err
 	}
 	_, err = f.Write([]byte(line))
+	if err == nil {
+		err = durable.Later(f)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
