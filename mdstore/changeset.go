@@ -6,8 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"syscall"
 
+	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/safepath"
 )
 
@@ -88,6 +88,9 @@ func (s *Store) apply(c *Changeset) error {
 			if err := os.Remove(target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
+			if err := laterDirs(filepath.Dir(target)); err != nil {
+				return err
+			}
 			continue
 		}
 		if ch.From != "" {
@@ -106,6 +109,9 @@ func (s *Store) apply(c *Changeset) error {
 		}
 		if ch.From != "" {
 			if err := os.Remove(s.Path(ch.From)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			if err := laterDirs(filepath.Dir(s.Path(ch.From))); err != nil {
 				return err
 			}
 		}
@@ -130,7 +136,7 @@ func moveInPlace(src, dst string, data []byte) (bool, error) {
 	if err := os.Rename(src, dst); err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(dst, os.O_WRONLY|syscall.O_NOFOLLOW, 0)
+	f, err := openNoFollow(dst)
 	if err != nil {
 		return false, err
 	}
@@ -145,7 +151,27 @@ func moveInPlace(src, dst string, data []byte) (bool, error) {
 			return false, err
 		}
 	}
-	return true, f.Close()
+	if err := durable.Later(f); err != nil {
+		f.Close()
+		return false, err
+	}
+	if err := f.Close(); err != nil {
+		return false, err
+	}
+	return true, laterDirs(filepath.Dir(src), filepath.Dir(dst))
+}
+
+// laterDirs marks folders whose entries a run changed (see durable.LaterDir).
+func laterDirs(dirs ...string) error {
+	for i, d := range dirs {
+		if i > 0 && d == dirs[i-1] {
+			continue
+		}
+		if err := durable.LaterDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkRel refuses paths that would leave the store.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,23 +19,10 @@ import (
 // absorbed into a user's commit, no user change is unstaged, state.json
 // never gets conflict markers, and every memory is in exactly one folder.
 
-// gitTry runs git and returns its error (loops expect some commands to
-// fail while another process holds a lock).
-func gitTry(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
-	return cmd.Run()
-}
-
 // besideRepo is a store with committed user files around it.
 func besideRepo(t *testing.T, userFiles int) (*Store, string) {
 	t.Helper()
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	for i := 0; i < userFiles; i++ {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("u%d.txt", i)), []byte("v0\n"), 0o644)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/curator-dev/curator/internal/gitcommit"
 )
 
 // repoSnapshot is what a refused run must leave exactly as it was: HEAD,
@@ -337,7 +339,7 @@ func TestStrayPackWithoutIndexIsIgnored(t *testing.T) {
 	// after it reads HEAD from that pack.
 	gitCmd(t, dir, "commit", "-q", "--allow-empty", "-m", "user 2")
 	cs := &Changeset{}
-	for i := 0; i < 2*looseLimit; i++ {
+	for i := 0; i < 2*gitcommit.LooseLimit; i++ {
 		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("%d\n", i)))
 	}
 	if _, err := s.Save(cs, info("large"), SaveOptions{}); err != nil {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package mdstore
 
 import (
@@ -11,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/curator-dev/curator/internal/gitcommit"
 )
 
 // mountTmpfs mounts a tmpfs of sizeKiB at a new folder (unmounted when the
@@ -144,20 +148,6 @@ func checkObjects(t *testing.T, gitDir, what string) {
 	if err != nil {
 		t.Error(err)
 	}
-}
-
-// gitOK runs git and fails the test with its output if it fails (the
-// message names the step).
-func gitOK(t *testing.T, dir, what string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Errorf("%s: git %s: %v\n%s", what, strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }
 
 // fullDiskRun makes, on a tmpfs with only freeKiB free, a run of files
@@ -328,8 +318,8 @@ func TestRunsOnAFullDisk(t *testing.T) {
 		files  int
 		coarse []int
 	}{
-		{"large", 400, []int{0, 256, 512, 1024, 2048, 4096}},    // a pack
-		{"small", looseLimit / 16, []int{0, 64, 128, 256, 512}}, // loose objects
+		{"large", 400, []int{0, 256, 512, 1024, 2048, 4096}},              // a pack
+		{"small", gitcommit.LooseLimit / 16, []int{0, 64, 128, 256, 512}}, // loose objects
 	} {
 		phases := map[int]string{}
 		probe := func(free int) string {

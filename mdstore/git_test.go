@@ -1,59 +1,18 @@
 package mdstore
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
-
-func gitCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func needGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git binary not installed")
-	}
-}
-
-func newStore(t *testing.T) (*Store, string) {
-	t.Helper()
-	dir := t.TempDir()
-	s, _, err := Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, dir
-}
-
-func info(run string) CommitInfo {
-	return CommitInfo{Summary: "test " + run, Decisions: []string{"did " + run}, RunID: run, Command: "curator test"}
-}
 
 // What curator commits is what git sees; the user's staged and unstaged
 // work elsewhere is untouched and not in the commit.
 func TestCommitAgainstRealGit(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("v1\n"), 0o644)
 	gitCmd(t, dir, "add", "notes.txt")
 	gitCmd(t, dir, "commit", "-qm", "user commit")
@@ -94,69 +53,8 @@ func TestCommitAgainstRealGit(t *testing.T) {
 	gitCmd(t, dir, "fsck", "--strict")
 }
 
-func TestCommitLargeRunWritesAPack(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	cs := &Changeset{}
-	for i := 0; i < 2*looseLimit; i++ {
-		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("---\nid: m%04d\n---\n", i)))
-	}
-	if _, err := s.Save(cs, info("big"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	packs, _ := filepath.Glob(filepath.Join(dir, ".git/objects/pack/*.idx"))
-	if len(packs) != 1 {
-		t.Fatalf("want one pack, got %v", packs)
-	}
-	gitCmd(t, dir, "verify-pack", packs[0]) // checksums, CRCs and offsets of our pack writer
-	gitCmd(t, dir, "fsck", "--strict")
-	if st := gitCmd(t, dir, "status", "--porcelain"); strings.Contains(st, "memory/inbox/m") {
-		t.Errorf("status shows the run's files:\n%s", st)
-	}
-	if n := strings.Count(gitCmd(t, dir, "ls-files", ".curator/memory/inbox"), "\n"); n != 2*looseLimit {
-		t.Errorf("index has %d inbox files", n)
-	}
-}
-
-// Objects larger than a compression piece (deflated in parts on all cores
-// and joined into one zlib stream) read back exactly with real git.
-func TestPackJoinsLargeObjectsFromPieces(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	cs := &Changeset{}
-	var big strings.Builder
-	for i := 0; big.Len() < 3*packChunk+12345; i++ {
-		fmt.Fprintf(&big, "line %d: %x\n", i, i*2654435761)
-	}
-	cs.Write("memory/inbox/big.md", []byte(big.String()))
-	cs.Write("memory/inbox/exact.md", bytes.Repeat([]byte("ab\n"), packChunk/3*2)) // exactly two pieces
-	cs.Write("memory/inbox/empty.md", nil)
-	for i := 0; i < 2*looseLimit; i++ {
-		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("%d\n", i)))
-	}
-	if _, err := s.Save(cs, info("big objects"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	packs, _ := filepath.Glob(filepath.Join(dir, ".git/objects/pack/*.idx"))
-	if len(packs) != 1 {
-		t.Fatalf("want one pack, got %v", packs)
-	}
-	gitCmd(t, dir, "verify-pack", packs[0])
-	gitCmd(t, dir, "fsck", "--strict")
-	for _, name := range []string{"big.md", "exact.md", "empty.md"} {
-		want, _ := os.ReadFile(filepath.Join(dir, ".curator/memory/inbox", name))
-		if got := gitCmd(t, dir, "show", "HEAD:.curator/memory/inbox/"+name); got != string(want) {
-			t.Errorf("%s: git reads %d bytes, the file has %d", name, len(got), len(want))
-		}
-	}
-}
-
 func TestCommitRefusesDetachedHeadAndMerge(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x"))
 
@@ -292,11 +190,7 @@ func TestReadDocumentRejectsBinaryAndOversize(t *testing.T) {
 // A run that crashed after its commit, with a user commit on top before the
 // next run, is not committed a second time.
 func TestRecoverDoesNotCommitTwice(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
 	func() {
@@ -320,80 +214,5 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 	}
 	if st := gitCmd(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("status after recovery:\n%s", st)
-	}
-}
-
-// Commits are built from the object cache when it holds HEAD; they are the
-// same with a cold, warm, damaged or outdated cache.
-func TestObjectCacheNeverChangesCommits(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	cs := &Changeset{}
-	for i := 0; i < 1005; i++ {
-		cs.Write(fmt.Sprintf("memory/inbox/m%05d.md", i), []byte(fmt.Sprintf("%d\n", i)))
-	}
-	if _, err := s.Save(cs, info("fill"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	cacheFile := filepath.Join(s.Dir, objectCachePath)
-	cached := func() plumbing.Hash {
-		return loadObjectCache(cacheFile).folders[".curator/memory/inbox"].hash
-	}
-	if got, want := cached().String(), gitCmd(t, dir, "rev-parse", "HEAD:.curator/memory/inbox"); got != strings.TrimSpace(want) {
-		t.Fatalf("cached inbox tree %s, HEAD has %s", got, want)
-	}
-	check := func(step string, inbox int) {
-		t.Helper()
-		gitCmd(t, dir, "fsck", "--strict")
-		if n := strings.Count(gitCmd(t, dir, "ls-tree", "HEAD:.curator/memory/inbox"), "\n"); n != inbox {
-			t.Errorf("%s: inbox has %d entries, want %d", step, n, inbox)
-		}
-		if st := gitCmd(t, dir, "status", "--porcelain", "-uno", ".curator"); st != "" {
-			t.Errorf("%s: status:\n%s", step, st)
-		}
-		if got, want := cached().String(), strings.TrimSpace(gitCmd(t, dir, "rev-parse", "HEAD:.curator/memory/inbox")); got != want {
-			t.Errorf("%s: cached inbox tree %s, HEAD has %s", step, got, want)
-		}
-	}
-	// damaged content (one byte of the last tree): not trusted
-	data, _ := os.ReadFile(cacheFile)
-	data[len(data)-1] ^= 1
-	os.WriteFile(cacheFile, data, 0o644)
-	cs = &Changeset{}
-	cs.Move("memory/inbox/m00001.md", "memory/trash/m00001.md", []byte("trashed\n"))
-	if _, err := s.Save(cs, info("move"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	check("damaged cache", 1004)
-	// garbage: ignored
-	os.WriteFile(cacheFile, []byte("garbage that is not a cache"), 0o644)
-	cs = &Changeset{}
-	cs.Write("memory/inbox/new.md", []byte("new\n"))
-	if _, err := s.Save(cs, info("garbage"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	check("garbage cache", 1005)
-	// warm cache
-	cs = &Changeset{}
-	cs.Delete("memory/inbox/new.md")
-	if _, err := s.Save(cs, info("warm"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	check("warm cache", 1004)
-	// a user commit on top: HEAD is not the cached commit
-	os.WriteFile(filepath.Join(dir, "user.txt"), []byte("user\n"), 0o644)
-	gitCmd(t, dir, "add", "user.txt")
-	gitCmd(t, dir, "commit", "-qm", "user")
-	cs = &Changeset{}
-	cs.Write("memory/inbox/after-user.md", []byte("after\n"))
-	if _, err := s.Save(cs, info("after user"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	check("after a user commit", 1005)
-	if got := gitCmd(t, dir, "log", "--format=%s", "-3"); got != "test after user\nuser\ntest warm\n" {
-		t.Errorf("history:\n%s", got)
-	}
-	if got := gitCmd(t, dir, "show", "HEAD:user.txt"); got != "user\n" {
-		t.Errorf("the user's file is gone from HEAD: %q", got)
 	}
 }

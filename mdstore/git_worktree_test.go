@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/curator-dev/curator/internal/gitcommit"
 )
 
 // linkedWorktree is a repository whose main worktree (main/) holds a
@@ -162,7 +164,7 @@ func TestCommitLargeRunInLinkedWorktree(t *testing.T) {
 	s, mainDir, wtDir := linkedWorktree(t)
 	mainTip := strings.TrimSpace(gitCmd(t, mainDir, "rev-parse", "HEAD"))
 	cs := &Changeset{}
-	for i := 0; i < 2*looseLimit; i++ {
+	for i := 0; i < 2*gitcommit.LooseLimit; i++ {
 		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("---\nid: m%04d\n---\n", i)))
 	}
 	cs.Move("memory/inbox/old.md", "memory/trash/old.md", []byte("---\nid: old\nstatus: trash\n---\nold\n"))
@@ -176,7 +178,7 @@ func TestCommitLargeRunInLinkedWorktree(t *testing.T) {
 	}
 	gitCmd(t, mainDir, "verify-pack", packs[0])
 	checkWorktreeCommit(t, mainDir, wtDir, hash, mainTip)
-	if n := strings.Count(gitCmd(t, wtDir, "ls-files", ".curator/memory/inbox"), "\n"); n != 2*looseLimit+1 { // + .keep
+	if n := strings.Count(gitCmd(t, wtDir, "ls-files", ".curator/memory/inbox"), "\n"); n != 2*gitcommit.LooseLimit+1 { // + .keep
 		t.Errorf("worktree index has %d inbox files", n)
 	}
 	if n := strings.Count(gitCmd(t, mainDir, "ls-files", ".curator/memory/inbox"), "\n"); n != 2 { // .keep, old.md

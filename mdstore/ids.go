@@ -209,7 +209,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 	if err != nil {
 		return nil, nil //nolint:nilerr // no repository: nothing to add
 	}
-	refs, err := r.st.IterReferences()
+	refs, err := r.Objects().IterReferences()
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +219,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 		if ref.Type() != plumbing.HashReference || !(ref.Name().IsBranch() || ref.Name().IsRemote()) {
 			return nil
 		}
-		c, err := object.GetCommit(r.st, ref.Hash())
+		c, err := object.GetCommit(r.Objects(), ref.Hash())
 		if err != nil || seen[c.TreeHash] {
 			return nil //nolint:nilerr // not a commit: nothing to list
 		}
@@ -229,7 +229,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 			return nil //nolint:nilerr
 		}
 		for _, root := range []string{"context/bullets", "context/archive"} {
-			sub, err := tree.Tree(r.prefix + root)
+			sub, err := tree.Tree(r.Prefix() + root)
 			if err != nil {
 				continue
 			}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/curator-dev/curator/internal/gitcommit"
 )
 
 // The journal is how a run survives a crash. Before a run touches any file,
@@ -110,7 +112,7 @@ func (s *Store) Recover() error {
 }
 
 func (s *Store) recover() ([]Recovered, error) {
-	if err := s.removeStaleGitLocks(); err != nil {
+	if err := gitcommit.RemoveStaleLocks(s.gitLockRecord()); err != nil {
 		return nil, err
 	}
 	entries, err := os.ReadDir(s.journalDir())

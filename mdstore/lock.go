@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -27,7 +26,8 @@ func (e *LockError) Error() string {
 func (e *LockError) Unwrap() error { return ErrLocked }
 
 // Lock is held while a run changes the store. The operating system releases
-// it when the process dies, so a crash never leaves the store locked.
+// it when the process dies, so a crash never leaves the store locked (flock
+// on Unix, LockFileEx on Windows).
 type Lock struct{ f *os.File }
 
 // lock takes the store's lock, waiting up to timeout.
@@ -41,13 +41,13 @@ func lock(path string, timeout time.Duration) (*Lock, error) {
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		held, err := tryLock(f)
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		if held {
+			break
 		}
 		if time.Now().After(deadline) {
 			b, _ := os.ReadFile(path)
@@ -69,7 +69,7 @@ func (l *Lock) Unlock() error {
 		return nil
 	}
 	l.f.Truncate(0)
-	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	unlock(l.f)
 	err := l.f.Close()
 	l.f = nil
 	return err

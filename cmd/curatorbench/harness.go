@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -42,8 +41,8 @@ func timeCmd(dir string, env []string, name string, args ...string) (measurement
 		kb, _ := strconv.ParseInt(p[1], 10, 64)
 		m.MaxRSS = kb * 1024
 		m.Stderr = strings.Replace(m.Stderr, p[0], "", 1)
-	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.MaxRSS = ru.Maxrss * 1024
+	} else {
+		m.MaxRSS = childMaxRSS(cmd.ProcessState)
 	}
 	return m, nil
 }

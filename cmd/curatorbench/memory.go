@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
@@ -148,7 +147,7 @@ func benchMemoryStore(w io.Writer, curator, tmp string, storeN, windowN, runs in
 				if err := generateInbox(s, size+1+(hour-48)*windowN, windowN, from, to); err != nil {
 					return err
 				}
-				syscall.Sync()
+				syncDisks()
 				var runEnv []string
 				if r == runs-1 && b == 0 {
 					runEnv = env.timing

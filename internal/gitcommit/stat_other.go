@@ -1,6 +1,6 @@
-//go:build !unix
+//go:build !unix && !windows
 
-package mdstore
+package gitcommit
 
 import (
 	"os"

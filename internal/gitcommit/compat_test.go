@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"encoding/hex"
@@ -9,19 +9,6 @@ import (
 	"testing"
 )
 
-func gitIn(t *testing.T, dir, stdin string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // A tree written by another tool with a zero-padded folder mode ("040000",
 // which git reads and fsck only warns about): editing a file in that folder
 // must keep the folder's other files.
@@ -31,7 +18,7 @@ func TestCommitKeepsFoldersWithZeroPaddedMode(t *testing.T) {
 	cs := &Changeset{}
 	cs.Write("memory/inbox/keep1.md", []byte("k1\n"))
 	cs.Write("memory/inbox/keep2.md", []byte("k2\n"))
-	if _, err := s.Save(cs, info("fill"), SaveOptions{}); err != nil {
+	if _, err := s.Save(cs, info("fill")); err != nil {
 		t.Fatal(err)
 	}
 	// Rewrite the root tree so that ".curator" has mode 040000.
@@ -51,10 +38,10 @@ func TestCommitKeepsFoldersWithZeroPaddedMode(t *testing.T) {
 	if got := gitIn(t, dir, "", "ls-tree", "-r", "--name-only", "HEAD"); !strings.Contains(got, "keep1.md") {
 		t.Fatalf("setup: git reads HEAD as:\n%s", got)
 	}
-	os.Remove(filepath.Join(s.Dir, objectCachePath)) // not needed, but a cold cache
+	os.Remove(filepath.Join(s.Dir, ".cache", "objects")) // not needed, but a cold cache
 	cs = &Changeset{}
 	cs.Write("memory/inbox/new.md", []byte("new\n"))
-	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+	if _, err := s.Save(cs, info("edit")); err != nil {
 		t.Fatal(err)
 	}
 	files := gitIn(t, dir, "", "ls-tree", "-r", "--name-only", "HEAD")
@@ -69,11 +56,7 @@ func TestCommitKeepsFoldersWithZeroPaddedMode(t *testing.T) {
 // Entries with modes curator never writes (executable, symlink, submodule)
 // in a folder the run edits are kept as they are.
 func TestCommitKeepsOtherFileModes(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	in := filepath.Join(s.Dir, "memory", "inbox")
 	os.WriteFile(filepath.Join(in, "run.sh"), []byte("#!/bin/sh\n"), 0o755)
 	os.Symlink("run.sh", filepath.Join(in, "link.md"))
@@ -86,7 +69,7 @@ func TestCommitKeepsOtherFileModes(t *testing.T) {
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("a\n"))
 	cs.Write("memory/inbox/sub0.md", []byte("a\n"))
-	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+	if _, err := s.Save(cs, info("edit")); err != nil {
 		t.Fatal(err)
 	}
 	ls := gitIn(t, dir, "", "ls-tree", "HEAD:.curator/memory/inbox")
@@ -101,11 +84,7 @@ func TestCommitKeepsOtherFileModes(t *testing.T) {
 
 // A path of 0xFFF bytes or more in the index (git allows them).
 func TestSpliceIndexLongNamesWithGit(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	blob := gitIn(t, dir, "", "rev-parse", "HEAD:.curator/config.yaml")
 	for _, n := range []int{0xFFE, 0xFFF, 0x1000, 0x1001, 5000} {
 		p := strings.Repeat("d/", (n-10)/2)
@@ -118,7 +97,7 @@ func TestSpliceIndexLongNamesWithGit(t *testing.T) {
 	gitIn(t, dir, "", "update-index", "--index-version", "3")
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("a\n"))
-	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+	if _, err := s.Save(cs, info("edit")); err != nil {
 		t.Fatal(err)
 	}
 	ls := gitIn(t, dir, "", "ls-files")
@@ -130,15 +109,11 @@ func TestSpliceIndexLongNamesWithGit(t *testing.T) {
 
 // Index version 4 goes through go-git's codec, concurrently with the trees.
 func TestCommitWithIndexVersion4(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	gitIn(t, dir, "", "update-index", "--index-version", "4")
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("a\n"))
-	if _, err := s.Save(cs, info("edit"), SaveOptions{}); err != nil {
+	if _, err := s.Save(cs, info("edit")); err != nil {
 		t.Fatal(err)
 	}
 	if st := gitIn(t, dir, "", "status", "--porcelain"); st != "" {
@@ -146,38 +121,9 @@ func TestCommitWithIndexVersion4(t *testing.T) {
 	}
 }
 
-// A truncated cache file (a crash before the kernel wrote it back) is
-// never rewritten: every later commit runs cold.
-func TestDamagedObjectCacheIsRewritten(t *testing.T) {
-	needGit(t)
-	s, _ := newStore(t)
-	cs := &Changeset{}
-	cs.Write("memory/inbox/a.md", []byte("a\n"))
-	if _, err := s.Save(cs, info("a"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	f := filepath.Join(s.Dir, objectCachePath)
-	data, _ := os.ReadFile(f)
-	os.WriteFile(f, data[:len(data)-3], 0o644)
-	for _, n := range []string{"b", "c"} {
-		cs = &Changeset{}
-		cs.Write("memory/inbox/"+n+".md", []byte(n+"\n"))
-		if _, err := s.Save(cs, info(n), SaveOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(loadObjectCache(f).byHash) == 0 {
-		t.Error("the object cache stays unusable after it was truncated once")
-	}
-}
-
 // Trees built by merging bytes equal what git builds from the same files.
 func TestTreesMatchGitWriteTree(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := committedStore(t)
 	names := []string{"p/a-b.md", "p/a.md", "p/a/b.md", "p/a0.md", "p/a.b/c.md", "p/ä.md", "p/A.md", "p/a/a/a.md"}
 	for i, n := range names {
 		cs := &Changeset{}
@@ -185,7 +131,7 @@ func TestTreesMatchGitWriteTree(t *testing.T) {
 		if i%2 == 1 {
 			cs.Write("q/"+n, []byte(n))
 		}
-		if _, err := s.Save(cs, info(n), SaveOptions{}); err != nil {
+		if _, err := s.Save(cs, info(n)); err != nil {
 			t.Fatal(err)
 		}
 		gitIn(t, dir, "", "add", "-A", ".curator")
@@ -196,7 +142,7 @@ func TestTreesMatchGitWriteTree(t *testing.T) {
 	cs := &Changeset{}
 	cs.Delete("p/a/b.md")
 	cs.Move("p/a/a/a.md", "p/a-b/x.md", []byte("x"))
-	if _, err := s.Save(cs, info("mv"), SaveOptions{}); err != nil {
+	if _, err := s.Save(cs, info("mv")); err != nil {
 		t.Fatal(err)
 	}
 	gitIn(t, dir, "", "add", "-A", ".curator")

@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -77,6 +78,9 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, erro
 	if err := bw.Flush(); err != nil {
 		return fail(err)
 	}
+	if err := durable.Later(f); err != nil {
+		return fail(err)
+	}
 	if err := f.Close(); err != nil {
 		p.discard()
 		return nil, err
@@ -102,6 +106,9 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, erro
 	}
 	p.tmpIdx = fi.Name()
 	_, err = fi.Write(idxBuf.Bytes())
+	if err == nil {
+		err = durable.Later(fi)
+	}
 	if cerr := fi.Close(); err == nil {
 		err = cerr
 	}
@@ -139,7 +146,7 @@ func (p *pendingPack) publish() error {
 	if err := os.Rename(p.tmpPack, p.base+".pack"); err != nil {
 		return err
 	}
-	return syncDir(p.dir)
+	return durable.SyncDir(p.dir)
 }
 
 // discard removes the temporary files of a pack that will not be used.
@@ -178,6 +185,9 @@ func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
 		if cerr := zw.Close(); err == nil {
 			err = cerr
 		}
+		if err == nil {
+			err = durable.Later(f)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -186,6 +196,9 @@ func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
 		}
 		if err == nil {
 			err = os.Rename(f.Name(), filepath.Join(dir, h[2:]))
+		}
+		if err == nil {
+			err = durable.LaterDir(dir)
 		}
 		if err != nil {
 			os.Remove(f.Name())

@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"encoding/json"
@@ -7,21 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/curator-dev/curator/internal/durable"
 )
-
-// ErrGitLocked means another git process holds a lock curator needs: a
-// `git add`, `git commit`, `git stash` or `git checkout` running beside the
-// run. Nothing was changed; the run can be tried again.
-var ErrGitLocked = errors.New("another git process is changing the repository")
-
-// GitLockError names the lock file git holds.
-type GitLockError struct{ Path string }
-
-func (e *GitLockError) Error() string {
-	return fmt.Sprintf("%v: %s exists; try again when that git command ends (if no git process is running, a crashed one left it: remove the file)", ErrGitLocked, e.Path)
-}
-
-func (e *GitLockError) Unwrap() error { return ErrGitLocked }
 
 // gitLock is a lock taken the way git takes its locks: the file `<name>.lock`
 // created exclusively beside the file it guards, the new content written
@@ -59,7 +47,7 @@ func takeGitLock(target string, timeout time.Duration, owner *lockOwner) (*gitLo
 			return nil, fmt.Errorf("taking %s: %w", path, err)
 		}
 		if time.Now().After(deadline) {
-			return nil, &GitLockError{Path: path}
+			return nil, &LockError{Path: path}
 		}
 		time.Sleep(wait)
 		if wait < 50*time.Millisecond {
@@ -79,7 +67,7 @@ func (l *gitLock) write(data []byte, sync bool) error {
 	if sync {
 		return l.f.Sync()
 	}
-	return nil
+	return durable.Later(l.f)
 }
 
 // commit renames the lock over the file it guards.
@@ -91,6 +79,9 @@ func (l *gitLock) commit() error {
 	l.f = nil
 	if err == nil {
 		err = os.Rename(l.path, l.target)
+	}
+	if err == nil {
+		err = durable.LaterDir(filepath.Dir(l.target))
 	}
 	if err != nil {
 		os.Remove(l.path)
@@ -115,9 +106,9 @@ func (l *gitLock) release() {
 	}
 }
 
-// lockOwner records, in the store's journal folder, which of git's lock
-// files this run created, so that after a crash the next run removes the
-// locks it left (and only those: a lock file is recognised by its device
+// lockOwner records, in a file of the caller's (Options.LockRecord), which
+// of git's lock files this process created, so that after a crash the
+// next run removes the locks it left (and only those: a lock file is recognised by its device
 // and inode). Without the record a crashed run's index.lock would stop
 // every git command until removed by hand.
 type lockOwner struct {
@@ -130,9 +121,10 @@ type fileID struct {
 	Ino uint64 `json:"ino"`
 }
 
-func (s *Store) lockOwnerFile() string { return filepath.Join(s.journalDir(), "git-locks.json") }
-
 func (o *lockOwner) add(path string, f *os.File) {
+	if o.file == "" {
+		return
+	}
 	id, ok := fileIdentity(f)
 	if !ok {
 		return
@@ -166,14 +158,16 @@ func (o *lockOwner) save() {
 	b, _ := json.Marshal(o.locks)
 	// Not synced: if the record is lost in a power failure, the lock file
 	// most likely is too; if not, git's own advice (remove it) applies.
-	writeFile(o.file, b, 0o644, false)
+	durable.WriteFile(o.file, b, 0o644, false)
 }
 
-// removeStaleGitLocks removes the git lock files a crashed run of this
-// store left behind. Callers hold the store's lock, so no run of this
-// store is still using them.
-func (s *Store) removeStaleGitLocks() error {
-	b, err := os.ReadFile(s.lockOwnerFile())
+// RemoveStaleLocks removes the git lock files that a crashed process
+// recorded in record (its Options.LockRecord) and left behind, and the
+// record. A lock file is removed only if it is the very file the process
+// created (same device and inode). Callers make sure no process using
+// that record is still running (curator holds the store's lock).
+func RemoveStaleLocks(record string) error {
+	b, err := os.ReadFile(record)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -190,5 +184,5 @@ func (s *Store) removeStaleGitLocks() error {
 			}
 		}
 	}
-	return os.Remove(s.lockOwnerFile())
+	return os.Remove(record)
 }

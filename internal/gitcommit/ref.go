@@ -1,14 +1,15 @@
-package mdstore
+package gitcommit
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/internal/durable"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -21,7 +22,7 @@ var errRefMoved = errors.New("the branch moved while curator was committing")
 // headBranch returns the branch HEAD names and its tip (the zero hash on a
 // branch without commits), refusing a detached HEAD and a merge, rebase,
 // cherry-pick or revert in progress.
-func (r *repoInfo) headBranch() (string, plumbing.Hash, error) {
+func (r *Repo) headBranch() (string, plumbing.Hash, error) {
 	b, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
 	if err != nil {
 		return "", plumbing.ZeroHash, fmt.Errorf("reading HEAD: %w", err)
@@ -42,7 +43,7 @@ func (r *repoInfo) headBranch() (string, plumbing.Hash, error) {
 
 // refDir is where a ref's file lives: the worktree's own refs (bisect,
 // worktree, rewritten) in its git folder, every other ref in the common one.
-func (r *repoInfo) refDir(name string) string {
+func (r *Repo) refDir(name string) string {
 	for _, p := range []string{"refs/bisect/", "refs/worktree/", "refs/rewritten/"} {
 		if strings.HasPrefix(name, p) {
 			return r.gitDir
@@ -53,7 +54,7 @@ func (r *repoInfo) refDir(name string) string {
 
 // readRef returns a ref's commit: its loose file, else its packed-refs
 // line; the zero hash when it does not exist.
-func (r *repoInfo) readRef(name string) (plumbing.Hash, error) {
+func (r *Repo) readRef(name string) (plumbing.Hash, error) {
 	b, err := os.ReadFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
 	if err == nil {
 		v := strings.TrimSpace(string(b))
@@ -76,7 +77,7 @@ func isDirErr(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "directory")
 }
 
-func (r *repoInfo) packedRef(name string) (plumbing.Hash, error) {
+func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
 	f, err := os.Open(filepath.Join(r.commonDir, "packed-refs"))
 	if errors.Is(err, os.ErrNotExist) {
 		return plumbing.ZeroHash, nil
@@ -106,7 +107,7 @@ func (r *repoInfo) packedRef(name string) (plumbing.Hash, error) {
 // renamed into place. It returns HEAD.lock still held: the caller renames
 // the index into place first and then releases it, so that the time
 // between the branch moving and the index matching it is two renames.
-func (r *repoInfo) moveBranch(branch string, old, new plumbing.Hash, who string, at time.Time, summary string, timeout time.Duration, owner *lockOwner) (*gitLock, error) {
+func (r *Repo) moveBranch(branch string, old, new plumbing.Hash, who string, at time.Time, summary string, timeout time.Duration, owner *lockOwner) (*gitLock, error) {
 	head, err := takeGitLock(filepath.Join(r.gitDir, "HEAD"), timeout, owner)
 	if err != nil {
 		return nil, err
@@ -118,7 +119,7 @@ func (r *repoInfo) moveBranch(branch string, old, new plumbing.Hash, who string,
 	return head, nil
 }
 
-func (r *repoInfo) casBranch(branch string, old, new plumbing.Hash, who string, at time.Time, summary string, timeout time.Duration, owner *lockOwner) error {
+func (r *Repo) casBranch(branch string, old, new plumbing.Hash, who string, at time.Time, summary string, timeout time.Duration, owner *lockOwner) error {
 	now, tip, err := r.headBranch()
 	if err != nil {
 		return err
@@ -172,18 +173,11 @@ func appendLine(path, line string) error {
 		return err
 	}
 	_, err = f.Write([]byte(line))
+	if err == nil {
+		err = durable.Later(f)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
-}
-
-// signature is "Name <email>" as reflogs and commits spell it.
-func signature(name, email string) string {
-	var b bytes.Buffer
-	b.WriteString(name)
-	b.WriteString(" <")
-	b.WriteString(email)
-	b.WriteString(">")
-	return b.String()
 }

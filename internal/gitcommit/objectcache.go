@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"bytes"
@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/curator-dev/curator/internal/durable"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// The object cache (.curator/.cache/objects, git-ignored) holds the last
+// The object cache (a file of the caller's, Options.ObjectCache) holds the last
 // commit curator made and, for every folder curator's commits have changed,
 // that folder's tree as of the newest such commit. The next commit's base
 // (HEAD's tree and the folders on its changed paths) then comes from one
@@ -20,10 +22,7 @@ import (
 // history. An object is used only if its content hashes to the hash asked
 // for, so a stale or damaged cache is never trusted, only slower.
 
-const (
-	objectCachePath  = ".cache/objects"
-	objectCacheMagic = "curator-object-cache-1\n"
-)
+const objectCacheMagic = "curator-object-cache-1\n"
 
 type objectCache struct {
 	file    string
@@ -136,7 +135,7 @@ func (c *objectCache) save(commit plumbing.Hash, data []byte) {
 	for _, p := range paths {
 		put(c.folders[p], p)
 	}
-	_ = writeFile(c.file, b, 0o644, false)
+	_ = durable.WriteFile(c.file, b, 0o644, false)
 }
 
 // objectHash is git's hash of an object: SHA-1 of "<type> <size>\0<content>".

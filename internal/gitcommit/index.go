@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"bytes"
@@ -240,9 +240,9 @@ func checkIndexExtensions(data []byte) error {
 	for off+8 <= len(body) {
 		switch string(body[off : off+4]) {
 		case "link":
-			return fmt.Errorf("%w: the git index is split (core.splitIndex); curator cannot update it safely: run `git config core.splitIndex false && git update-index --no-split-index`, or pass --no-commit", ErrGitSetting)
+			return fmt.Errorf("%w: the git index is split (core.splitIndex); curator cannot update it safely: run `git config core.splitIndex false && git update-index --no-split-index`, or pass --no-commit", ErrSetting)
 		case "sdir":
-			return fmt.Errorf("%w: the git index is sparse (index.sparse); curator cannot update it safely: run `git sparse-checkout init --no-sparse-index` (a sparse checkout with a full index works), or pass --no-commit", ErrGitSetting)
+			return fmt.Errorf("%w: the git index is sparse (index.sparse); curator cannot update it safely: run `git sparse-checkout init --no-sparse-index` (a sparse checkout with a full index works), or pass --no-commit", ErrSetting)
 		}
 		off += 8 + int(binary.BigEndian.Uint32(body[off+4:off+8]))
 	}

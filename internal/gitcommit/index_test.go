@@ -1,4 +1,4 @@
-package mdstore
+package gitcommit
 
 import (
 	"bytes"
@@ -56,11 +56,7 @@ func TestEncodeIndexMatchesGoGit(t *testing.T) {
 // bytes) it drops and adds exactly the named entries and keeps every other
 // one as go-git reads it.
 func TestSpliceIndexMatchesGoGit(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := committedStore(t)
 	long := "sub/" + strings.Repeat("n", 5000) + ".txt"
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "z.txt"), []byte("z\n"), 0o644)
@@ -131,11 +127,7 @@ func TestSpliceIndexMatchesGoGit(t *testing.T) {
 
 // A split index is refused by name, not edited into a broken one.
 func TestSpliceIndexRefusesSplitIndex(t *testing.T) {
-	needGit(t)
-	s, dir := newStore(t)
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := committedStore(t)
 	gitCmd(t, dir, "update-index", "--split-index")
 	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
 	if err != nil {
