@@ -26,21 +26,7 @@ type repoSnapshot struct {
 func storeFiles(t *testing.T, s *Store) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(s.Dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == ".journal" || rel == ".cache" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if rel == ".lock" {
-			return nil
-		}
+	err := s.walkFiles(func(rel, p string, _ fs.DirEntry) error {
 		b, err := os.ReadFile(p)
 		files[rel] = string(b)
 		return err
@@ -130,21 +116,7 @@ func settingsRepo(t *testing.T) (*Store, string) {
 	t.Helper()
 	needGit(t)
 	dir := t.TempDir()
-	gitCmd(t, dir, "init", "-q", "-b", "main")
-	s, _, err := Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
-	cs := &Changeset{}
-	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
-	cs.Write("memory/inbox/b.md", []byte("---\nid: b\n---\n"))
-	if _, err := s.Save(cs, info("records"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return s, dir
+	return storeWithTwoRecords(t, dir), dir
 }
 
 // A split git index (core.splitIndex, or `git update-index --split-index`

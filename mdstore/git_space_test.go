@@ -159,20 +159,7 @@ func fullDiskRun(t *testing.T, files, free int) (phase string) {
 	mnt := mountTmpfs(t, 16<<10)
 	dir := filepath.Join(mnt, "repo")
 	os.MkdirAll(dir, 0o755)
-	gitCmd(t, dir, "init", "-q", "-b", "main")
-	s, _, err := Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.CommitStore(info("init")); err != nil {
-		t.Fatal(err)
-	}
-	base := &Changeset{}
-	base.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
-	base.Write("memory/inbox/b.md", []byte("---\nid: b\n---\n"))
-	if _, err := s.Save(base, info("base"), SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	s := storeWithTwoRecords(t, dir)
 	os.WriteFile(filepath.Join(dir, "user.txt"), []byte("user\n"), 0o644)
 	gitCmd(t, dir, "add", "user.txt")
 	gitCmd(t, dir, "commit", "-qm", "user")

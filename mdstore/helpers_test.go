@@ -81,3 +81,24 @@ func committedStore(t *testing.T) (*Store, string) {
 	}
 	return s, dir
 }
+
+// storeWithTwoRecords runs `git init` in dir, makes a store there and
+// commits it, then commits two records, memory/inbox/a.md and b.md.
+func storeWithTwoRecords(t *testing.T, dir string) *Store {
+	t.Helper()
+	gitCmd(t, dir, "init", "-q", "-b", "main")
+	s, _, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CommitStore(info("init")); err != nil {
+		t.Fatal(err)
+	}
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
+	cs.Write("memory/inbox/b.md", []byte("---\nid: b\n---\n"))
+	if _, err := s.Save(cs, info("records"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

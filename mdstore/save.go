@@ -89,19 +89,8 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 // init, so the new layout is in history). Only the store's files are added.
 func (s *Store) CommitStore(info CommitInfo) (string, error) {
 	c := &Changeset{}
-	err := filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(s.Dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == ".journal" || rel == ".cache" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if rel == ".lock" || !d.Type().IsRegular() {
+	err := s.walkFiles(func(rel, p string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -119,4 +108,27 @@ func (s *Store) CommitStore(info CommitInfo) (string, error) {
 	}
 	defer s.WriteCaches()
 	return s.commit(c, info, nil)
+}
+
+// walkFiles calls fn for every file of the store that belongs in history,
+// with its store-relative slash path: the lock, the journal and the caches
+// are left out.
+func (s *Store) walkFiles(fn func(rel, path string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(s.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(s.Dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == ".journal" || rel == ".cache" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if rel == ".lock" {
+			return nil
+		}
+		return fn(rel, p, d)
+	})
 }
