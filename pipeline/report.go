@@ -41,6 +41,9 @@ type Report struct {
 	Budget    *Budget  `json:"budget,omitempty"`
 	Checks    []Check  `json:"checks,omitempty"`
 	Drift     []Drift  `json:"drift,omitempty"`
+	// Cleared is the recorded drift that is gone (the file is back to its
+	// validated content, or validated again); set by the drift mode.
+	Cleared  []Drift  `json:"cleared,omitempty"`
 	Warnings  []string `json:"warnings,omitempty"`
 	Stories   []Story  `json:"stories,omitempty"`
 	// Decisions are one line each, for the commit message.
@@ -97,6 +100,15 @@ func setConfig(st *State, cfg Settings) {
 func (e *Env) finish(r *Report, st *State, old []byte) error {
 	st.UpdatedAt = stamp(e.now())
 	setConfig(st, e.Config.Settings)
+	previous := st.Drift
+	st.Drift = nil
+	if e.Config.Settings.Drift() {
+		if r.Drift == nil {
+			r.Drift = DetectDrift(st)
+		}
+		st.Drift = recordDrift(previous, r.Drift, st.UpdatedAt)
+		r.Drift = st.Drift
+	}
 	r.State = st
 	files, err := stateFiles(e.Home, r.Project, st, old, e.Config.Settings.Backups())
 	if err != nil {

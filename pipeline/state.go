@@ -41,7 +41,10 @@ type State struct {
 	ReconstructionConfidence float64     `json:"reconstruction_confidence"`
 	// LastBrief describes the newest brief (curator's addition to the schema).
 	LastBrief *BriefInfo `json:"last_brief,omitempty"`
-	Extra     Extra      `json:"-"`
+	// Drift is the validated artifacts that changed afterwards, as last
+	// recorded (curator's addition; watch mode keeps it current).
+	Drift []Drift `json:"drift,omitempty"`
+	Extra Extra   `json:"-"`
 }
 
 // Position is where the pipeline stands.

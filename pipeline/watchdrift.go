@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"fmt"
+)
+
+// RecordDrift is the mode that watch runs when a project's files change:
+// it compares every validated artifact with its file and, when what it
+// finds differs from the drift recorded in the state (a new change, a file
+// changed again, or a file back to its validated content), records it in
+// the state and renders the dashboard. A report without files means
+// nothing changed: touching a file without changing its content is no
+// drift, and drift already recorded is not recorded again.
+func (e *Env) RecordDrift(project string) (*Report, error) {
+	l, err := e.open(project)
+	if err != nil {
+		return nil, err
+	}
+	if l.Aside != nil {
+		return nil, fmt.Errorf("%s: state file is corrupt (run `curator pipeline reconstruct`)", StateName(project))
+	}
+	if l.State == nil {
+		return nil, fmt.Errorf("%w for project %s", ErrNoState, project)
+	}
+	st := l.State
+	r := &Report{Mode: "drift", Project: project, State: st, Drift: st.Drift}
+	if !e.Config.Settings.Drift() {
+		return r, nil
+	}
+	found := DetectDrift(st)
+	if sameDrift(st.Drift, found) {
+		return r, nil
+	}
+	now := map[string]bool{}
+	for _, d := range found {
+		now[d.Phase+"\x00"+d.Path] = true
+	}
+	for _, d := range st.Drift {
+		if !now[d.Phase+"\x00"+d.Path] {
+			r.Cleared = append(r.Cleared, d)
+			r.Decisions = append(r.Decisions, fmt.Sprintf("drift cleared: %s (phase %s) is back to its validated content", d.Path, d.Phase))
+		}
+	}
+	recorded := map[string]bool{}
+	for _, d := range st.Drift {
+		recorded[d.key()] = true
+	}
+	for _, d := range found {
+		if recorded[d.key()] {
+			continue
+		}
+		if d.Change == "deleted" {
+			r.Decisions = append(r.Decisions, fmt.Sprintf("drift: %s (phase %s) deleted, validated sha256 %.12s", d.Path, d.Phase, d.ValidatedSHA256))
+		} else {
+			r.Decisions = append(r.Decisions, fmt.Sprintf("drift: %s (phase %s) modified at %s, sha256 %.12s → %.12s", d.Path, d.Phase, d.ModifiedAt, d.ValidatedSHA256, d.SHA256))
+		}
+	}
+	r.Drift = found
+	r.Warnings = driftWarnings(found)
+	r.summary = fmt.Sprintf("pipeline %s: drift", project)
+	if len(found) == 0 {
+		r.summary = fmt.Sprintf("pipeline %s: drift cleared", project)
+	}
+	return r, e.finish(r, st, l.Raw)
+}
