@@ -1,0 +1,23 @@
+// Package watch reports changes under folder trees as settled batches of
+// paths.
+//
+// A Watcher watches each tree it is given recursively. With the system's
+// file notifications (inotify, kqueue, ReadDirectoryChangesW through
+// fsnotify) every folder gets its own watch: folders created later are
+// watched as they appear and their contents reported, so a file written
+// before its folder's watch existed is not missed; removed folders are
+// dropped. Events are gathered into a Batch that settles after a quiet time
+// (Debounce) or, when changes keep coming, after MaxDelay, so an editor's
+// save (write a temporary file, rename it over, chmod) is one batch.
+//
+// Nothing is lost silently: when the system's event queue overflows, the
+// next batch says Rescan; when the system refuses more watches (the inotify
+// watch or instance limit, or too many open files), the Watcher switches to
+// polling, sends a Notice saying so and how to raise the limit, and sends a
+// Rescan batch. Polling (Options.Poll, for network file systems) compares a
+// snapshot of size, modification time, mode and inode of every file and
+// folder at each tick.
+//
+// While nothing changes, a Watcher on notifications costs nothing: no timer
+// runs until an event arrives.
+package watch

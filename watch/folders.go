@@ -1,0 +1,203 @@
+package watch
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// The folders watched by notifications: one watch per folder, added as
+// folders appear and dropped as they go. The caller holds w.mu.
+
+// watchTree adds a watch to every folder under top not yet watched (top
+// included), and with report puts every file and folder found into the
+// pending batch. A folder's watch is added before its entries are listed,
+// so an entry created meanwhile is reported by the listing or by an event.
+// It returns the error that refused a watch for lack of room (isLimit), or
+// the error that made top itself unreadable; other folders that cannot be
+// watched become notices.
+func (w *Watcher) watchTree(top string, report bool, now time.Time) error {
+	return filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // gone meanwhile
+			}
+			if p == top && d == nil {
+				return err
+			}
+			w.note(NoticeError, "cannot read "+p+": "+err.Error())
+			return nil
+		}
+		if d.IsDir() {
+			if p != top && w.skips(p) {
+				w.skipped[p] = struct{}{}
+				return filepath.SkipDir
+			}
+			if _, ok := w.folders[p]; !ok {
+				switch err := w.addWatch(p); {
+				case err == nil:
+					w.folders[p] = struct{}{}
+				case isLimit(err):
+					return err
+				case errors.Is(err, fs.ErrNotExist):
+					return filepath.SkipDir
+				default:
+					w.note(NoticeError, "cannot watch "+p+": "+err.Error())
+					return filepath.SkipDir
+				}
+			}
+		}
+		if report {
+			w.pend.add(p, now)
+		}
+		return nil
+	})
+}
+
+// drop forgets the folder p and the folders under it, reporting them; p
+// was removed or renamed away.
+func (w *Watcher) drop(p string, now time.Time) {
+	if _, ok := w.folders[p]; !ok {
+		delete(w.skipped, p)
+		return
+	}
+	for f := range w.folders {
+		if within(f, p) {
+			delete(w.folders, f)
+			_ = w.fs.Remove(f) // the system may have dropped it already
+			w.pend.add(f, now)
+		}
+	}
+	for f := range w.skipped {
+		if within(f, p) {
+			delete(w.skipped, f)
+		}
+	}
+}
+
+// unwatch drops the watches under root that lie under no other root.
+func (w *Watcher) unwatch(root string) {
+	for f := range w.folders {
+		if within(f, root) && !w.inRoots(f) {
+			delete(w.folders, f)
+			if w.fs != nil {
+				_ = w.fs.Remove(f)
+			}
+		}
+	}
+	for f := range w.skipped {
+		if within(f, root) && !w.inRoots(f) {
+			delete(w.skipped, f)
+		}
+	}
+}
+
+// event takes one notification into the pending batch.
+func (w *Watcher) event(ev fsnotify.Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fs == nil {
+		return // polling since
+	}
+	p, now := filepath.Clean(ev.Name), time.Now()
+	if !w.inRoots(p) {
+		return // under a root removed since
+	}
+	_, wasSkipped := w.skipped[p]
+	gone := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
+	if gone {
+		w.drop(p, now)
+	}
+	if !gone && !ev.Has(fsnotify.Create) {
+		// a write or a chmod changes no folder
+		if !wasSkipped {
+			w.pend.add(p, now)
+		}
+		return
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		if !wasSkipped {
+			w.pend.add(p, now)
+		}
+		return
+	}
+	if info.IsDir() {
+		if _, ok := w.folders[p]; !ok {
+			if w.skips(p) {
+				w.skipped[p] = struct{}{}
+				return
+			}
+			if err := w.watchTree(p, true, now); isLimit(err) {
+				w.fallBack(err)
+				return
+			}
+		}
+	}
+	w.pend.add(p, now)
+}
+
+// fault takes one error of the notifications.
+func (w *Watcher) fault(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fs == nil {
+		return
+	}
+	switch {
+	case errors.Is(err, fsnotify.ErrEventOverflow):
+		w.note(NoticeOverflow, "the system's event queue overflowed and changes were lost: "+
+			"every watched folder is rescanned"+overflowHint())
+		if err := w.resync(); isLimit(err) {
+			w.fallBack(err)
+			return
+		}
+		w.pend.touch(time.Now())
+		w.pend.rescan = true
+	case isLimit(err):
+		w.fallBack(err)
+	default:
+		w.note(NoticeError, "watching: "+err.Error())
+	}
+}
+
+// resync brings the watches in line with the folders on disk after events
+// were lost: new folders get a watch, gone ones are dropped.
+func (w *Watcher) resync() error {
+	for f := range w.folders {
+		if info, err := os.Lstat(f); err != nil || !info.IsDir() {
+			delete(w.folders, f)
+			_ = w.fs.Remove(f)
+		}
+	}
+	for _, r := range w.roots {
+		if err := w.watchTree(r, false, time.Now()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fallBack switches to polling every opts.Fallback because the system
+// refused a watch (cause), says so, and asks for a rescan.
+func (w *Watcher) fallBack(cause error) {
+	watched := len(w.folders)
+	if w.fs != nil {
+		w.fs.Close()
+		w.fs = nil
+	}
+	clear(w.folders)
+	clear(w.skipped)
+	w.mode, w.every = ModePoll, w.opts.Fallback
+	w.snap, w.snapDirs = make(map[string]entry), 0
+	for _, r := range w.roots {
+		w.snapDirs += w.walkInto(r, w.snap)
+	}
+	w.note(NoticeFallback, limitMessage(cause, watched, w.every))
+	w.pend.touch(time.Now())
+	w.pend.rescan, w.pend.now = true, true
+}
