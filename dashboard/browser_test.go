@@ -28,6 +28,43 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
+// browser starts a headless chromium for one test, and returns its
+// context (ended with the test, or after a minute) and the dialogs that
+// scripts of its pages opened: a script that ran would open one. Each
+// dialog is recorded and closed.
+func browser(t *testing.T, bin string) (context.Context, <-chan string) {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(bin),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancel)
+
+	dialogs := make(chan string, 4)
+	opening := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range opening {
+			if err != nil {
+				return
+			}
+			select {
+			case dialogs <- ev.Message:
+			default:
+			}
+			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	}()
+	return ctx, dialogs
+}
+
 // TestDashboardInBrowser renders a dashboard whose texts try to inject
 // scripts in headless Chromium, and checks what a person would see.
 func TestDashboardInBrowser(t *testing.T) {
@@ -40,32 +77,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	if err := os.WriteFile(file, html, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-
-	// A script that ran would open a dialog: record every dialog, and close it.
-	dialogs := make(chan string, 4)
-	opening := chromedp.Events(ctx, page.JavascriptDialogOpening)
-	go func() {
-		for ev, err := range opening {
-			if err != nil {
-				return
-			}
-			dialogs <- ev.Message
-			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
-		}
-	}()
+	ctx, dialogs := browser(t, bin)
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file), chromedp.WaitVisible(chromedp.ID("phases"))); err != nil {
 		t.Fatal(err)
 	}

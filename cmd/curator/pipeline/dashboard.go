@@ -25,6 +25,8 @@ type DashboardOptions struct {
 	// Serve is the address to serve the live dashboard on ("" writes the
 	// page instead).
 	Serve string
+	// AllowRemote lets Serve be an address other machines can reach.
+	AllowRemote bool
 	// ctx ends the server.
 	ctx context.Context
 }
@@ -43,9 +45,19 @@ func NewCmdDashboard(f *cmdutil.Factory, runF func(*DashboardOptions) error) *cl
 		Flags: []cli.Flag{projectFlag(), homeFlag(),
 			&cli.BoolFlag{Name: "open", Usage: "open the dashboard in a browser"},
 			&cli.StringFlag{Name: "serve", Usage: "serve the live dashboard on ADDR (e.g. 127.0.0.1:8080) until interrupted"},
+			&cli.BoolFlag{Name: "allow-remote", Usage: "with --serve, accept an address other machines can reach"},
 		},
 		Action: func(c *cli.Context) error {
-			opts := &DashboardOptions{HomeOptions: homeOptions(f, c), Open: c.Bool("open"), Serve: c.String("serve"), ctx: c.Context}
+			opts := &DashboardOptions{HomeOptions: homeOptions(f, c), Open: c.Bool("open"), Serve: c.String("serve"),
+				AllowRemote: c.Bool("allow-remote"), ctx: c.Context}
+			if opts.AllowRemote && opts.Serve == "" {
+				return cmdutil.Usagef("--allow-remote goes with --serve ADDR")
+			}
+			if opts.Serve != "" {
+				if err := dashboard.CheckServeAddr(opts.Serve, opts.AllowRemote); err != nil {
+					return cmdutil.Usage(err)
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -64,7 +76,9 @@ func Dashboard(opts *DashboardOptions) error {
 	defer h.close()
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	if opts.Serve != "" {
-		return serve(opts, func() ([]byte, error) { return h.env.DashboardPage(req) })
+		live := dashboard.NewLive(func(string) ([]byte, error) { return h.env.DashboardPage(req) },
+			func() []string { return []string{opts.Project} })
+		return serve(opts, live)
 	}
 	r, err := h.env.DashboardReport(req)
 	if err != nil {
@@ -91,14 +105,15 @@ func Dashboard(opts *DashboardOptions) error {
 	return nil
 }
 
-// serve serves the page render makes, fresh at each request, until the
-// command's context ends.
-func serve(opts *DashboardOptions, render func() ([]byte, error)) error {
+// serve serves the live dashboard, its page fresh at each request, until
+// the command's context ends. Nothing watches the pipeline's files here
+// (curator watch does): a page shows the state as it is when loaded.
+func serve(opts *DashboardOptions, live *dashboard.Live) error {
 	ln, err := net.Listen("tcp", opts.Serve)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: dashboard.Handler(render), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: live.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(opts.IO.ErrOut, "Serving the %s dashboard on http://%s/ (Ctrl-C stops)\n", opts.Project, ln.Addr())
 	parent := opts.ctx
 	if parent == nil {
@@ -106,8 +121,22 @@ func serve(opts *DashboardOptions, render func() ([]byte, error)) error {
 	}
 	ctx, stop := context.WithCancel(parent)
 	defer stop()
-	go func() { <-ctx.Done(); srv.Close() }()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		<-ctx.Done()
+		// Open event streams end first, so Shutdown does not wait for them.
+		live.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+	}()
+	err = srv.Serve(ln)
+	stop()
+	<-stopped
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil

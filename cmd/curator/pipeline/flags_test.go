@@ -190,10 +190,18 @@ func TestDashboardFlags(t *testing.T) {
 		t.Fatalf("defaults: exit %d, %+v", exit, o)
 	}
 	o, exit = parse(t, NewCmdDashboard, "--project", "shop", "--open", "--serve", "127.0.0.1:0", "--home", "h")
-	if exit != 0 || !o.Open || o.Serve != "127.0.0.1:0" || o.Home != "h" || o.ctx == nil {
+	if exit != 0 || !o.Open || o.Serve != "127.0.0.1:0" || o.Home != "h" || o.ctx == nil || o.AllowRemote {
 		t.Fatalf("every flag: exit %d, %+v", exit, o)
 	}
-	for _, args := range [][]string{{}, {"--project", "shop", "--serve"}, {"--project", "shop", "--phase", "x"}} {
+	for _, addr := range []string{":0", "0.0.0.0:7777", "192.168.1.5:80"} {
+		o, exit = parse(t, NewCmdDashboard, "--project", "shop", "--serve", addr, "--allow-remote")
+		if exit != 0 || o.Serve != addr || !o.AllowRemote {
+			t.Fatalf("--serve %s --allow-remote: exit %d, %+v", addr, exit, o)
+		}
+	}
+	for _, args := range [][]string{{}, {"--project", "shop", "--serve"}, {"--project", "shop", "--phase", "x"},
+		{"--project", "shop", "--serve", ":0"}, {"--project", "shop", "--serve", "0.0.0.0:7777"}, {"--project", "shop", "--serve", "8080"},
+		{"--project", "shop", "--allow-remote"}} {
 		if _, exit := parse(t, NewCmdDashboard, args...); exit != cmdutil.ExitUsage {
 			t.Fatalf("%v: exit %d", args, exit)
 		}
