@@ -1,7 +1,11 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"sort"
+	"strings"
 )
 
 // RecordDrift is the mode that watch runs when a project's files change:
@@ -62,4 +66,61 @@ func (e *Env) RecordDrift(project string) (*Report, error) {
 		r.summary = fmt.Sprintf("pipeline %s: drift cleared", project)
 	}
 	return r, e.finish(r, st, l.Raw)
+}
+
+// Projects lists the projects that have a state file in the home, sorted.
+func (h Home) Projects() ([]string, error) {
+	entries, err := os.ReadDir(h.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasPrefix(name, "pipeline-state-") || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		p := strings.TrimSuffix(strings.TrimPrefix(name, "pipeline-state-"), ".json")
+		if CheckProject(p) == nil {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Followed is what watch mode follows of a project: its folder and the
+// absolute paths of its validated artifacts.
+type Followed struct {
+	Project, ProjectPath string
+	Artifacts            []string
+}
+
+// Follow reads a project's state for watch mode.
+func (e *Env) Follow(project string) (*Followed, error) {
+	l, err := e.open(project)
+	if err != nil {
+		return nil, err
+	}
+	if l.State == nil {
+		return nil, fmt.Errorf("%w for project %s", ErrNoState, project)
+	}
+	if l.Aside != nil {
+		return nil, fmt.Errorf("%s: state file is corrupt (run `curator pipeline reconstruct`)", StateName(project))
+	}
+	f := &Followed{Project: project, ProjectPath: l.State.ProjectPath}
+	for _, ph := range l.State.Phases {
+		for _, a := range ph.Artifacts {
+			if a.ValidatedAt == "" || a.SHA256 == "" {
+				continue
+			}
+			if abs, _, err := ProjectFile(l.State.ProjectPath, a.Path); err == nil {
+				f.Artifacts = append(f.Artifacts, abs)
+			}
+		}
+	}
+	return f, nil
 }

@@ -9,6 +9,7 @@ import (
 	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
+	watchcmd "github.com/curator-dev/curator/cmd/curator/watch"
 )
 
 // commands lists the command groups; each group lives in a folder of its
@@ -20,5 +21,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		contextcmd.NewCmd(f),
 		pipelinecmd.NewCmd(f),
 		similaritycmd.NewCmd(f),
+		watchcmd.NewCmd(f, nil),
 	}
 }

@@ -7,6 +7,7 @@
 //	curatorbench context --bullets 100000 --lessons 1000
 //	curatorbench pipeline
 //	curatorbench similarity --data ../shared/data/sick_train.tsv
+//	curatorbench watch --files 100000 --writes 200
 package main
 
 import (
@@ -25,6 +26,7 @@ func benches() map[string]bench {
 		"similarity": benchSimilarity,
 		"pipeline":   benchPipeline,
 		"context":    benchContext,
+		"watch":      benchWatch,
 	}
 }
 

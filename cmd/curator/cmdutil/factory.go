@@ -71,3 +71,12 @@ func (e Env) Save(tx *mdstore.Tx, r *mdstore.Run) (string, error) {
 	}
 	return tx.Save(r, opts...)
 }
+
+// WithOutput is the same invocation writing to other streams, with --json
+// set as asked: a command run on another's behalf (watch runs curations)
+// reports into a buffer its caller reads.
+func (e Env) WithOutput(io *IOStreams, asJSON bool) Env {
+	e.IO = io
+	e.Globals.JSON = asJSON
+	return e
+}

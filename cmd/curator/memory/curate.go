@@ -21,6 +21,9 @@ type CurateOptions struct {
 	Task        string
 	DryRun      bool
 	DedupPrefix int
+	// SkipEmpty saves nothing when the window holds no candidate (watch
+	// mode: a pass another run already made is not made again).
+	SkipEmpty bool
 }
 
 // NewCmdCurate builds `curator memory curate`; runF replaces the run in tests.
@@ -87,7 +90,7 @@ func Curate(opts *CurateOptions) error {
 		return err
 	}
 	commit := ""
-	if !opts.DryRun {
+	if !opts.DryRun && !(opts.SkipEmpty && len(r.Plan.Candidates) == 0 && len(r.Invalid) == 0) {
 		if commit, err = opts.Save(tx, r.Run); err != nil {
 			return err
 		}

@@ -1,0 +1,128 @@
+package watchcmd
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
+	"github.com/curator-dev/curator/dashboard"
+)
+
+// Options are what `curator watch` was asked to do.
+type Options struct {
+	cmdutil.Env
+	// Pipelines, Memory and Context choose what is watched (none given:
+	// pipelines and memory).
+	Pipelines, Memory, Context bool
+	// Project limits the pipelines to one project; Home is the pipeline
+	// home (--home, CURATOR_SDD_HOME).
+	Project, Home string
+	// Serve is the address of the live dashboard ("" none).
+	Serve string
+	// Debounce is the quiet time that ends a batch of file events;
+	// CurateAfter the quiet time after inbox or reflection changes before a
+	// curation runs; Poll, when set, polls instead of using file events.
+	Debounce, CurateAfter, Poll time.Duration
+	// Curate is the `context curate` run that new reflections start (from
+	// --curate-flags).
+	Curate *contextcmd.CurateOptions
+	// Ctx ends the watch; the command line ends it on Ctrl-C or SIGTERM.
+	Ctx context.Context
+}
+
+// NewCmd builds `curator watch`; runF replaces the run in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
+	return &cli.Command{
+		Name:  "watch",
+		Usage: "follow pipeline artifacts, the memory inbox and pending reflections, until interrupted",
+		Description: "With none of --pipelines, --memory, --context: pipelines and memory.\n" +
+			"Pipelines: a validated artifact that changes is recorded as drift in the pipeline state at once\n" +
+			"(and cleared when its validated content is back); the dashboard is rendered again, and pages\n" +
+			"open on --serve update themselves. Memory: new inbox files start a memory pass (watermark to\n" +
+			"now) after --curate-after of quiet. Context: new pending reflections start `context curate`\n" +
+			"with --curate-flags (default: proposals only) after --curate-after of quiet.\n" +
+			"Every change watch makes is one commit per settled batch, under the store's lock.\n" +
+			"One line per event on stderr (--quiet: errors only); --json prints one JSON object per event.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "pipelines", Usage: "watch pipeline artifacts (drift, dashboard)"},
+			&cli.BoolFlag{Name: "memory", Usage: "curate new inbox entries after --curate-after of quiet"},
+			&cli.BoolFlag{Name: "context", Usage: "curate new pending reflections after --curate-after of quiet"},
+			&cli.StringFlag{Name: "project", Usage: "watch only this pipeline project"},
+			&cli.StringFlag{Name: "home", Usage: "folder of the pipeline files (default: the store's pipelines/)", EnvVars: []string{"CURATOR_SDD_HOME"}},
+			&cli.StringFlag{Name: "serve", Usage: "serve the live dashboard on ADDR, e.g. 127.0.0.1:7777"},
+			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --serve on an address other computers can reach"},
+			&cli.DurationFlag{Name: "debounce", Value: 100 * time.Millisecond, Usage: "quiet time that ends a batch of file events"},
+			&cli.DurationFlag{Name: "curate-after", Value: 30 * time.Second, Usage: "quiet time before a memory or context curation runs"},
+			&cli.StringFlag{Name: "curate-flags", Usage: "flags of the `context curate` run, e.g. \"--auto-merge --similarity-threshold 0.9\" (default: proposals only)"},
+			&cli.DurationFlag{Name: "poll", Usage: "poll every DURATION instead of using file events (network file systems)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cmdutil.Usagef("watch takes no arguments (got %q)", c.Args().First())
+			}
+			opts := &Options{Env: f.Env(c),
+				Pipelines: c.Bool("pipelines"), Memory: c.Bool("memory"), Context: c.Bool("context"),
+				Project: c.String("project"), Home: c.String("home"), Serve: c.String("serve"),
+				Debounce: c.Duration("debounce"), CurateAfter: c.Duration("curate-after"), Poll: c.Duration("poll")}
+			if !opts.Pipelines && !opts.Memory && !opts.Context {
+				opts.Pipelines, opts.Memory = true, true
+			}
+			if opts.Debounce <= 0 {
+				return cmdutil.Usagef("--debounce %v: must be more than 0", opts.Debounce)
+			}
+			if opts.CurateAfter < 0 || opts.Poll < 0 {
+				return cmdutil.Usagef("--curate-after and --poll cannot be negative")
+			}
+			if opts.Project != "" && !opts.Pipelines {
+				return cmdutil.Usagef("--project needs --pipelines")
+			}
+			if opts.Serve != "" {
+				if !opts.Pipelines {
+					return cmdutil.Usagef("--serve needs --pipelines (it serves the pipeline dashboards)")
+				}
+				if err := dashboard.CheckServeAddr(opts.Serve, c.Bool("allow-remote")); err != nil {
+					return cmdutil.Usage(err)
+				}
+			}
+			if c.IsSet("curate-flags") && !opts.Context {
+				return cmdutil.Usagef("--curate-flags needs --context")
+			}
+			if opts.Context {
+				var err error
+				if opts.Curate, err = curateFlags(f, c.String("curate-flags")); err != nil {
+					return err
+				}
+			}
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			opts.Ctx = ctx
+			if runF != nil {
+				return runF(opts)
+			}
+			return Watch(opts)
+		},
+	}
+}
+
+// curateFlags parses --curate-flags as `context curate` would.
+func curateFlags(f *cmdutil.Factory, flags string) (*contextcmd.CurateOptions, error) {
+	var got *contextcmd.CurateOptions
+	cmd := contextcmd.NewCmdCurate(f, func(o *contextcmd.CurateOptions) error { got = o; return nil })
+	if err := cmdutil.ParseOnly(cmd, strings.Fields(flags)...); err != nil {
+		return nil, cmdutil.Usagef("--curate-flags %q: %v", flags, err)
+	}
+	return got, nil
+}
+
+// homeOptions are the pipeline options watch reads its pipelines with.
+func (o *Options) homeOptions() pipelinecmd.HomeOptions {
+	return pipelinecmd.HomeOptions{Env: o.Env, Project: o.Project, Home: o.Home}
+}

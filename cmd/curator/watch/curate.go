@@ -1,0 +1,95 @@
+package watchcmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
+	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/curate/playbook"
+)
+
+// curateMemory runs the memory pass over the window from the watermark to
+// now, as `curator memory curate` does, under the store's lock. A window
+// without candidates saves nothing, so two watchers of one store never
+// both curate it: the second finds the watermark moved. A locked store
+// puts the pass off by another quiet time.
+func (w *watcher) curateMemory() {
+	out, env := w.captured()
+	err := memorycmd.Curate(&memorycmd.CurateOptions{Env: env, DedupPrefix: 40, SkipEmpty: true})
+	if w.putOff(err, w.memTimer, "memory curation") {
+		return
+	}
+	ev := Event{Event: "memory-curate", Report: bytes.TrimSpace(out.Bytes())}
+	var rep memory.Report
+	if json.Unmarshal(out.Bytes(), &rep) == nil {
+		ev.Commit = rep.Commit
+		ev.Summary = fmt.Sprintf("window %s: %d candidate(s), %d promoted, %d duplicate(s) trashed, %d discarded, %d kept",
+			rep.Window, len(rep.Candidates), len(rep.Promoted), len(rep.Duplicates), len(rep.Discarded), len(rep.Kept))
+		if len(rep.Candidates) == 0 {
+			ev.Summary = fmt.Sprintf("window %s: nothing new to curate", rep.Window)
+		}
+	}
+	w.finishCuration(ev, err)
+}
+
+// curateContext runs `context curate` with the flags of --curate-flags
+// over the pending reflections, under the store's lock.
+func (w *watcher) curateContext() {
+	out, env := w.captured()
+	opts := *w.opts.Curate
+	opts.Env = env
+	err := contextcmd.Curate(&opts)
+	if w.putOff(err, w.ctx, "context curation") {
+		return
+	}
+	ev := Event{Event: "context-curate", Report: bytes.TrimSpace(out.Bytes())}
+	var rep playbook.Report
+	if json.Unmarshal(out.Bytes(), &rep) == nil {
+		ev.Commit = rep.Commit
+		var parts []string
+		for _, t := range playbook.ActionTypes {
+			if n := rep.Counts[t]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, t))
+			}
+		}
+		ev.Summary = fmt.Sprintf("%d reflection(s) merged", len(rep.ReflectionsMerged))
+		if len(parts) > 0 {
+			ev.Summary += ": " + strings.Join(parts, ", ")
+		}
+	}
+	w.finishCuration(ev, err)
+}
+
+// captured is the command's environment with its report going, as JSON,
+// into a buffer that becomes the event.
+func (w *watcher) captured() (*bytes.Buffer, cmdutil.Env) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return out, w.opts.Env.WithOutput(cmdutil.Streams(nil, out, errOut), true)
+}
+
+// putOff reports a locked store and arms the timer again.
+func (w *watcher) putOff(err error, t *time.Timer, what string) bool {
+	if !busy(err) {
+		return false
+	}
+	w.log.emit(Event{Event: "busy", Message: fmt.Sprintf("%v; %s tried again in %v", err, what, w.opts.CurateAfter)})
+	t.Reset(w.opts.CurateAfter)
+	return true
+}
+
+// finishCuration logs a curation, or its error.
+func (w *watcher) finishCuration(ev Event, err error) {
+	if err != nil {
+		ev.Message, ev.ExitCode = err.Error(), cmdutil.ExitCode(err)
+		if ev.ExitCode != cmdutil.ExitInvalid {
+			ev.Event = "error"
+		}
+	}
+	w.log.emit(ev)
+}
