@@ -92,6 +92,9 @@ func ViewOf(st *pipeline.State, r *pipeline.Report) View {
 				if d.ModifiedAt != "" {
 					av.Drift += " at " + d.ModifiedAt
 				}
+				if d.SHA256 != "" {
+					av.Drift += fmt.Sprintf(" (sha256 %.12s → %.12s)", d.ValidatedSHA256, d.SHA256)
+				}
 			}
 			pv.Artifacts = append(pv.Artifacts, av)
 		}

@@ -10,13 +10,15 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/curator-dev/curator/pipeline"
+
+	"github.com/curator-dev/curator/internal/browsertest"
 )
 
 // TestLiveInBrowser serves a live dashboard to headless Chromium, changes
 // the pipeline's state, and checks that the open page shows the change
 // without a reload, with its hostile texts still inert.
 func TestLiveInBrowser(t *testing.T) {
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	var (
 		mu      sync.Mutex
 		renders int
@@ -37,7 +39,7 @@ func TestLiveInBrowser(t *testing.T) {
 		return renders
 	}
 
-	ctx, dialogs := browser(t, bin)
+	ctx, dialogs := browsertest.Start(t, bin)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.ID("phases"))); err != nil {
 		t.Fatal(err)
 	}

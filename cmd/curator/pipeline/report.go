@@ -30,7 +30,7 @@ type Report struct {
 func newReport(h pipeline.Home, r *pipeline.Report, commit string) Report {
 	abs := absIn(h)
 	out := Report{Mode: r.Mode, Project: r.Project, Home: h.Dir, Commit: commit,
-		Warnings: cmdutil.NonNil(r.Warnings), Drift: r.Drift, Checks: r.Checks,
+		Warnings: cmdutil.NonNil(r.Warnings), Drift: cmdutil.NonNil(r.Drift), Checks: r.Checks,
 		Budget: r.Budget, Stories: r.Stories, Brief: abs(r.BriefPath), Files: []string{}}
 	if r.State != nil {
 		out.State, out.StateFile = r.State, abs(pipeline.StateName(r.Project))

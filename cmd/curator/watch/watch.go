@@ -2,6 +2,7 @@ package watchcmd
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -40,12 +41,16 @@ type watcher struct {
 	// was locked); the timers fire the runs owed.
 	owed                      map[string]bool
 	driftTimer, memTimer, ctx *time.Timer
+	// written is the state file each project had after watch's own last
+	// drift run, so that watch does not report its own writes as changes.
+	written map[string][sha256.Size]byte
 }
 
 // Watch runs until opts.Ctx ends: it follows what opts asks for and saves
 // what changes, one run per settled batch of events.
 func Watch(opts *Options) error {
 	w := &watcher{opts: opts, projects: map[string]*pipeline.Followed{}, roots: map[string]bool{}, owed: map[string]bool{},
+		written: map[string][sha256.Size]byte{},
 		log: &events{out: opts.IO.Out, errOut: opts.IO.ErrOut, json: opts.Globals.JSON, quiet: opts.Globals.Quiet, now: time.Now}}
 	s, err := opts.OpenStore()
 	if err != nil && (opts.Memory || opts.Context || opts.Home == "" || !errors.Is(err, mdstore.ErrNoStore)) {
@@ -242,6 +247,9 @@ func (w *watcher) handle(b watch.Batch) {
 			w.files.Remove(r)
 		}
 		for name := range states {
+			if w.stateSum(name) == w.written[name] {
+				continue // watch's own drift run wrote it
+			}
 			if w.opts.Project == "" || name == w.opts.Project {
 				w.log.emit(Event{Event: "state", Project: name})
 				w.live.notify(name)
@@ -293,6 +301,7 @@ func (w *watcher) recordDrift(projects map[string]bool) {
 		return
 	}
 	for _, r := range reports {
+		w.written[r.Project] = w.stateSum(r.Project)
 		for _, d := range r.Cleared {
 			w.log.emit(Event{Event: "drift-cleared", Project: r.Project, Phase: d.Phase, Path: d.Path, ValidatedSHA256: d.ValidatedSHA256, Commit: commit})
 		}
@@ -305,6 +314,12 @@ func (w *watcher) recordDrift(projects map[string]bool) {
 		}
 		w.live.notify(r.Project)
 	}
+}
+
+// stateSum is the sha256 of a project's state file as it is now.
+func (w *watcher) stateSum(project string) [sha256.Size]byte {
+	data, _ := os.ReadFile(filepath.Join(w.pipes.Dir, pipeline.StateName(project)))
+	return sha256.Sum256(data)
 }
 
 // busy reports whether err says another run holds the store.
