@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,24 +107,29 @@ func New(opts Options) (*Watcher, error) {
 // Add watches the tree under root recursively, from now on: what is
 // already there is not reported. Add may be called while Run runs.
 //
-// A root removed (or renamed away) is reported and waited for. When it
-// appears again it is reported with everything already in it, as a folder
-// created under a root is, and its tree is watched again. To notice it,
-// notifications watch the nearest existing folder above it, alone;
-// nothing else in that folder is reported, and Folders does not count it.
-// Polling looks for the root at every tick.
+// The root need not exist: Add of a root that does not exist yet succeeds,
+// and the root is watched from when it is made. A root removed (or renamed
+// away) is reported and waited for in the same way. A root that appears
+// is reported with everything already in it, as a folder created under a
+// root is, and its tree is watched again. To notice it, notifications
+// watch the nearest existing folder above it, alone; nothing else in that
+// folder is reported, and Folders does not count it. Polling looks for the
+// root at every tick.
 //
-// Add fails when root does not exist, is not a folder or cannot be read.
+// Add fails when root exists but is not a folder or cannot be read, or
+// when it does not exist and the folder above it cannot be watched.
 func (w *Watcher) Add(root string) error {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
 	info, err := os.Stat(root)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// waited for
+	case err != nil:
 		return fmt.Errorf("watch: %w", err)
-	}
-	if !info.IsDir() {
+	case !info.IsDir():
 		return fmt.Errorf("watch: %s is not a folder", root)
 	}
 	w.mu.Lock()
