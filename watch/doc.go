@@ -10,6 +10,13 @@
 // (Debounce) or, when changes keep coming, after MaxDelay, so an editor's
 // save (write a temporary file, rename it over, chmod) is one batch.
 //
+// A root need not exist: a root not made yet, or removed (rm -rf, or a
+// checkout that makes it again), is waited for, and once it is a folder
+// again it is watched and reported with everything already in it, as a
+// folder created under a root is. With notifications the nearest existing
+// folder above it is watched alone to see it come; nothing else there is
+// reported.
+//
 // Nothing is lost silently: when the system's event queue overflows, the
 // next batch says Rescan; when the system refuses more watches (the inotify
 // watch or instance limit, or too many open files), the Watcher switches to

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -68,7 +69,7 @@ func (w *Watcher) drop(p string, now time.Time) {
 	for f := range w.folders {
 		if within(f, p) {
 			delete(w.folders, f)
-			_ = w.fs.Remove(f) // the system may have dropped it already
+			w.release(f)
 			w.pend.add(f, now)
 		}
 	}
@@ -84,9 +85,7 @@ func (w *Watcher) unwatch(root string) {
 	for f := range w.folders {
 		if within(f, root) && !w.inRoots(f) {
 			delete(w.folders, f)
-			if w.fs != nil {
-				_ = w.fs.Remove(f)
-			}
+			w.release(f)
 		}
 	}
 	for f := range w.skipped {
@@ -104,13 +103,19 @@ func (w *Watcher) event(ev fsnotify.Event) {
 		return // polling since
 	}
 	p, now := filepath.Clean(ev.Name), time.Now()
-	if !w.inRoots(p) {
-		return // under a root removed since
+	w.awaited(p, now)
+	if w.fs == nil || !w.inRoots(p) {
+		return // polling since, or in a lookout, or under a root removed since
 	}
 	_, wasSkipped := w.skipped[p]
 	gone := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
 	if gone {
 		w.drop(p, now)
+		if slices.Contains(w.roots, p) {
+			w.pend.add(p, now)
+			w.placeAgain(p, now) // watched again if made again already, else waited for
+			return
+		}
 	}
 	if !gone && !ev.Has(fsnotify.Create) {
 		// a write or a chmod changes no folder
@@ -166,16 +171,17 @@ func (w *Watcher) fault(err error) {
 }
 
 // resync brings the watches in line with the folders on disk after events
-// were lost: new folders get a watch, gone ones are dropped.
+// were lost: new folders get a watch, gone ones are dropped, roots gone
+// are waited for and roots back are watched.
 func (w *Watcher) resync() error {
 	for f := range w.folders {
 		if info, err := os.Lstat(f); err != nil || !info.IsDir() {
 			delete(w.folders, f)
-			_ = w.fs.Remove(f)
+			w.release(f)
 		}
 	}
 	for _, r := range w.roots {
-		if err := w.watchTree(r, false, time.Now()); err != nil {
+		if err := w.place(r, false, time.Now()); err != nil {
 			return err
 		}
 	}
@@ -192,6 +198,7 @@ func (w *Watcher) fallBack(cause error) {
 	}
 	clear(w.folders)
 	clear(w.skipped)
+	clear(w.lookouts)
 	w.mode, w.every = ModePoll, w.opts.Fallback
 	w.snap, w.snapDirs = make(map[string]entry), 0
 	for _, r := range w.roots {

@@ -14,6 +14,15 @@ import (
 // patience bounds every wait: the machines that run these tests are busy.
 const patience = 10 * time.Second
 
+// modes are the two ways of watching, for the tests run in both.
+var modes = []struct {
+	name string
+	opts Options
+}{
+	{ModeNotify, Options{}},
+	{ModePoll, Options{Poll: 50 * time.Millisecond}},
+}
+
 // run is a Watcher running in the background with what it sent so far.
 type run struct {
 	t       *testing.T

@@ -79,13 +79,7 @@ var scenarios = []scenario{{
 }}
 
 func TestScenarios(t *testing.T) {
-	for _, mode := range []struct {
-		name string
-		opts Options
-	}{
-		{ModeNotify, Options{}},
-		{ModePoll, Options{Poll: 50 * time.Millisecond}},
-	} {
+	for _, mode := range modes {
 		for _, sc := range scenarios {
 			t.Run(mode.name+"/"+sc.name, func(t *testing.T) {
 				dir := t.TempDir()

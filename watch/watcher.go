@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,6 +58,7 @@ type Watcher struct {
 	addWatch func(dir string) error // replaced by tests
 	folders  map[string]struct{}    // watched
 	skipped  map[string]struct{}    // seen and skipped
+	lookouts map[string]string      // root waited for → folder watched above it
 
 	// ModePoll
 	snap     map[string]entry
@@ -78,10 +80,11 @@ func New(opts Options) (*Watcher, error) {
 		opts.Fallback = 2 * time.Second
 	}
 	w := &Watcher{
-		opts:    opts,
-		wake:    make(chan struct{}, 1),
-		folders: make(map[string]struct{}),
-		skipped: make(map[string]struct{}),
+		opts:     opts,
+		wake:     make(chan struct{}, 1),
+		folders:  make(map[string]struct{}),
+		skipped:  make(map[string]struct{}),
+		lookouts: make(map[string]string),
 	}
 	w.addWatch = func(dir string) error { return w.fs.Add(dir) }
 	if opts.Poll > 0 {
@@ -102,19 +105,31 @@ func New(opts Options) (*Watcher, error) {
 }
 
 // Add watches the tree under root recursively, from now on: what is
-// already there is not reported. Add may be called while Run runs. A root
-// that is itself removed is reported; with notifications it is not watched
-// again if it comes back.
+// already there is not reported. Add may be called while Run runs.
+//
+// The root need not exist: Add of a root that does not exist yet succeeds,
+// and the root is watched from when it is made. A root removed (or renamed
+// away) is reported and waited for in the same way. A root that appears
+// is reported with everything already in it, as a folder created under a
+// root is, and its tree is watched again. To notice it, notifications
+// watch the nearest existing folder above it, alone; nothing else in that
+// folder is reported, and Folders does not count it. Polling looks for the
+// root at every tick.
+//
+// Add fails when root exists but is not a folder or cannot be read, or
+// when it does not exist and the folder above it cannot be watched.
 func (w *Watcher) Add(root string) error {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}
 	info, err := os.Stat(root)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// waited for
+	case err != nil:
 		return fmt.Errorf("watch: %w", err)
-	}
-	if !info.IsDir() {
+	case !info.IsDir():
 		return fmt.Errorf("watch: %s is not a folder", root)
 	}
 	w.mu.Lock()
@@ -130,13 +145,14 @@ func (w *Watcher) Add(root string) error {
 		w.snapDirs += w.walkInto(root, w.snap)
 		return nil
 	}
-	err = w.watchTree(root, false, time.Now())
+	err = w.place(root, false, time.Now())
 	switch {
 	case err == nil:
 	case isLimit(err):
 		w.fallBack(err)
 	default:
 		w.roots = w.roots[:len(w.roots)-1]
+		w.unlook(root)
 		w.unwatch(root)
 		return fmt.Errorf("watch: %w", err)
 	}
@@ -168,6 +184,7 @@ func (w *Watcher) Remove(root string) error {
 		}
 		return nil
 	}
+	w.unlook(root)
 	w.unwatch(root)
 	return nil
 }
@@ -179,7 +196,9 @@ func (w *Watcher) Mode() string {
 	return w.mode
 }
 
-// Folders is the number of folders under watch now.
+// Folders is the number of folders of the watched trees now: the folders
+// under the roots that exist, skipped ones left out. The folder watched
+// above a root that does not exist, to see it come back, is not counted.
 func (w *Watcher) Folders() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -303,6 +322,7 @@ func (w *Watcher) end() {
 	}
 	clear(w.folders)
 	clear(w.skipped)
+	clear(w.lookouts)
 }
 
 // note queues a notice for Run.
