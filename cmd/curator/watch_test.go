@@ -334,13 +334,25 @@ func TestWatchDriftPolling(t *testing.T) {
 	driftScenarios(t, "poll", "--poll", "100ms")
 }
 
-// addMemories drops a strong fact and a noisy one into the inbox.
+// dropEntry writes an inbox entry straight into the inbox, as an agent
+// does; a strong one is promoted by channel A, a weak one discarded.
+func dropEntry(t *testing.T, dir, id string, strong bool) {
+	t.Helper()
+	factors := "  proximity: 0.1\n  surprisal: 0.1\n  entity_priority: 0.1\n  unambiguity: 0.1\n"
+	if strong {
+		factors = "  proximity: 0.9\n  surprisal: 0.8\n  entity_priority: 0.7\n  unambiguity: 0.9\n"
+	}
+	entry := "---\nid: " + id + "\ntype: fact\nstatus: inbox\nmaturity: case\nbrief: entry " + id + "\nauthor: agent-a\n" +
+		"tags: [go, build]\ncontent_confidence: 4\nimportance_factors:\n" + factors +
+		"ingestion_time: " + time.Now().UTC().Format(time.RFC3339Nano) + "\n---\nbody of " + id + "\n"
+	write(t, filepath.Join(dir, ".curator/memory/inbox", id+".md"), []byte(entry))
+}
+
+// addMemories drops a strong fact and a weak one into the inbox.
 func addMemories(t *testing.T, dir, suffix string) {
 	t.Helper()
-	curator(t, dir, "memory", "add", "--id", "f-strong"+suffix, "--type", "fact", "--brief", "Go build cache lives in ~/.cache/go-build "+suffix,
-		"--author", "agent-a", "--tags", "go,build", "--confidence", "4", "--proximity", "0.9", "--surprisal", "0.8",
-		"--entity-priority", "0.7", "--unambiguity", "0.9", "body text")
-	curator(t, dir, "memory", "add", "--id", "f-noise"+suffix, "--type", "fact", "--brief", "noise "+suffix, "--author", "a", "--proximity", "0.1")
+	dropEntry(t, dir, "f-strong"+suffix, true)
+	dropEntry(t, dir, "f-noise"+suffix, false)
 }
 
 // memoryReport is what a memory-curate event reports.
@@ -387,11 +399,7 @@ func TestWatchMemory(t *testing.T) {
 		t.Skipf("flock(1): %v", err)
 	}
 	time.Sleep(200 * time.Millisecond)
-	// An agent drops an entry straight into the inbox.
-	entry := "---\nid: f-strong2\ntype: fact\nstatus: inbox\nmaturity: case\nbrief: dropped by an agent\nauthor: a\n" +
-		"tags: [go, build]\ncontent_confidence: 4\nimportance_factors:\n  proximity: 0.9\n  surprisal: 0.8\n" +
-		"  entity_priority: 0.7\n  unambiguity: 0.9\ningestion_time: " + time.Now().UTC().Format(time.RFC3339Nano) + "\n---\nbody\n"
-	write(t, filepath.Join(dir, ".curator/memory/inbox/f-strong2.md"), []byte(entry))
+	dropEntry(t, dir, "f-strong2", true)
 	w.next("busy", 30*time.Second)
 	hold.Wait()
 	e = w.next("memory-curate", 30*time.Second)
