@@ -37,15 +37,15 @@ type Report struct {
 	// Files are home-relative names with their new content.
 	Files []File `json:"-"`
 	// BriefPath is the home-relative name of the brief written (or current).
-	BriefPath string   `json:"brief_path,omitempty"`
-	Budget    *Budget  `json:"budget,omitempty"`
-	Checks    []Check  `json:"checks,omitempty"`
-	Drift     []Drift  `json:"drift,omitempty"`
+	BriefPath string  `json:"brief_path,omitempty"`
+	Budget    *Budget `json:"budget,omitempty"`
+	Checks    []Check `json:"checks,omitempty"`
+	Drift     []Drift `json:"drift,omitempty"`
 	// Cleared is the recorded drift that is gone (the file is back to its
 	// validated content, or validated again); set by the drift mode.
 	Cleared  []Drift  `json:"cleared,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
-	Stories   []Story  `json:"stories,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+	Stories  []Story  `json:"stories,omitempty"`
 	// Decisions are one line each, for the commit message.
 	Decisions []string `json:"decisions,omitempty"`
 	// summary replaces the default first line of the commit message.

@@ -51,7 +51,7 @@ type watcher struct {
 func Watch(opts *Options) error {
 	w := &watcher{opts: opts, projects: map[string]*pipeline.Followed{}, roots: map[string]bool{}, owed: map[string]bool{},
 		written: map[string][sha256.Size]byte{},
-		log: &events{out: opts.IO.Out, errOut: opts.IO.ErrOut, json: opts.Globals.JSON, quiet: opts.Globals.Quiet, now: time.Now}}
+		log:     &events{out: opts.IO.Out, errOut: opts.IO.ErrOut, json: opts.Globals.JSON, quiet: opts.Globals.Quiet, now: time.Now}}
 	s, err := opts.OpenStore()
 	if err != nil && (opts.Memory || opts.Context || opts.Home == "" || !errors.Is(err, mdstore.ErrNoStore)) {
 		return err
