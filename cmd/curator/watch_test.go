@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -220,6 +222,11 @@ func pipelineStore(t *testing.T) (dir string, spec []byte) {
 	return dir, spec
 }
 
+func sha(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
 func write(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -320,6 +327,18 @@ func driftScenarios(t *testing.T, mode string, args ...string) {
 	// ...and watch still sees the artifact afterwards.
 	write(t, specPath, changed)
 	w.next("drift", wait)
+
+	// Another run validates the changed spec again: watch reads the new
+	// state (no drift left) and follows the new content from then on.
+	curator(t, dir, "pipeline", "transition", "--project", "shop", "--pipeline", "sdd", "--from", "spec-writer", "--to", "implementer", "--step", "2")
+	w.next("state", wait)
+	if sd := stateDrift(t, dir); len(sd) != 0 {
+		t.Fatalf("drift left after the spec was validated again: %+v", sd)
+	}
+	write(t, specPath, spec)
+	if d := w.next("drift", wait); d.ValidatedSHA256 != sha(changed) || d.SHA256 != sha(spec) {
+		t.Fatalf("after revalidation: %+v", d)
+	}
 	w.stop()
 	curator(t, dir, "memory", "curate", "--lock-timeout", "0s") // the lock is free
 }

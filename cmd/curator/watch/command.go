@@ -61,7 +61,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --serve on an address other computers can reach"},
 			&cli.DurationFlag{Name: "debounce", Value: 100 * time.Millisecond, Usage: "quiet time that ends a batch of file events"},
 			&cli.DurationFlag{Name: "curate-after", Value: 30 * time.Second, Usage: "quiet time before a memory or context curation runs"},
-			&cli.StringFlag{Name: "curate-flags", Usage: "flags of the `context curate` run, e.g. \"--auto-merge --similarity-threshold 0.9\" (default: proposals only)"},
+			&cli.StringFlag{Name: "curate-flags", Usage: "`FLAGS` of the context curate run, e.g. \"--auto-merge --similarity-threshold 0.9\" (default: none, merges stay proposals)"},
 			&cli.DurationFlag{Name: "poll", Usage: "poll every DURATION instead of using file events (network file systems)"},
 		},
 		Action: func(c *cli.Context) error {
