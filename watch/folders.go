@@ -192,13 +192,7 @@ func (w *Watcher) resync() error {
 // refused a watch (cause), says so, and asks for a rescan.
 func (w *Watcher) fallBack(cause error) {
 	watched := len(w.folders)
-	if w.fs != nil {
-		w.fs.Close()
-		w.fs = nil
-	}
-	clear(w.folders)
-	clear(w.skipped)
-	clear(w.lookouts)
+	w.closeWatches()
 	w.mode, w.every = ModePoll, w.opts.Fallback
 	w.snap, w.snapDirs = make(map[string]entry), 0
 	for _, r := range w.roots {

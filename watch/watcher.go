@@ -316,6 +316,11 @@ func (w *Watcher) end() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.ended = true
+	w.closeWatches()
+}
+
+// closeWatches closes the file events and forgets every watched folder.
+func (w *Watcher) closeWatches() {
 	if w.fs != nil {
 		w.fs.Close()
 		w.fs = nil

@@ -125,7 +125,8 @@ func (p *watchProc) next(kind string, within time.Duration) watchEvent {
 		select {
 		case e, ok := <-p.events:
 			if !ok {
-				p.t.Fatalf("watch ended while waiting for %q; stderr:\n%s", kind, p.errText())
+				err := <-p.exited
+				p.t.Fatalf("watch ended (%v) while waiting for %q; stderr:\n%s", err, kind, p.errText())
 			}
 			if e.Event == "error" || e.Event == "bad-json" {
 				p.t.Fatalf("watch: %s event while waiting for %q: %s", e.Event, kind, e.Message)

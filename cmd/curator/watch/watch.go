@@ -98,6 +98,11 @@ func Watch(opts *Options) error {
 			w.log.emit(Event{Event: "stopped"})
 			return nil
 		case err := <-done:
+			// The watcher also ends when ctx does, and may be seen first.
+			if ctx.Err() != nil {
+				w.log.emit(Event{Event: "stopped"})
+				return nil
+			}
 			return err
 		case n := <-notices:
 			w.log.emit(Event{Event: "notice", Summary: n.Kind, Message: n.Message})
