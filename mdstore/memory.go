@@ -75,7 +75,12 @@ func (m *Memory) Factor(name string) float64 {
 }
 
 // Body is the memory's content.
-func (m *Memory) Body() string { return string(m.Doc.Body()) }
+func (m *Memory) Body() string {
+	if m.Doc == nil { // listed Light: fields only
+		return ""
+	}
+	return string(m.Doc.Body())
+}
 
 // MemoryPath is where a memory of a status and type lives.
 func MemoryPath(status, typ, id string) string {

@@ -6,6 +6,7 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
+	mcpcmd "github.com/curator-dev/curator/cmd/curator/mcp"
 	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
@@ -22,5 +23,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		pipelinecmd.NewCmd(f),
 		similaritycmd.NewCmd(f),
 		watchcmd.NewCmd(f, nil),
+		mcpcmd.NewCmd(f),
 	}
 }

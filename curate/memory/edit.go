@@ -123,14 +123,17 @@ func setPath(m *mdstore.Memory, key string, v any) error {
 	return m.Doc.Set(top, inner)
 }
 
-// Delete moves a memory to the trash, recording that it was deleted, by
-// which run, and the folder to restore it to.
-func Delete(m *mdstore.Memory, now time.Time) (*Edit, error) {
+// Delete moves a memory to the trash, recording why (reason, "deleted" when
+// empty), by which run, and the folder to restore it to.
+func Delete(m *mdstore.Memory, reason string, now time.Time) (*Edit, error) {
 	if m.Status == "trash" {
 		return nil, fmt.Errorf("memory %s is %w", m.ID, ErrInTrash)
 	}
+	if reason == "" {
+		reason = "deleted"
+	}
 	run := mdstore.NewRun("memory delete "+m.ID, now)
-	if err := Trash(m, Trashed{Reason: "deleted", Run: run.Commit.RunID}, now, run.Changes); err != nil {
+	if err := Trash(m, Trashed{Reason: reason, Run: run.Commit.RunID}, now, run.Changes); err != nil {
 		return nil, err
 	}
 	return moved("delete", m, mdstore.MemoryPath("trash", m.Type, m.ID), run), nil

@@ -126,7 +126,7 @@ func TestOccupied(t *testing.T) {
 
 func TestDeleteAndUndelete(t *testing.T) {
 	now := t0.Add(time.Hour)
-	e, err := Delete(stored(t, "confirmed", "fact", "m-8"), now)
+	e, err := Delete(stored(t, "confirmed", "fact", "m-8"), "", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestDeleteAndUndelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Delete(trashed, now); !errors.Is(err, ErrInTrash) || err.Error() != "memory m-8 is already in the trash" {
+	if _, err := Delete(trashed, "", now); !errors.Is(err, ErrInTrash) || err.Error() != "memory m-8 is already in the trash" {
 		t.Fatalf("delete twice: %v", err)
 	}
 	back, err := Undelete(trashed, now)

@@ -80,3 +80,9 @@ func (e Env) WithOutput(io *IOStreams, asJSON bool) Env {
 	e.Globals.JSON = asJSON
 	return e
 }
+
+// EnvWith is an invocation with the given global flags, for commands run
+// without a command line (the MCP server's tools).
+func (f *Factory) EnvWith(g Globals) Env {
+	return Env{IO: f.IO, Globals: g, factory: f}
+}

@@ -15,6 +15,8 @@ import (
 type DeleteOptions struct {
 	cmdutil.Env
 	ID string
+	// Reason is recorded as trashed.reason ("" is "deleted").
+	Reason string
 }
 
 // NewCmdDelete builds `curator memory delete`; runF replaces the run in tests.
@@ -23,12 +25,13 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cli.Comm
 		Name:      "delete",
 		Usage:     "move a memory to the trash (restorable)",
 		ArgsUsage: "ID",
+		Flags:     []cli.Flag{&cli.StringFlag{Name: "reason", Usage: "why, recorded as trashed.reason (default: deleted)"}},
 		Action: func(c *cli.Context) error {
 			id, err := oneID(c)
 			if err != nil {
 				return err
 			}
-			opts := &DeleteOptions{Env: f.Env(c), ID: id}
+			opts := &DeleteOptions{Env: f.Env(c), ID: id, Reason: c.String("reason")}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -39,7 +42,9 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cli.Comm
 
 // Delete moves the memory to the trash and commits it.
 func Delete(opts *DeleteOptions) error {
-	return move(opts.Env, opts.ID, memory.Delete)
+	return move(opts.Env, opts.ID, func(m *mdstore.Memory, now time.Time) (*memory.Edit, error) {
+		return memory.Delete(m, opts.Reason, now)
+	})
 }
 
 // move runs a one-memory move under the lock, commits it and prints

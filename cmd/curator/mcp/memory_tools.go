@@ -1,0 +1,279 @@
+package mcpcmd
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
+	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// ListEntriesArgs are list_entries' parameters, as the memory-curate
+// procedure passes them.
+type ListEntriesArgs struct {
+	Status             string `json:"status" jsonschema:"inbox, confirmed or trash"`
+	Type               string `json:"type,omitempty" jsonschema:"fact, concept, lesson or rule (any when empty)"`
+	IngestionTimeStart string `json:"ingestion_time_start,omitempty" jsonschema:"window start, RFC 3339, inclusive (open when empty)"`
+	IngestionTimeEnd   string `json:"ingestion_time_end,omitempty" jsonschema:"window end, RFC 3339, exclusive (open when empty)"`
+	Limit              int    `json:"limit,omitempty" jsonschema:"entries per page: default 100, at most 1000"`
+	Offset             int    `json:"offset,omitempty" jsonschema:"entries to skip"`
+	IncludeBody        bool   `json:"include_body,omitempty" jsonschema:"also return each entry's body (off by default: the procedure reads fields only)"`
+	Snapshot           string `json:"snapshot,omitempty" jsonschema:"the snapshot of an earlier page; the listing at offset 0 makes a new one"`
+}
+
+// IDArgs name one memory.
+type IDArgs struct {
+	ID string `json:"id" jsonschema:"the memory's id"`
+}
+
+// DeleteArgs are delete_memory's parameters.
+type DeleteArgs struct {
+	ID     string `json:"id" jsonschema:"the memory's id"`
+	Reason string `json:"reason,omitempty" jsonschema:"why, recorded as trashed.reason (default: deleted)"`
+}
+
+// UpdateArgs are update_long_term's parameters.
+type UpdateArgs struct {
+	ID    string         `json:"id" jsonschema:"the memory's id"`
+	Patch map[string]any `json:"patch" jsonschema:"fields to set: dotted keys (importance_factors.proximity) or nested maps; maturity: confirmed on an inbox entry promotes it to confirmed/<type>/"`
+}
+
+// AddArgs are add_memory's parameters.
+type AddArgs struct {
+	ID                string             `json:"id,omitempty" jsonschema:"the id (default: m- and a run id)"`
+	Type              string             `json:"type" jsonschema:"fact, concept or lesson"`
+	Brief             string             `json:"brief" jsonschema:"one line"`
+	Body              string             `json:"body,omitempty"`
+	Author            string             `json:"author,omitempty"`
+	Tags              []string           `json:"tags,omitempty"`
+	ContentConfidence int                `json:"content_confidence,omitempty" jsonschema:"1 to 5 (default 3)"`
+	ImportanceFactors map[string]float64 `json:"importance_factors,omitempty" jsonschema:"proximity, surprisal, entity_priority, unambiguity: each in [0,1]"`
+	Scenario          string             `json:"scenario,omitempty" jsonschema:"for lessons: the scenario rules are drawn for"`
+	IngestionTime     string             `json:"ingestion_time,omitempty" jsonschema:"RFC 3339 (default: now)"`
+}
+
+// PromoteRuleArgs are promote_to_rule's parameters.
+type PromoteRuleArgs struct {
+	Scenario string `json:"scenario" jsonschema:"the scenario whose lesson cases (at least 3 distinct) make the rule"`
+	Author   string `json:"author,omitempty"`
+}
+
+// CurateArgs are curate_memory's parameters.
+type CurateArgs struct {
+	IngestionTimeStart string `json:"ingestion_time_start,omitempty" jsonschema:"window start (default: the watermark)"`
+	IngestionTimeEnd   string `json:"ingestion_time_end,omitempty" jsonschema:"window end (default: now)"`
+	Task               string `json:"task,omitempty" jsonschema:"a task text holding 整理范围：<start> 到 <end>"`
+	DryRun             bool   `json:"dry_run,omitempty" jsonschema:"report the decisions and change nothing"`
+}
+
+// maxPage is the most entries list_entries returns at once.
+const maxPage = 1000
+
+func (s *Server) addMemoryTools() {
+	tool(s, "list_entries", "The memory entries of a status whose ingestion_time is in [ingestion_time_start, ingestion_time_end), "+
+		"ordered by (ingestion_time, id): their frontmatter fields without bodies, a page of at most limit from offset, and the total. "+
+		"Pages of one listing come from one snapshot (taken at offset 0), so entries moved meanwhile are neither skipped nor repeated.",
+		s.listEntries)
+	tool(s, "get_memory", "One memory entry with its body.", func(_ context.Context, a IDArgs) (Result, error) {
+		return s.run("get_memory", func(env cmdutil.Env) error { return memorycmd.Show(&memorycmd.ShowOptions{Env: env, ID: a.ID}) })
+	})
+	tool(s, "add_memory", "A new inbox entry (one commit). Refused if it holds a secret.", s.addMemory)
+	tool(s, "update_long_term", "Set fields of a memory (one commit). maturity: confirmed on an inbox entry moves it to confirmed/<type>/ "+
+		"with status confirmed, in the same commit. The result is checked again; an invalid patch changes nothing.", s.updateLongTerm)
+	tool(s, "delete_memory", "Move a memory to the trash with trashed.reason set (one commit; restore_memory undoes it).",
+		func(_ context.Context, a DeleteArgs) (Result, error) {
+			return s.run("delete_memory", func(env cmdutil.Env) error {
+				return memorycmd.Delete(&memorycmd.DeleteOptions{Env: env, ID: a.ID, Reason: a.Reason})
+			})
+		})
+	tool(s, "restore_memory", "Move a trashed memory back where it was (one commit).", func(_ context.Context, a IDArgs) (Result, error) {
+		return s.run("restore_memory", func(env cmdutil.Env) error {
+			return memorycmd.Restore(&memorycmd.RestoreOptions{Env: env, ID: a.ID})
+		})
+	})
+	tool(s, "promote_to_rule", "Draw a rule from at least 3 distinct lesson cases of one scenario into confirmed/lesson/ (one commit).",
+		func(_ context.Context, a PromoteRuleArgs) (Result, error) {
+			return s.run("promote_to_rule", func(env cmdutil.Env) error {
+				return memorycmd.PromoteRule(&memorycmd.PromoteRuleOptions{Env: env, Scenario: a.Scenario, Author: a.Author})
+			})
+		})
+	tool(s, "curate_memory", "The hourly memory pass over a window (default: from the watermark to now): dedup, score, promote or trash; "+
+		"its report. One commit unless dry_run.", s.curateMemory)
+}
+
+// listEntries pages through one snapshot of a window's entries.
+func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, error) {
+	if !oneOf(a.Status, "inbox", "confirmed", "trash") {
+		return nil, fmt.Errorf("invalid arguments: status %q: want inbox, confirmed or trash", a.Status)
+	}
+	if a.Type != "" && !oneOf(a.Type, "fact", "concept", "lesson", "rule") {
+		return nil, fmt.Errorf("invalid arguments: type %q: want fact, concept, lesson or rule", a.Type)
+	}
+	if a.Limit == 0 {
+		a.Limit = 100
+	}
+	if a.Limit < 0 || a.Limit > maxPage || a.Offset < 0 {
+		return nil, fmt.Errorf("invalid arguments: limit must be 1 to %d and offset at least 0 (got %d, %d)", maxPage, a.Limit, a.Offset)
+	}
+	q := mdstore.MemoryQuery{Status: a.Status, Type: a.Type, Light: true}
+	var err error
+	if q.From, err = optionalTime("ingestion_time_start", a.IngestionTimeStart); err != nil {
+		return nil, err
+	}
+	if q.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
+		return nil, err
+	}
+	snap, err := s.pages.page(q, a.Offset, a.Snapshot, func() (*listing, error) { return s.listing(q) })
+	if err != nil {
+		return nil, err
+	}
+	end := min(a.Offset+a.Limit, len(snap.entries))
+	entries := []Result{}
+	for i := a.Offset; i < end; i++ {
+		e := snap.entries[i]
+		if a.IncludeBody {
+			e = s.withBody(e)
+		} else {
+			e = withoutBody(e)
+		}
+		entries = append(entries, e)
+	}
+	return Result{"entries": entries, "total": len(snap.entries), "offset": a.Offset, "limit": a.Limit,
+		"snapshot": snap.token, "taken_at": snap.at.Format(time.RFC3339Nano), "invalid": snap.invalid}, nil
+}
+
+// listing reads every entry of a query, as `memory list --json` shows
+// them.
+func (s *Server) listing(q mdstore.MemoryQuery) (*listing, error) {
+	st, err := mdstore.Open(s.g.Store)
+	if err != nil {
+		return nil, err
+	}
+	q.Secrets = st.Secrets()
+	res, err := st.ListMemories(q)
+	if err != nil {
+		return nil, err
+	}
+	l := &listing{at: time.Now().UTC(), invalid: []string{}}
+	for _, m := range res.Memories {
+		l.entries = append(l.entries, toResult(memorycmd.NewEntry(m)))
+	}
+	for _, inv := range res.Invalid {
+		l.invalid = append(l.invalid, inv.Error())
+	}
+	return l, nil
+}
+
+// withBody adds an entry's body, read now (from where the entry is now).
+func (s *Server) withBody(e Result) Result {
+	out := Result{}
+	for k, v := range e {
+		out[k] = v
+	}
+	id, _ := e["id"].(string)
+	if st, err := mdstore.Open(s.g.Store); err == nil {
+		if m, err := st.FindMemory(id); err == nil {
+			out["body"] = m.Body()
+		}
+	}
+	return out
+}
+
+func withoutBody(e Result) Result {
+	out := Result{}
+	for k, v := range e {
+		if k != "body" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {
+	rec := mdstore.NewMemory{ID: a.ID, Type: a.Type, Brief: a.Brief, Author: a.Author, Tags: a.Tags, Confidence: a.ContentConfidence,
+		Factors: a.ImportanceFactors, Scenario: a.Scenario, Body: a.Body}
+	var err error
+	if rec.IngestionTime, err = optionalTime("ingestion_time", a.IngestionTime); err != nil {
+		return nil, err
+	}
+	return s.run("add_memory", func(env cmdutil.Env) error {
+		return memorycmd.Add(&memorycmd.AddOptions{Env: env, Record: rec})
+	})
+}
+
+func (s *Server) updateLongTerm(_ context.Context, a UpdateArgs) (Result, error) {
+	if len(a.Patch) == 0 {
+		return nil, fmt.Errorf("invalid arguments: patch is empty")
+	}
+	var sets []memory.Set
+	flatten("", a.Patch, &sets)
+	sort.SliceStable(sets, func(i, j int) bool { return sets[i].Key < sets[j].Key })
+	return s.run("update_long_term", func(env cmdutil.Env) error {
+		return memorycmd.Update(&memorycmd.UpdateOptions{Env: env, ID: a.ID, Sets: sets})
+	})
+}
+
+// flatten turns a patch of nested maps into dotted keys; a map value is
+// a patch of its own keys, never a replacement of the whole map.
+func flatten(prefix string, patch map[string]any, out *[]memory.Set) {
+	for k, v := range patch {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if m, ok := v.(map[string]any); ok && len(m) > 0 {
+			flatten(key, m, out)
+			continue
+		}
+		// JSON numbers are float64; a whole number is an int, as in YAML.
+		if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			v = int(f)
+		}
+		*out = append(*out, memory.Set{Key: key, Value: v})
+	}
+}
+
+func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
+	opts := memorycmd.CurateOptions{Task: a.Task, DryRun: a.DryRun, DedupPrefix: 40}
+	var err error
+	if opts.From, err = optionalTime("ingestion_time_start", a.IngestionTimeStart); err != nil {
+		return nil, err
+	}
+	if opts.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
+		return nil, err
+	}
+	if a.Task != "" && (a.IngestionTimeStart != "" || a.IngestionTimeEnd != "") {
+		return nil, fmt.Errorf("invalid arguments: give either task or ingestion_time_start/end, not both")
+	}
+	return s.run("curate_memory", func(env cmdutil.Env) error {
+		opts.Env = env
+		return memorycmd.Curate(&opts)
+	})
+}
+
+// optionalTime parses an RFC 3339 argument; empty is the zero time.
+func optionalTime(name, v string) (time.Time, error) {
+	if strings.TrimSpace(v) == "" {
+		return time.Time{}, nil
+	}
+	t, err := memory.ParseTime(v)
+	if err != nil {
+		return t, fmt.Errorf("invalid arguments: %s: %v", name, err)
+	}
+	return t, nil
+}
+
+func oneOf(v string, set ...string) bool {
+	for _, x := range set {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,126 @@
+package mcpcmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+)
+
+// Server is curator's MCP server over one store.
+type Server struct {
+	mcp *mcp.Server
+	// f carries the save options of the process (crash tests, timing);
+	// g the global flags every tool runs with (the store, --lock-timeout).
+	f     *cmdutil.Factory
+	g     cmdutil.Globals
+	pages *snapshots
+}
+
+// NewServer builds the server with every tool, resource and prompt.
+func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
+	s := &Server{f: f, g: g, pages: newSnapshots()}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "curator", Title: "curator", Version: version()}, &mcp.ServerOptions{
+		Instructions: "curator keeps what agents learn as files in git: memories (inbox → confirmed/trash), a playbook of " +
+			"bullets curated from reflections, and pipeline handoffs. Every tool that changes something makes one commit.",
+	})
+	s.addMemoryTools()
+	s.addPlaybookTools()
+	s.addPipelineTools()
+	s.addResources()
+	s.addPrompts()
+	return s, nil
+}
+
+// Close releases what the server holds.
+func (s *Server) Close() {}
+
+// version is the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// env is the environment of one tool call: the server's globals, its
+// report written as JSON into out, the commit trailer naming the tool.
+func (s *Server) env(tool string, out io.Writer) cmdutil.Env {
+	f := &cmdutil.Factory{IO: cmdutil.Streams(strings.NewReader(""), out, io.Discard), CommandLine: "curator mcp " + tool}
+	if s.f != nil {
+		f.SaveOptions = s.f.SaveOptions
+	}
+	return f.EnvWith(s.g)
+}
+
+// Result is a tool's structured answer: the JSON report of the command
+// that did the work.
+type Result = map[string]any
+
+// run calls a command's run function with its report going into a
+// buffer, and returns that report. A command that failed is a tool error
+// with its message and exit status; one that finished but skipped
+// invalid inputs returns its report, which names them.
+func (s *Server) run(tool string, do func(env cmdutil.Env) error) (Result, error) {
+	var out bytes.Buffer
+	err := do(s.env(tool, &out))
+	var inv cmdutil.InvalidInputs
+	if err != nil && !errors.As(err, &inv) {
+		return nil, toolError(err)
+	}
+	res := Result{}
+	if out.Len() > 0 {
+		if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
+			return nil, fmt.Errorf("%s: the report is not a JSON object: %v", tool, jerr)
+		}
+	}
+	return res, nil
+}
+
+// toolError is a failed call's message, with what its exit status means.
+func toolError(err error) error {
+	switch cmdutil.ExitCode(err) {
+	case cmdutil.ExitUsage:
+		return fmt.Errorf("invalid arguments: %v", err)
+	case cmdutil.ExitBlocked:
+		return fmt.Errorf("refused: %v", err)
+	case cmdutil.ExitLocked:
+		return fmt.Errorf("busy: %v", err)
+	}
+	return err
+}
+
+// tool registers a tool whose handler returns a Result.
+func tool[In any](s *Server, name, description string, h func(context.Context, In) (Result, error)) {
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: description}, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (_ *mcp.CallToolResult, _ Result, err error) {
+		// A bug in one call is that call's error; the server goes on.
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("%s: internal error: %v", name, p)
+			}
+		}()
+		res, err := h(ctx, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, res, nil
+	})
+}
+
+// readCloser and writeCloser give the command's streams the Close the
+// transport wants; closing them does not close the process's stdin/stdout.
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }
