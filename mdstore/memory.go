@@ -61,6 +61,20 @@ func (m *Memory) Confidence() int {
 	return *m.ContentConfidence
 }
 
+// Factors are the importance factors: the record's map, or, for a record
+// listed Light (whose map was dropped), the four factors of the score (0
+// when missing).
+func (m *Memory) Factors() map[string]float64 {
+	if m.ImportanceFactors != nil || m.Doc != nil {
+		return m.ImportanceFactors
+	}
+	out := make(map[string]float64, len(ImportanceFactors))
+	for i, f := range ImportanceFactors {
+		out[f] = m.factors[i]
+	}
+	return out
+}
+
 // Factor returns an importance factor, 0 when missing.
 func (m *Memory) Factor(name string) float64 {
 	if m.ImportanceFactors != nil {

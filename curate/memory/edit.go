@@ -24,7 +24,7 @@ var (
 type FixedKeyError struct{ Key string }
 
 func (e *FixedKeyError) Error() string {
-	return e.Key + " follows the file; use delete/restore or maturity=confirmed"
+	return e.Key + " follows the file; use delete/restore or maturity=confirmed (status may only be set to what that makes it)"
 }
 
 // Set is one change of `memory update`: Key is a top-level key, or
@@ -68,13 +68,19 @@ func Add(m *mdstore.Memory, now time.Time) *Edit {
 // maturity to confirmed on an inbox entry promotes it (to confirmed/<type>/,
 // with its observation period started), changing the type of a confirmed
 // memory moves it to the folder of the new type; any other update rewrites
-// the file in place. id and status cannot be set (*FixedKeyError). The edited
+// the file in place. id cannot be set, nor status to anything but what the
+// edit makes it (*FixedKeyError). The edited
 // record gets every check a file gets (ErrInvalidEdit). m's document is
 // edited.
 func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
 	var changed []string
+	var statuses []any
 	for _, s := range sets {
-		if s.Key == "id" || s.Key == "status" {
+		if s.Key == "status" {
+			statuses = append(statuses, s.Value)
+			continue
+		}
+		if s.Key == "id" {
 			return nil, &FixedKeyError{Key: s.Key}
 		}
 		if err := setPath(m, s.Key, s.Value); err != nil {
@@ -85,6 +91,18 @@ func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
 	checked, err := mdstore.ParseMemory(m.Path, m.Doc.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidEdit, err)
+	}
+	// status follows the folder: it may be set only to what the edit makes
+	// it (status: confirmed beside maturity: confirmed, as the memory-curate
+	// procedure patches a promotion).
+	becomes := checked.Status
+	if checked.Status == "inbox" && checked.Maturity == "confirmed" {
+		becomes = "confirmed"
+	}
+	for _, v := range statuses {
+		if v != becomes {
+			return nil, &FixedKeyError{Key: "status"}
+		}
 	}
 	run := mdstore.NewRun("memory update "+m.ID, now)
 	run.Decide("update " + m.ID + ": " + strings.Join(changed, ", "))

@@ -99,7 +99,22 @@ func TestUpdateRefusals(t *testing.T) {
 			t.Errorf("%s: %v", key, err)
 		}
 	}
-	_, err := Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "content_confidence", Value: 9}}, t0)
+	// status may be given as what the edit makes it, as the memory-curate
+	// procedure patches a promotion; never as anything else.
+	e, err := Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}}, t0)
+	if err != nil || e.To != "memory/confirmed/fact/m-5.md" {
+		t.Errorf("promotion with status confirmed: %v %+v", err, e)
+	}
+	if _, err := Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "status", Value: "inbox"}}, t0); err != nil {
+		t.Errorf("status as it is: %v", err)
+	}
+	for _, sets := range [][]Set{{{Key: "status", Value: "confirmed"}}, {{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "trash"}}} {
+		var fixed *FixedKeyError
+		if _, err := Update(stored(t, "inbox", "fact", "m-5"), sets, t0); !errors.As(err, &fixed) {
+			t.Errorf("%v: %v", sets, err)
+		}
+	}
+	_, err = Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "content_confidence", Value: 9}}, t0)
 	if !errors.Is(err, ErrInvalidEdit) || !strings.Contains(err.Error(), "content_confidence") {
 		t.Errorf("confidence 9: %v", err)
 	}

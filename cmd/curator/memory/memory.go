@@ -81,7 +81,7 @@ type Entry struct {
 func NewEntry(m *mdstore.Memory) Entry {
 	return Entry{
 		Author: m.Author, Body: m.Body(), Brief: m.Brief, ContentConfidence: m.Confidence(), ID: m.ID,
-		ImportanceFactors: m.ImportanceFactors, IngestionTime: m.IngestionTime.UTC().Format(time.RFC3339Nano),
+		ImportanceFactors: m.Factors(), IngestionTime: m.IngestionTime.UTC().Format(time.RFC3339Nano),
 		Maturity: m.Maturity, Observation: m.Observation, Path: m.Path, Scenario: m.Scenario,
 		Score: memory.Score(m), SourceCases: cmdutil.NonNil(m.SourceCases), Status: m.Status,
 		Tags: cmdutil.NonNil(m.Tags), Trashed: m.Trashed, Type: m.Type,
