@@ -51,8 +51,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"and /handoff in .claude/commands/ (a file you edited is kept), and the playbook block of\n" +
 			"`context inject` in CLAUDE.md. --agent agents-md writes the playbook block and a curator section\n" +
 			"into AGENTS.md. These files belong to your project: they are written, not committed.\n" +
-			"Running it again with the same playbook changes nothing. --dry-run prints each file with create, merge, keep or\n" +
-			"unchanged, and writes nothing.",
+			"Running it again with the same playbook changes nothing. --dry-run prints each file with\n" +
+			"create, merge, keep or unchanged, and writes nothing.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("init takes at most one folder")
