@@ -2,6 +2,8 @@ package initcmd
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,6 +16,10 @@ type Options struct {
 	cmdutil.Env
 	// Dir is the folder that gets .curator (default: the working directory).
 	Dir string
+	// Agent is the coding agent to set up in Dir ("" none; KnownAgents).
+	Agent string
+	// DryRun reports what would be created or changed and writes nothing.
+	DryRun bool
 }
 
 // Report is the --json output of init.
@@ -21,24 +27,44 @@ type Report struct {
 	Store   string   `json:"store"`
 	Created []string `json:"created"`
 	Commit  string   `json:"commit"`
+	// AgentFiles are the files of --agent, relative to DIR; they are
+	// written, never committed.
+	AgentFiles []AgentFile `json:"agent_files"`
+	DryRun     bool        `json:"dry_run,omitempty"`
 }
 
 // NewCmd builds `curator init`; runF replaces the run in tests.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "init",
-		Usage:     "create a .curator store (config.yaml, folders, a git repository if there is none)",
+		Usage:     "create a .curator store (config.yaml, folders, a git repository if there is none); --agent sets up a coding agent",
 		ArgsUsage: "[DIR]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(KnownAgents, " or ")},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created or changed, and write nothing"},
+		},
 		Description: "Creates DIR/.curator (DIR defaults to the working directory) with config.yaml and the\n" +
 			"folders of the store layout, and a git repository in DIR when DIR is not inside one.\n" +
-			"Existing files are kept. The new store is committed as the first curator run.",
+			"Existing files are kept. The new store is committed as the first curator run.\n\n" +
+			"--agent claude writes, in DIR: .mcp.json with the curator MCP server (merged into an existing\n" +
+			"file; a curator entry of your own is kept), the slash commands /curate-memory, /curate-context\n" +
+			"and /handoff in .claude/commands/ (a file you edited is kept), and the playbook block of\n" +
+			"`context inject` in CLAUDE.md. --agent agents-md writes the playbook block and a curator section\n" +
+			"into AGENTS.md. These files belong to your project: they are written, not committed.\n" +
+			"Running it again with the same playbook changes nothing. --dry-run prints each file with\n" +
+			"create, merge, keep or unchanged, and writes nothing.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("init takes at most one folder")
 			}
-			opts := &Options{Env: f.Env(c), Dir: c.Args().First()}
+			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), DryRun: c.Bool("dry-run")}
 			if opts.Dir == "" {
 				opts.Dir = "."
+			}
+			if c.IsSet("agent") {
+				if err := cmdutil.CheckOneOf("agent", opts.Agent, KnownAgents); err != nil {
+					return err
+				}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -48,8 +74,31 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	}
 }
 
-// Run creates the store and commits what it created.
+// Run creates the store and commits what it created, then writes the
+// agent's files (not committed). The agent's files are worked out before
+// anything is written, so a file curator cannot merge into stops the run
+// with nothing changed.
 func Run(opts *Options) error {
+	storeDir := filepath.Join(opts.Dir, mdstore.DirName)
+	rep := Report{AgentFiles: []AgentFile{}, DryRun: opts.DryRun}
+	if opts.Agent != "" {
+		block, invalid, err := playbookBlock(storeDir)
+		if err != nil {
+			return err
+		}
+		if rep.AgentFiles, err = planAgent(opts.Dir, opts.Agent, block); err != nil {
+			return err
+		}
+		opts.ReportInvalid(invalid)
+		for _, f := range rep.AgentFiles {
+			if f.Action == ActionKeep && f.Path == mcpJSON {
+				opts.Warn("curator: warning: %s: %s\n", filepath.Join(opts.Dir, mcpJSON), f.Note)
+			}
+		}
+	}
+	if opts.DryRun {
+		return dryRun(opts, storeDir, rep)
+	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return err
 	}
@@ -57,7 +106,7 @@ func Run(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	rep := Report{Store: s.Dir, Created: created}
+	rep.Store, rep.Created = s.Dir, cmdutil.NonNil(created)
 	if len(created) > 0 && !opts.Globals.NoCommit {
 		tx, err := opts.Begin(s)
 		if err != nil {
@@ -68,13 +117,60 @@ func Run(opts *Options) error {
 			return err
 		}
 	}
+	if err := writeAgentFiles(opts.Dir, rep.AgentFiles); err != nil {
+		return err
+	}
 	if opts.Globals.JSON {
 		return opts.PrintJSON(rep)
 	}
-	if len(created) == 0 {
+	switch {
+	case len(created) > 0:
+		opts.Say("Initialised curator store in %s\n", s.Dir)
+	case opts.Agent == "":
 		opts.Say("Store %s already exists; nothing changed.\n", s.Dir)
-		return nil
+	default:
+		opts.Say("Store %s already exists.\n", s.Dir)
 	}
-	opts.Say("Initialised curator store in %s\n", s.Dir)
+	sayAgentFiles(opts, rep.AgentFiles)
 	return nil
+}
+
+// dryRun reports what Run would do.
+func dryRun(opts *Options, storeDir string, rep Report) error {
+	abs, err := filepath.Abs(storeDir)
+	if err != nil {
+		return err
+	}
+	rep.Store, rep.Created = abs, []string{}
+	if opts.Globals.JSON {
+		return opts.PrintJSON(rep)
+	}
+	if fi, err := os.Stat(storeDir); err == nil && fi.IsDir() {
+		opts.Say("Store %s already exists.\n", abs)
+	} else {
+		opts.Say("Would initialise a curator store in %s\n", abs)
+	}
+	sayAgentFiles(opts, rep.AgentFiles)
+	opts.Say("Dry run: nothing was written.\n")
+	return nil
+}
+
+// sayAgentFiles lists the agent files, one a line with its action.
+func sayAgentFiles(opts *Options, files []AgentFile) {
+	if len(files) == 0 {
+		return
+	}
+	for _, f := range files {
+		if f.Note != "" {
+			opts.Say("  %-9s %s (%s)\n", f.Action, f.Path, f.Note)
+		} else {
+			opts.Say("  %-9s %s\n", f.Action, f.Path)
+		}
+	}
+	for _, f := range files {
+		if f.data != nil && !opts.DryRun {
+			opts.Say("Agent files are written, not committed: they belong to your project.\n")
+			return
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package initcmd
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
@@ -26,5 +27,22 @@ func TestFlags(t *testing.T) {
 	}
 	if err := cmdutil.ParseOnly(NewCmd(f, nil), "a", "b"); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Fatalf("two folders: %v", err)
+	}
+	if got.Agent != "" || got.DryRun {
+		t.Fatalf("defaults: %+v", got)
+	}
+	for _, agent := range KnownAgents {
+		got = nil
+		if err := cmdutil.ParseOnly(NewCmd(f, func(o *Options) error { got = o; return nil }), "--agent", agent, "--dry-run", "d"); err != nil {
+			t.Fatal(err)
+		}
+		if got.Agent != agent || !got.DryRun || got.Dir != "d" {
+			t.Fatalf("--agent %s --dry-run: %+v", agent, got)
+		}
+	}
+	got = nil
+	err := cmdutil.ParseOnly(NewCmd(f, func(o *Options) error { got = o; return nil }), "--agent", "vim")
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || got != nil || !strings.Contains(err.Error(), "claude, agents-md") {
+		t.Fatalf("unknown agent: %v, ran %v", err, got != nil)
 	}
 }

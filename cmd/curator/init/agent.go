@@ -1,0 +1,233 @@
+package initcmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/templates"
+)
+
+// The coding agents that `init --agent` sets up.
+const (
+	// AgentClaude is Claude Code: .mcp.json, .claude/commands/, CLAUDE.md.
+	AgentClaude = "claude"
+	// AgentsMD is the AGENTS.md convention of other agents.
+	AgentsMD = "agents-md"
+)
+
+// KnownAgents are the values --agent accepts.
+var KnownAgents = []string{AgentClaude, AgentsMD}
+
+// What happens to an agent file.
+const (
+	// ActionCreate: the file is new.
+	ActionCreate = "create"
+	// ActionMerge: curator's part is added to, or updated in, the file;
+	// the rest of it is kept.
+	ActionMerge = "merge"
+	// ActionKeep: the file holds its own version of curator's part; the
+	// user's version wins and the file is left as it is.
+	ActionKeep = "keep"
+	// ActionUnchanged: the file already holds what curator would write.
+	ActionUnchanged = "unchanged"
+)
+
+// injectTop is how many playbook bullets the block holds, as `context
+// inject` writes by default.
+const injectTop = 20
+
+// AgentFile is one file of an agent's setup and what happens to it.
+type AgentFile struct {
+	// Path is relative to init's folder, with forward slashes.
+	Path   string `json:"path"`
+	Action string `json:"action"`
+	// Note says why a file is kept.
+	Note string `json:"note,omitempty"`
+	// data is the new content (create and merge only).
+	data []byte
+}
+
+// planAgent works out the files of agent in dir and what would happen to
+// each; block is the playbook block (playbook.InjectBlock). Nothing is
+// written. A file curator cannot merge into (.mcp.json that is not JSON, a
+// block with one marker) is an error naming it.
+func planAgent(dir, agent, block string) ([]AgentFile, error) {
+	switch agent {
+	case AgentClaude:
+		var files []AgentFile
+		f, err := planMCPJSON(dir)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		cmds, err := planClaudeCommands(dir)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, cmds...)
+		f, err = planBlock(dir, "CLAUDE.md", "", block)
+		if err != nil {
+			return nil, err
+		}
+		return append(files, f), nil
+	case AgentsMD:
+		guide, err := fs.ReadFile(templates.Agents, templates.AgentsMDGuide)
+		if err != nil {
+			return nil, err
+		}
+		f, err := planBlock(dir, "AGENTS.md", string(guide), block)
+		if err != nil {
+			return nil, err
+		}
+		return []AgentFile{f}, nil
+	}
+	return nil, cmdutil.CheckOneOf("agent", agent, KnownAgents)
+}
+
+// planMCPJSON merges curator's server into .mcp.json.
+func planMCPJSON(dir string) (AgentFile, error) {
+	f := AgentFile{Path: mcpJSON}
+	old, exists, err := readAgentFile(dir, f.Path)
+	if err != nil {
+		return f, err
+	}
+	out, res, err := mergeServer(old, "curator", curatorServer)
+	var je *jsonError
+	if errors.As(err, &je) {
+		return f, fmt.Errorf("%s:%d: %s; nothing was written", agentPath(dir, f.Path), je.Line, je.Msg)
+	}
+	if err != nil {
+		return f, fmt.Errorf("%s: %w", agentPath(dir, f.Path), err)
+	}
+	switch {
+	case res == serverOther:
+		f.Action = ActionKeep
+		f.Note = "mcpServers.curator is not " + curatorServerJSON() + "; the file's entry is kept"
+	case res == serverSame:
+		f.Action = ActionUnchanged
+	case exists:
+		f.Action, f.data = ActionMerge, out
+	default:
+		f.Action, f.data = ActionCreate, out
+	}
+	return f, nil
+}
+
+// curatorServerJSON is curator's .mcp.json entry on one line.
+func curatorServerJSON() string {
+	return jsonStyle{colon: ": "}.compact(curatorServer)
+}
+
+// planClaudeCommands copies the slash commands to .claude/commands/; a
+// file that is there with other content is the user's and is kept.
+func planClaudeCommands(dir string) ([]AgentFile, error) {
+	entries, err := fs.ReadDir(templates.Agents, templates.ClaudeCommands)
+	if err != nil {
+		return nil, err
+	}
+	var files []AgentFile
+	for _, e := range entries {
+		want, err := fs.ReadFile(templates.Agents, path.Join(templates.ClaudeCommands, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		f := AgentFile{Path: ".claude/commands/" + e.Name()}
+		old, exists, err := readAgentFile(dir, f.Path)
+		switch {
+		case err != nil:
+			return nil, err
+		case !exists:
+			f.Action, f.data = ActionCreate, want
+		case bytes.Equal(old, want):
+			f.Action = ActionUnchanged
+		default:
+			f.Action, f.Note = ActionKeep, "edited; the file's version is kept"
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// planBlock puts the playbook block, and the guide section when guide is
+// not empty, into a markdown file, as `context inject` does.
+func planBlock(dir, name, guide, block string) (AgentFile, error) {
+	f := AgentFile{Path: name}
+	old, exists, err := readAgentFile(dir, name)
+	if err != nil {
+		return f, err
+	}
+	out := old
+	if guide != "" {
+		if out, err = injectGuide(out, guide); err != nil {
+			return f, cmdutil.Blocked(fmt.Errorf("%s: %w", agentPath(dir, name), err))
+		}
+	}
+	if out, err = playbook.Inject(out, block); err != nil {
+		return f, cmdutil.Blocked(fmt.Errorf("%s: %w", agentPath(dir, name), err))
+	}
+	switch {
+	case !exists:
+		f.Action, f.data = ActionCreate, out
+	case bytes.Equal(out, old):
+		f.Action = ActionUnchanged
+	default:
+		f.Action, f.data = ActionMerge, out
+	}
+	return f, nil
+}
+
+// playbookBlock is the block `context inject` writes for the store in
+// storeDir (no bullets when there is no store yet), and the bullet files
+// that could not be read.
+func playbookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
+	if _, err := os.Stat(storeDir); errors.Is(err, fs.ErrNotExist) {
+		return playbook.InjectBlock(nil, ""), nil, nil
+	}
+	s, err := mdstore.Open(storeDir)
+	if err != nil {
+		return "", nil, err
+	}
+	list, err := s.ListBullets(false)
+	if err != nil {
+		return "", nil, err
+	}
+	return playbook.InjectBlock(playbook.TopBullets(list.Active, "", injectTop), ""), list.Invalid, nil
+}
+
+// writeAgentFiles writes the files that are created or merged.
+func writeAgentFiles(dir string, files []AgentFile) error {
+	for _, f := range files {
+		if f.data == nil {
+			continue
+		}
+		p := agentPath(dir, f.Path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := mdstore.WriteFileAtomic(p, f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readAgentFile reads an agent file; a missing one is empty and !exists.
+func readAgentFile(dir, rel string) ([]byte, bool, error) {
+	b, err := os.ReadFile(agentPath(dir, rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
+func agentPath(dir, rel string) string {
+	return filepath.Join(dir, filepath.FromSlash(rel))
+}
