@@ -15,6 +15,9 @@ type ReflectOptions struct {
 	cmdutil.Env
 	// File is the reflection ("" or "-": stdin).
 	File string
+	// StdinName is what a reflection read from stdin is called in messages
+	// ("stdin" when empty); a name ending in .json reads it as JSON.
+	StdinName string
 }
 
 // NewCmdReflect builds `curator context reflect`; runF replaces the run in tests.
@@ -44,6 +47,9 @@ func Reflect(opts *ReflectOptions) error {
 	name, data, err := readInput(opts.Env, opts.File)
 	if err != nil {
 		return err
+	}
+	if (opts.File == "" || opts.File == "-") && opts.StdinName != "" {
+		name = opts.StdinName
 	}
 	s, err := opts.OpenStore()
 	if err != nil {

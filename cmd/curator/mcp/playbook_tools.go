@@ -1,0 +1,140 @@
+package mcpcmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	"github.com/curator-dev/curator/curate/playbook"
+)
+
+// QueryPlaybookArgs are query_playbook's parameters.
+type QueryPlaybookArgs struct {
+	Category string   `json:"category,omitempty" jsonschema:"only bullets of this category (strategy, api, verification, troubleshooting, …)"`
+	Text     string   `json:"text,omitempty" jsonschema:"rank the bullets by similarity to this text"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"only bullets that have all these tags"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"at most this many bullets (default 10)"`
+}
+
+// AddReflectionArgs are add_reflection's parameters.
+type AddReflectionArgs struct {
+	Reflection string `json:"reflection" jsonschema:"the reflection: markdown with a frontmatter (---, id, lessons: [{content, category, confidence, tags}], ---) or a JSON object with the same fields"`
+	Format     string `json:"format,omitempty" jsonschema:"markdown or json; only needed when the text does not tell (a JSON object starts with {)"`
+}
+
+// CuratePlaybookArgs are curate_playbook's parameters. The pointers tell
+// a parameter given from one left out: config.yaml's context section
+// applies to the thresholds not given, as for the command.
+type CuratePlaybookArgs struct {
+	DryRun              *bool    `json:"dry_run,omitempty" jsonschema:"report the decisions and change nothing (default true: only dry_run false curates)"`
+	AutoMerge           bool     `json:"auto_merge,omitempty" jsonschema:"apply merges with similarity of at least 0.8 instead of proposing them"`
+	ReflectionID        string   `json:"reflection_id,omitempty" jsonschema:"curate only this pending reflection"`
+	SimilarityThreshold *float64 `json:"similarity_threshold,omitempty" jsonschema:"above it a lesson reinforces a bullet; from 0.6 up to it, it merges (default: config.yaml, else 0.85)"`
+	MinConfidence       *float64 `json:"min_confidence,omitempty" jsonschema:"skip lessons under this confidence (default: config.yaml, else 0.5)"`
+	RequireValidation   bool     `json:"require_validation,omitempty" jsonschema:"mark every merged bullet validation: required"`
+	Category            string   `json:"category,omitempty" jsonschema:"curate only lessons of this category"`
+	Maintenance         bool     `json:"maintenance,omitempty" jsonschema:"also tidy the playbook: dedup, archive harmful, prune unused, merge overlapping, rebalance priorities"`
+}
+
+// NoArgs is a tool without parameters.
+type NoArgs struct{}
+
+// defaultQueryLimit is how many bullets query_playbook returns unless told.
+const defaultQueryLimit = 10
+
+func (s *Server) addPlaybookTools() {
+	tool(s, "query_playbook", "Active playbook bullets by category, tags or similarity to a text, best first "+
+		"(as `curator context query --json`).", s.queryPlaybook)
+	tool(s, "add_reflection", "Store a reflection (lessons learned) as pending, for curate_playbook to merge into the playbook "+
+		"(one commit, as `curator context reflect`). It is checked first: lessons with content, confidence in [0,1], "+
+		"priority 1–10, no secrets in any field; a bad one is refused with its field and nothing is stored.", s.addReflection)
+	tool(s, "curate_playbook", "Merge the pending reflections into the playbook: similarity above the threshold reinforces a bullet, "+
+		"from 0.6 up to it merges (a proposal unless auto_merge), below 0.6 adds a bullet. A dry run unless dry_run is false; "+
+		"then one commit. The `curator context curate --json` report.", s.curatePlaybook)
+	tool(s, "playbook_stats", "Playbook statistics: bullets by category, confidence, helpful/harmful counters, pending reflections "+
+		"(as `curator context stats --json`).", func(_ context.Context, _ NoArgs) (Result, error) {
+		return s.run("playbook_stats", func(env cmdutil.Env) error {
+			return contextcmd.Stats(&contextcmd.StatsOptions{Env: env})
+		})
+	})
+}
+
+func (s *Server) queryPlaybook(_ context.Context, a QueryPlaybookArgs) (Result, error) {
+	if a.Limit == 0 {
+		a.Limit = defaultQueryLimit
+	}
+	if a.Limit < 0 {
+		return nil, fmt.Errorf("invalid arguments: limit %d: want at least 1", a.Limit)
+	}
+	q := playbook.Query{Text: a.Text, Limit: a.Limit}
+	for _, t := range a.Tags {
+		if t = strings.TrimSpace(t); t != "" {
+			q.Tags = append(q.Tags, t)
+		}
+	}
+	if a.Category != "" {
+		q.Category = playbook.NormCategory(a.Category)
+	}
+	return s.run("query_playbook", func(env cmdutil.Env) error {
+		return contextcmd.Query(&contextcmd.QueryOptions{Env: env, Query: q})
+	})
+}
+
+func (s *Server) addReflection(_ context.Context, a AddReflectionArgs) (Result, error) {
+	if strings.TrimSpace(a.Reflection) == "" {
+		return nil, fmt.Errorf("invalid arguments: reflection is empty")
+	}
+	// The text tells its format: a JSON reflection is an object, a
+	// markdown one starts with its frontmatter. A format that contradicts
+	// the text is refused rather than guessed around.
+	isJSON := strings.HasPrefix(strings.TrimSpace(a.Reflection), "{")
+	name := "reflection"
+	switch a.Format {
+	case "":
+	case "json":
+		if !isJSON {
+			return nil, fmt.Errorf("invalid arguments: format json: the reflection is not a JSON object (it does not start with {)")
+		}
+		name = "reflection.json"
+	case "markdown":
+		if isJSON {
+			return nil, fmt.Errorf("invalid arguments: format markdown: the reflection starts with {; a markdown reflection starts with its frontmatter (---)")
+		}
+		name = "reflection.md"
+	default:
+		return nil, fmt.Errorf("invalid arguments: format %q: want markdown or json", a.Format)
+	}
+	return s.run("add_reflection", func(env cmdutil.Env) error {
+		env.IO.In = strings.NewReader(a.Reflection)
+		return contextcmd.Reflect(&contextcmd.ReflectOptions{Env: env, File: "-", StdinName: name})
+	})
+}
+
+func (s *Server) curatePlaybook(_ context.Context, a CuratePlaybookArgs) (Result, error) {
+	set := playbook.DefaultSettings()
+	set.AutoMerge, set.RequireValidation, set.Maintenance = a.AutoMerge, a.RequireValidation, a.Maintenance
+	set.ReflectionID = a.ReflectionID
+	if a.Category != "" {
+		set.Category = playbook.NormCategory(a.Category)
+	}
+	if a.SimilarityThreshold != nil {
+		set.Threshold = *a.SimilarityThreshold
+		if set.Threshold < playbook.MergeFloor || set.Threshold > 1 {
+			return nil, fmt.Errorf("invalid arguments: similarity_threshold %v: want a number from the merge floor %.1f to 1", set.Threshold, playbook.MergeFloor)
+		}
+	}
+	if a.MinConfidence != nil {
+		set.MinConfidence = *a.MinConfidence
+		if set.MinConfidence < 0 || set.MinConfidence > 1 {
+			return nil, fmt.Errorf("invalid arguments: min_confidence %v: want a number in [0,1]", set.MinConfidence)
+		}
+	}
+	opts := contextcmd.CurateOptions{Settings: set, ThresholdSet: a.SimilarityThreshold != nil,
+		MinConfidenceSet: a.MinConfidence != nil, DryRun: a.DryRun == nil || *a.DryRun}
+	return s.run("curate_playbook", func(env cmdutil.Env) error {
+		opts.Env = env
+		return contextcmd.Curate(&opts)
+	})
+}

@@ -1,0 +1,182 @@
+package mcpcmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/pipeline"
+)
+
+// The records an agent can read as resources. Every read opens the file
+// again: agents and people edit the store between two requests, and a
+// resource is what the file holds now.
+const (
+	memoryURI   = "curator://memory/"
+	bulletURI   = "curator://bullet/"
+	pipelineURI = "curator://pipeline/"
+	stateSuffix = "/state"
+	statsURI    = "curator://playbook/stats"
+)
+
+func (s *Server) addResources() {
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: "memory", Title: "Memory entry", URITemplate: memoryURI + "{id}",
+		MIMEType: "text/markdown", Description: "A memory entry's file (frontmatter and body), wherever it is now: inbox, confirmed or trash."},
+		s.readMemory)
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: "bullet", Title: "Playbook bullet", URITemplate: bulletURI + "{id}",
+		MIMEType: "text/markdown", Description: "A playbook bullet's file (frontmatter and content), active or archived."},
+		s.readBullet)
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: "pipeline-state", Title: "Pipeline state", URITemplate: pipelineURI + "{project}" + stateSuffix,
+		MIMEType: "application/json", Description: "A project's pipeline state file (pipeline-state-<project>.json), from CURATOR_SDD_HOME or the store's pipelines/ folder."},
+		s.readPipelineState)
+	s.mcp.AddResource(&mcp.Resource{Name: "playbook-stats", Title: "Playbook statistics", URI: statsURI,
+		MIMEType: "application/json", Description: "The playbook_stats report: bullets by category, counters, pending reflections."},
+		s.readStats)
+}
+
+func (s *Server) readMemory(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, ok := segment(uri, memoryURI, "")
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	st, err := mdstore.Open(s.g.Store)
+	if err != nil {
+		return nil, err
+	}
+	rel := st.ExistingMemoryFile(id)
+	if rel == "" {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return storeFile(uri, st, rel)
+}
+
+func (s *Server) readBullet(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, ok := segment(uri, bulletURI, "")
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	st, err := mdstore.Open(s.g.Store)
+	if err != nil {
+		return nil, err
+	}
+	rel := bulletFile(st, id)
+	if rel == "" {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return storeFile(uri, st, rel)
+}
+
+func (s *Server) readPipelineState(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	project, ok := segment(uri, pipelineURI, stateSuffix)
+	if !ok || pipeline.CheckProject(project) != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	dir := pipelineHome("")
+	if dir == "" {
+		st, err := mdstore.Open(s.g.Store)
+		if err != nil {
+			return nil, err
+		}
+		dir = st.Path("pipelines")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pipeline.Home{Dir: abs}.Path(pipeline.StateName(project))
+	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	return fileContents(uri, abs, p)
+}
+
+func (s *Server) readStats(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	res, err := s.run("playbook_stats", func(env cmdutil.Env) error {
+		return contextcmd.Stats(&contextcmd.StatsOptions{Env: env})
+	})
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: string(data)}}}, nil
+}
+
+// segment is the one path segment of uri between prefix and suffix,
+// unescaped; false when uri has another shape or the segment is not a
+// plain name.
+func segment(uri, prefix, suffix string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, prefix)
+	if !ok {
+		return "", false
+	}
+	if rest, ok = strings.CutSuffix(rest, suffix); !ok {
+		return "", false
+	}
+	v, err := url.PathUnescape(rest)
+	if err != nil || safepath.CheckID(v) != nil {
+		return "", false
+	}
+	return v, true
+}
+
+// bulletFile is the store-relative file of a bullet, active or archived,
+// whether or not it parses ("" when there is none).
+func bulletFile(st *mdstore.Store, id string) string {
+	for _, root := range []string{"context/bullets", "context/archive"} {
+		cats, err := os.ReadDir(st.Path(root))
+		if err != nil {
+			continue
+		}
+		for _, c := range cats {
+			if !c.IsDir() || strings.HasPrefix(c.Name(), ".") {
+				continue
+			}
+			rel := root + "/" + c.Name() + "/" + id + ".md"
+			if st.Exists(rel) {
+				return rel
+			}
+		}
+	}
+	return ""
+}
+
+// storeFile is a store file as a resource.
+func storeFile(uri string, st *mdstore.Store, rel string) (*mcp.ReadResourceResult, error) {
+	return fileContents(uri, st.Dir, st.Path(rel))
+}
+
+// fileContents reads the file at p, which must not lead out of root
+// through a symlink; a file that is gone is a resource not found.
+func fileContents(uri, root, p string) (*mcp.ReadResourceResult, error) {
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if err := safepath.Inside(root, p); err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, Text: string(data)}}}, nil
+}
