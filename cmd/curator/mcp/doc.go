@@ -2,7 +2,8 @@
 // stdio through which agents use the store directly. Its memory tools have
 // the names and parameters the memory-curate procedure calls
 // (list_entries, update_long_term, delete_memory, …); the playbook and
-// pipeline tools, the records as resources and the curation prompt follow.
+// pipeline tools, the records as resources and the curation prompt are
+// served beside them.
 // Every tool runs the same code as the matching command, under the store's
 // lock, one commit per mutating call.
 package mcpcmd
