@@ -8,6 +8,7 @@
 //	curatorbench pipeline
 //	curatorbench similarity --data ../shared/data/sick_train.tsv
 //	curatorbench watch --files 100000 --writes 200
+//	curatorbench mcp --entries 100000 --calls 1000
 package main
 
 import (
@@ -27,6 +28,7 @@ func benches() map[string]bench {
 		"pipeline":   benchPipeline,
 		"context":    benchContext,
 		"watch":      benchWatch,
+		"mcp":        benchMCP,
 	}
 }
 

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchMCP measures `curator mcp` on a store of --entries inbox entries,
+// driven by the MCP Go SDK's client over stdio: --calls list_entries calls
+// of 100 entries (each a different window of 150 entries, at a different
+// offset, so each reads the store) and --calls update_long_term round trips
+// (importance_factors.proximity alternating on ten entries, one commit
+// each), p50 and p99 of each; beside them the same calls made with the CLI,
+// one process per call, --cli-calls times.
+//
+//	curatorbench mcp [--entries 100000] [--calls 1000] [--cli-calls 50] [--curator BIN] [--keep]
+func benchMCP(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	entries := fs.Int("entries", 100000, "inbox entries in the store")
+	calls := fs.Int("calls", 1000, "timed calls of each tool")
+	cliCalls := fs.Int("cli-calls", 50, "timed CLI commands of each kind")
+	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	keep := fs.Bool("keep", false, "keep the temporary folder")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *entries < mcpSpan || *calls < 1 || *cliCalls < 1 {
+		return fmt.Errorf("give --entries ≥ %d, --calls ≥ 1 and --cli-calls ≥ 1", mcpSpan)
+	}
+	tmp, err := os.MkdirTemp("", "curatorbench-mcp-")
+	if err != nil {
+		return err
+	}
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	} else {
+		fmt.Fprintln(stdout, "folder:", tmp)
+	}
+	curator, err := curatorBinary(*bin, tmp)
+	if err != nil {
+		return err
+	}
+
+	// The store: a day of inbox entries, written and committed directly.
+	dir := filepath.Join(tmp, "work")
+	s, err := newBenchStore(dir)
+	if err != nil {
+		return err
+	}
+	from, to := hour0, hour0.Add(24*time.Hour)
+	start := time.Now()
+	if err := generateInbox(s, 1, *entries, from, to); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "mcp: a store of %d inbox entries (written in %.1f s)\n", *entries, time.Since(start).Seconds())
+	g := mcpGen{n: *entries, from: from, step: to.Sub(from) / time.Duration(*entries+1)}
+
+	// The server, and one client session for every call.
+	ctx := context.Background()
+	cmd := exec.Command(curator, "mcp")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CURATOR_PEAK_RSS=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "curatorbench", Version: "1"}, nil)
+	start = time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+	}
+	defer cs.Close()
+	connect := time.Since(start)
+
+	// The first listing is timed apart: it may read what later ones reuse.
+	start = time.Now()
+	if err := mcpList(ctx, cs, g.window(0)); err != nil {
+		return err
+	}
+	first := time.Since(start)
+	var lists, updates []time.Duration
+	for i := 1; i <= *calls; i++ {
+		w := g.window(i)
+		start := time.Now()
+		if err := mcpList(ctx, cs, w); err != nil {
+			return err
+		}
+		lists = append(lists, time.Since(start))
+	}
+	for i := 0; i < *calls; i++ {
+		id, v := g.update(i)
+		start := time.Now()
+		if err := mcpUpdate(ctx, cs, id, v); err != nil {
+			return err
+		}
+		updates = append(updates, time.Since(start))
+	}
+	if err := cs.Close(); err != nil {
+		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+	}
+	var rss int64
+	if p := peakRSS.FindSubmatch(stderr.Bytes()); p != nil {
+		kb, _ := strconv.ParseInt(string(p[1]), 10, 64)
+		rss = kb * 1024
+	}
+
+	// The CLI, one process per call, on the same kinds of windows and
+	// entries (continuing where the server left off).
+	var cliLists, cliUpdates []time.Duration
+	for i := 0; i < *cliCalls; i++ {
+		w := g.window(*calls + 1 + i)
+		m, err := timeCmd(dir, nil, curator, "--json", "memory", "list", "--status", "inbox",
+			"--from", w.from.Format(time.RFC3339Nano), "--to", w.to.Format(time.RFC3339Nano), "--limit", "100", "--offset", strconv.Itoa(w.offset))
+		if err != nil {
+			return err
+		}
+		cliLists = append(cliLists, m.Wall)
+	}
+	for i := 0; i < *cliCalls; i++ {
+		id, v := g.update(*calls + i)
+		m, err := timeCmd(dir, nil, curator, "--quiet", "memory", "update", id, "--set", "importance_factors.proximity="+v)
+		if err != nil {
+			return err
+		}
+		cliUpdates = append(cliUpdates, m.Wall)
+	}
+
+	fmt.Fprintf(stdout, "  curator mcp started and initialized in %.1f ms; first list_entries %.1f ms; peak RSS %.1f MB\n",
+		pipeMS(connect), pipeMS(first), mb(rss))
+	row := func(name string, n int, d []time.Duration, note string) {
+		fmt.Fprintf(stdout, "  %-44s %5d calls  p50 %8.2f ms  p99 %8.2f ms%s\n", name, n, pipeMS(percentile(d, 50)), pipeMS(percentile(d, 99)), note)
+	}
+	row("list_entries, 100 of a 150-entry window", len(lists), lists, "   (target p99 ≤ 20 ms)")
+	row("  curator --json memory list --limit 100", len(cliLists), cliLists, "")
+	row("update_long_term (one commit)", len(updates), updates, "")
+	row("  curator memory update --set (one commit)", len(cliUpdates), cliUpdates, "")
+	return nil
+}
+
+// mcpSpan is how many entries each listed window holds.
+const mcpSpan = 150
+
+// mcpGen knows the generated store: entry i (from 0) is m%07d of i+1,
+// ingested at from + (i+1)·step.
+type mcpGen struct {
+	n    int
+	from time.Time
+	step time.Duration
+}
+
+// mcpWindow is one listing: the entries ingested in [from, to), a page
+// of 100 from offset.
+type mcpWindow struct {
+	from, to time.Time
+	offset   int
+}
+
+// window is the i-th listing: mcpSpan entries starting at an entry spread
+// over the store, from an offset of 0 to 49. The window's start is also
+// moved back by i+1 ns (far less than the step between two entries, which
+// is 0.86 s in a day of 100,000), so no two listings are the same query and
+// each reads the store.
+func (g mcpGen) window(i int) mcpWindow {
+	first := int(int64(i) * 7919 % int64(g.n-mcpSpan+1))
+	return mcpWindow{
+		from:   g.from.Add(g.step*time.Duration(first+1) - time.Duration(i+1)),
+		to:     g.from.Add(g.step * time.Duration(first+1+mcpSpan)),
+		offset: i % (mcpSpan - 100 + 1),
+	}
+}
+
+// update is the i-th update: one of ten entries spread over the store,
+// its proximity 0.25 and 0.75 in turn (never the generated value, which is
+// at least 0.3 and written with three decimals, on the first turn).
+func (g mcpGen) update(i int) (id, value string) {
+	id = fmt.Sprintf("m%07d", 1+(i%10)*(g.n/10))
+	if (i/10)%2 == 0 {
+		return id, "0.25"
+	}
+	return id, "0.75"
+}
+
+// mcpList calls list_entries on a window and checks it got a full page.
+func mcpList(ctx context.Context, cs *mcp.ClientSession, w mcpWindow) error {
+	res, err := mcpCall(ctx, cs, "list_entries", map[string]any{"status": "inbox",
+		"ingestion_time_start": w.from.Format(time.RFC3339Nano), "ingestion_time_end": w.to.Format(time.RFC3339Nano),
+		"limit": 100, "offset": w.offset})
+	if err != nil {
+		return err
+	}
+	var page struct {
+		Entries []struct {
+			ID string `json:"id"`
+		} `json:"entries"`
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal(res, &page); err != nil {
+		return err
+	}
+	if len(page.Entries) != 100 || page.Total != mcpSpan {
+		return fmt.Errorf("list_entries %+v: %d entries of %d, want 100 of %d", w, len(page.Entries), page.Total, mcpSpan)
+	}
+	return nil
+}
+
+// mcpUpdate sets an entry's proximity and checks the call committed.
+func mcpUpdate(ctx context.Context, cs *mcp.ClientSession, id, value string) error {
+	v, _ := strconv.ParseFloat(value, 64)
+	res, err := mcpCall(ctx, cs, "update_long_term", map[string]any{"id": id, "patch": map[string]any{"importance_factors": map[string]any{"proximity": v}}})
+	if err != nil {
+		return err
+	}
+	var up struct {
+		Commit string `json:"commit"`
+	}
+	if err := json.Unmarshal(res, &up); err != nil || up.Commit == "" {
+		return fmt.Errorf("update_long_term %s: no commit in %s", id, res)
+	}
+	return nil
+}
+
+// mcpCall calls a tool and returns its structured result; a tool error is
+// an error.
+func mcpCall(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if r.IsError {
+		var msg string
+		for _, c := range r.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				msg += t.Text
+			}
+		}
+		return nil, fmt.Errorf("%s: tool error: %s", name, msg)
+	}
+	return json.Marshal(r.StructuredContent)
+}
