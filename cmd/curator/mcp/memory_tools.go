@@ -155,7 +155,6 @@ func (s *Server) listing(q mdstore.MemoryQuery) (*listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	q.Secrets = st.Secrets()
 	res, err := st.ListMemories(q)
 	if err != nil {
 		return nil, err
