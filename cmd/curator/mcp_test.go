@@ -164,6 +164,8 @@ func TestMCPMemoryTools(t *testing.T) {
 	}{
 		{"list_entries", map[string]any{"status": "nowhere"}, "status"},
 		{"list_entries", map[string]any{"status": "inbox", "limit": 5000}, "limit"},
+		{"list_entries", map[string]any{"status": "inbox", "limit": "many"}, "limit"}, // refused by the JSON schema
+		{"update_long_term", map[string]any{"id": "f-c"}, "patch"},
 		{"list_entries", map[string]any{"status": "inbox", "ingestion_time_start": "yesterday"}, "ingestion_time_start"},
 		{"list_entries", map[string]any{"status": "inbox", "offset": 1, "snapshot": "nope"}, "snapshot"},
 		{"get_memory", map[string]any{"id": "missing"}, "missing"},
