@@ -79,8 +79,10 @@ type LiveMemories struct {
 }
 
 // OpenLiveMemories starts following the store's memory folders and reads
-// every record once (on Linux; see LiveMemories for the other systems). An
-// error reading a folder is kept for the first List, which reports it as
+// every record once (on Linux; see LiveMemories for the other systems):
+// at 100,000 records about 4 s on two cores, so a server may open it in
+// the background and list with ListMemories until it is open. An error
+// reading a folder is kept for the first List, which reports it as
 // ListMemories would.
 func (s *Store) OpenLiveMemories() (*LiveMemories, error) {
 	l := &LiveMemories{s: s}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // benchStore writes a store of n memory files, spread as a curated store
@@ -88,6 +89,21 @@ func BenchmarkLiveList100k(b *testing.B) {
 	if why := l.Fallback(); why != "" {
 		b.Skip("not following: " + why)
 	}
+	// A policy the listing has not seen makes it check every file.
+	b.Run("list-with-a-new-policy", func(b *testing.B) {
+		for range b.N {
+			p, err := secrets.New(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := l.List(MemoryQuery{Limit: 100, Secrets: p}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	if _, err := l.List(MemoryQuery{Limit: 1, Secrets: s.Secrets()}); err != nil {
+		b.Fatal(err)
+	}
 	timed := func(b *testing.B, before func(r *rand.Rand), query func(r *rand.Rand) MemoryQuery) {
 		r := rand.New(rand.NewSource(1))
 		times := make([]time.Duration, 0, b.N)
@@ -147,8 +163,11 @@ func BenchmarkLiveList100k(b *testing.B) {
 			}
 		}, window)
 	})
-	// What the same window costs with ListMemories (its index written by
-	// the first call).
+	// What the same window costs with ListMemories, its index written by
+	// a first call.
+	if _, err := s.ListMemories(MemoryQuery{From: t0, To: t0.Add(time.Hour), Light: true}); err != nil {
+		b.Fatal(err)
+	}
 	b.Run("ListMemories-window", func(b *testing.B) {
 		r := rand.New(rand.NewSource(1))
 		for range b.N {

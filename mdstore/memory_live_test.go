@@ -131,10 +131,27 @@ func checkLive(t testing.TB, l *LiveMemories, s *Store, step string) {
 			t.Fatalf("%s: List(%+v): %v", step, q, err)
 		}
 		if d := sameList(got, wantList(t, s, q)); d != "" {
-			t.Fatalf("%s: List(status %q type %q from %v to %v limit %d offset %d secrets %v): %s",
-				step, q.Status, q.Type, q.From, q.To, q.Limit, q.Offset, q.Secrets != nil, d)
+			t.Fatalf("%s: List(%s): %s", step, describe(q), d)
 		}
 	}
+}
+
+// describe names the fields of a query that are set.
+func describe(q MemoryQuery) string {
+	var parts []string
+	add := func(set bool, format string, a ...any) {
+		if set {
+			parts = append(parts, fmt.Sprintf(format, a...))
+		}
+	}
+	add(q.Status != "", "status %s", q.Status)
+	add(q.Type != "", "type %s", q.Type)
+	add(!q.From.IsZero(), "from %s", q.From.Format(time.RFC3339))
+	add(!q.To.IsZero(), "to %s", q.To.Format(time.RFC3339))
+	add(q.Limit != 0, "limit %d", q.Limit)
+	add(q.Offset != 0, "offset %d", q.Offset)
+	add(q.Secrets != nil, "secrets")
+	return strings.Join(parts, ", ")
 }
 
 func openLive(t testing.TB, s *Store) *LiveMemories {
@@ -262,7 +279,7 @@ func TestLiveMemoriesFollowsEachKindOfChange(t *testing.T) {
 // A change made by another process just before List is in its answer: no
 // wait between the two.
 func TestLiveMemoriesSeesAnotherProcess(t *testing.T) {
-	for _, tool := range []string{"sh", "cp", "mv", "rm"} {
+	for _, tool := range []string{"sh", "cp", "mv", "rm", "sed", "dd", "cat"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skip(tool + " not installed")
 		}
