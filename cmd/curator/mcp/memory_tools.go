@@ -150,16 +150,22 @@ func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, erro
 
 // listing reads every entry of a query, as `memory list --json` shows
 // them.
-func (s *Server) listing(q mdstore.MemoryQuery) (*listing, error) {
-	st, err := mdstore.Open(s.g.Store)
-	if err != nil {
-		return nil, err
+func (s *Server) listing(q mdstore.MemoryQuery) (l *listing, err error) {
+	var res *mdstore.MemoryList
+	if live := s.live.get(); live != nil {
+		if res, err = live.List(q); err != nil {
+			return nil, err
+		}
+	} else {
+		st, err := mdstore.Open(s.g.Store)
+		if err != nil {
+			return nil, err
+		}
+		if res, err = st.ListMemories(q); err != nil {
+			return nil, err
+		}
 	}
-	res, err := st.ListMemories(q)
-	if err != nil {
-		return nil, err
-	}
-	l := &listing{at: time.Now().UTC(), invalid: []string{}}
+	l = &listing{at: time.Now().UTC(), invalid: []string{}}
 	for _, m := range res.Memories {
 		l.entries = append(l.entries, toResult(memorycmd.NewEntry(m)))
 	}

@@ -23,11 +23,12 @@ type Server struct {
 	f     *cmdutil.Factory
 	g     cmdutil.Globals
 	pages *snapshots
+	live  *liveListing
 }
 
 // NewServer builds the server with every tool, resource and prompt.
 func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
-	s := &Server{f: f, g: g, pages: newSnapshots()}
+	s := &Server{f: f, g: g, pages: newSnapshots(), live: openLive(g.Store)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "curator", Title: "curator", Version: version()}, &mcp.ServerOptions{
 		Instructions: "curator keeps what agents learn as files in git: memories (inbox → confirmed/trash), a playbook of " +
 			"bullets curated from reflections, and pipeline handoffs. Every tool that changes something makes one commit.",
@@ -41,7 +42,7 @@ func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
 }
 
 // Close releases what the server holds.
-func (s *Server) Close() {}
+func (s *Server) Close() { s.live.close() }
 
 // version is the module version the binary was built from.
 func version() string {
