@@ -134,13 +134,11 @@ func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, erro
 		return nil, err
 	}
 	end := min(a.Offset+a.Limit, len(snap.entries))
-	entries := []Result{}
+	entries := []pageEntry{}
 	for i := a.Offset; i < end; i++ {
-		e := snap.entries[i]
+		e := pageEntry{Entry: snap.entries[i]}
 		if a.IncludeBody {
-			e = s.withBody(e)
-		} else {
-			e = withoutBody(e)
+			e.Body = s.body(e.ID)
 		}
 		entries = append(entries, e)
 	}
@@ -167,7 +165,7 @@ func (s *Server) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 	}
 	l = &listing{at: time.Now().UTC(), invalid: []string{}}
 	for _, m := range res.Memories {
-		l.entries = append(l.entries, toResult(memorycmd.NewEntry(m)))
+		l.entries = append(l.entries, memorycmd.NewEntry(m))
 	}
 	for _, inv := range res.Invalid {
 		l.invalid = append(l.invalid, inv.Error())
@@ -175,29 +173,26 @@ func (s *Server) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 	return l, nil
 }
 
-// withBody adds an entry's body, read now (from where the entry is now).
-func (s *Server) withBody(e Result) Result {
-	out := Result{}
-	for k, v := range e {
-		out[k] = v
-	}
-	id, _ := e["id"].(string)
-	if st, err := mdstore.Open(s.g.Store); err == nil {
-		if m, err := st.FindMemory(id); err == nil {
-			out["body"] = m.Body()
-		}
-	}
-	return out
+// pageEntry is an entry of list_entries: its fields, and its body only
+// when asked for.
+type pageEntry struct {
+	memorycmd.Entry
+	Body *string `json:"body,omitempty"`
 }
 
-func withoutBody(e Result) Result {
-	out := Result{}
-	for k, v := range e {
-		if k != "body" {
-			out[k] = v
-		}
+// body is an entry's body, read now (from where the entry is now; nil
+// when it is gone).
+func (s *Server) body(id string) *string {
+	st, err := mdstore.Open(s.g.Store)
+	if err != nil {
+		return nil
 	}
-	return out
+	m, err := st.FindMemory(id)
+	if err != nil {
+		return nil
+	}
+	b := m.Body()
+	return &b
 }
 
 func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {

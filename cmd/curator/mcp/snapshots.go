@@ -3,11 +3,11 @@ package mcpcmd
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
 
+	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -17,7 +17,7 @@ type listing struct {
 	at      time.Time
 	used    time.Time
 	key     string
-	entries []Result
+	entries []memorycmd.Entry
 	invalid []string
 }
 
@@ -119,12 +119,4 @@ func newToken() string {
 	b := make([]byte, 9)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// toResult is v as a JSON object.
-func toResult(v any) Result {
-	b, _ := json.Marshal(v)
-	out := Result{}
-	json.Unmarshal(b, &out)
-	return out
 }
