@@ -10,10 +10,10 @@ import (
 // every record's fields held in memory and kept current from the file
 // system's events, so that list_entries answers a window from memory
 // instead of checking every file. It is opened in the background when the
-// server starts (seconds on a large store); until it is ready, and where
-// it cannot follow the files (it then says so itself and reads them),
-// list_entries reads the files as `memory list` does. Both give the same
-// answer.
+// server starts (seconds on a large store; the first list_entries waits
+// for it). Where it cannot follow the files it reads them itself, as
+// `memory list` does; if it cannot be opened at all, list_entries reads
+// the files. Every way gives the same answer.
 type liveListing struct {
 	ready  chan struct{}
 	mu     sync.Mutex
@@ -45,17 +45,14 @@ func openLive(dir string) *liveListing {
 	return ll
 }
 
-// get is the live listing, or nil while it is being opened (or could not
-// be).
+// get is the live listing once it is open, or nil when it could not be
+// opened. A call that comes while it is opening waits for it: reading the
+// files beside the opening would cost the same reading twice, at once.
 func (ll *liveListing) get() *mdstore.LiveMemories {
-	select {
-	case <-ll.ready:
-		ll.mu.Lock()
-		defer ll.mu.Unlock()
-		return ll.l
-	default:
-		return nil
-	}
+	<-ll.ready
+	ll.mu.Lock()
+	defer ll.mu.Unlock()
+	return ll.l
 }
 
 // close stops following the files.
