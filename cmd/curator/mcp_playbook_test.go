@@ -50,14 +50,7 @@ func wantMessage(t *testing.T, what, msg string, want ...string) {
 func TestMCPPlaybookTools(t *testing.T) {
 	dir := memoryStore(t)
 	cs := mcpSession(t, dir)
-	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for _, tl := range tools.Tools {
-		names[tl.Name] = true
-	}
+	names := toolNames(t, cs)
 	for _, want := range []string{"query_playbook", "add_reflection", "curate_playbook", "playbook_stats", "pipeline_status", "pipeline_transition", "validate_artifacts"} {
 		if !names[want] {
 			t.Errorf("no tool %s", want)

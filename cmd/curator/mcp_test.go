@@ -80,6 +80,20 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 	return out, ""
 }
 
+// toolNames are the tools the server lists.
+func toolNames(t *testing.T, cs *mcp.ClientSession) map[string]bool {
+	t.Helper()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range tools.Tools {
+		names[tl.Name] = true
+	}
+	return names
+}
+
 func ids(t *testing.T, res map[string]any) []string {
 	t.Helper()
 	var out []string
@@ -102,14 +116,7 @@ func memoryStore(t *testing.T) string {
 func TestMCPMemoryTools(t *testing.T) {
 	dir := memoryStore(t)
 	cs := mcpSession(t, dir)
-	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for _, tl := range tools.Tools {
-		names[tl.Name] = true
-	}
+	names := toolNames(t, cs)
 	for _, want := range []string{"list_entries", "update_long_term", "delete_memory", "add_memory", "get_memory", "restore_memory", "promote_to_rule", "curate_memory"} {
 		if !names[want] {
 			t.Errorf("no tool %s", want)

@@ -67,6 +67,12 @@ func Inject(file []byte, block string) ([]byte, error) {
 	case begin >= 0 || end >= 0:
 		return nil, fmt.Errorf("the file has only one of %s and %s; fix it by hand", InjectBegin, InjectEnd)
 	}
+	return AppendBlock(file, block), nil
+}
+
+// AppendBlock is file with block added at its end as a paragraph of its
+// own (one blank line before it, a newline after it).
+func AppendBlock(file []byte, block string) []byte {
 	out := append([]byte(nil), file...)
 	switch {
 	case len(out) == 0:
@@ -77,5 +83,5 @@ func Inject(file []byte, block string) ([]byte, error) {
 		out = append(out, "\n\n"...)
 	}
 	out = append(out, block...)
-	return append(out, '\n'), nil
+	return append(out, '\n')
 }

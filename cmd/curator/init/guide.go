@@ -36,17 +36,7 @@ func injectGuide(file []byte, guide string) ([]byte, error) {
 	if at := bytes.Index(file, []byte(playbook.InjectBegin)); at >= 0 {
 		return splice(file, at, at, section+"\n\n"), nil
 	}
-	out := append([]byte(nil), file...)
-	switch {
-	case len(out) == 0:
-	case bytes.HasSuffix(out, []byte("\n\n")):
-	case bytes.HasSuffix(out, []byte("\n")):
-		out = append(out, '\n')
-	default:
-		out = append(out, "\n\n"...)
-	}
-	out = append(out, section...)
-	return append(out, '\n'), nil
+	return playbook.AppendBlock(file, section), nil
 }
 
 // splice replaces file[from:to] with s.
