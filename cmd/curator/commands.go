@@ -6,6 +6,7 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
+	logcmd "github.com/curator-dev/curator/cmd/curator/log"
 	mcpcmd "github.com/curator-dev/curator/cmd/curator/mcp"
 	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
@@ -24,5 +25,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		similaritycmd.NewCmd(f),
 		watchcmd.NewCmd(f, nil),
 		mcpcmd.NewCmd(f),
+		logcmd.NewCmd(f, nil),
 	}
 }

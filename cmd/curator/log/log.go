@@ -1,0 +1,111 @@
+package logcmd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/history"
+)
+
+// Options are what `curator log` was asked to do.
+type Options struct {
+	cmdutil.Env
+	Query history.Query
+}
+
+// NewCmd builds `curator log`; runF replaces the run in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
+	return &cli.Command{
+		Name:      "log",
+		Usage:     "curator's runs in the store's git history, newest first",
+		ArgsUsage: "[REV]",
+		Description: "Each run is one commit with a Curator-Run trailer: its time, run id, commit and summary with\n" +
+			"its counts (e.g. `memory curate …: 12 promoted, 30 duplicates, 58 kept`), along first parents\n" +
+			"from REV (default HEAD). Commits curator did not make are left out, or shown with --all.\n" +
+			"Only commit messages are read. --json prints an array of runs with their counts.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "kind", Usage: "only runs of this kind: memory, context, pipeline or init"},
+			&cli.StringFlag{Name: "since", Usage: "only runs at or after this time: a duration back from now (7d, 12h) or a date (2026-11-01, RFC 3339)"},
+			&cli.StringFlag{Name: "until", Usage: "only runs at or before this time (same forms as --since)"},
+			&cli.IntFlag{Name: "limit", Usage: "at most this many runs (0: all)"},
+			&cli.BoolFlag{Name: "all", Usage: "also list the commits curator did not make, one line each"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return cmdutil.Usagef("log takes at most one revision")
+			}
+			opts := &Options{Env: f.Env(c), Query: history.Query{Kind: c.String("kind"), Limit: c.Int("limit"), All: c.Bool("all"), Rev: c.Args().First()}}
+			if opts.Query.Kind != "" {
+				if err := cmdutil.CheckOneOf("kind", opts.Query.Kind, history.Kinds); err != nil {
+					return err
+				}
+			}
+			if opts.Query.Limit < 0 {
+				return cmdutil.Usagef("--limit cannot be negative")
+			}
+			now := time.Now()
+			var err error
+			if opts.Query.Since, err = when("since", c.String("since"), now); err != nil {
+				return err
+			}
+			if opts.Query.Until, err = when("until", c.String("until"), now); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Log(opts)
+		},
+	}
+}
+
+// Log prints the runs.
+func Log(opts *Options) error {
+	s, err := opts.OpenStore()
+	if err != nil {
+		return err
+	}
+	runs, err := history.Log(s.Dir, opts.Query)
+	if err != nil {
+		return err
+	}
+	if opts.Globals.JSON {
+		return opts.PrintJSON(cmdutil.NonNil(runs))
+	}
+	for _, r := range runs {
+		id := r.RunID
+		if id == "" {
+			id = "(not curator)"
+		}
+		fmt.Fprintf(opts.IO.Out, "%s  %.10s  %-24s  %s\n", r.Time.Local().Format("2006-01-02 15:04"), r.Commit, id, r.Summary)
+	}
+	return nil
+}
+
+// when reads --since/--until: empty, a duration back from now (with d for
+// days), or a date or time.
+func when(flag, v string, now time.Time) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		if days, err := strconv.Atoi(n); err == nil && days >= 0 {
+			return now.AddDate(0, 0, -days), nil
+		}
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, cmdutil.Usagef("--%s %q: want a duration (7d, 12h) or a date (2026-11-01, RFC 3339)", flag, v)
+}

@@ -1,0 +1,88 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Query chooses the runs of a log.
+type Query struct {
+	// Kind keeps the runs of one kind ("" all).
+	Kind string
+	// Since and Until bound the commit time (zero: open).
+	Since, Until time.Time
+	// Limit is the most runs returned (0: no limit).
+	Limit int
+	// All lists the commits curator did not make too.
+	All bool
+	// Rev is where the log starts ("" HEAD).
+	Rev string
+}
+
+// Log lists the runs of the repository holding dir, newest first along
+// first parents from q.Rev, as q chooses.
+func Log(dir string, q Query) ([]Run, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("opening the git repository of %s: %w", dir, err)
+	}
+	rev := q.Rev
+	if rev == "" {
+		rev = "HEAD"
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if errors.Is(err, plumbing.ErrReferenceNotFound) && q.Rev == "" {
+		return nil, nil // no commit yet
+	}
+	if err != nil {
+		return nil, fmt.Errorf("revision %s: %w", rev, err)
+	}
+	c, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for c != nil {
+		when := c.Committer.When
+		if !q.Since.IsZero() && when.Before(q.Since) {
+			break // first parents go back in time
+		}
+		if q.Until.IsZero() || !when.After(q.Until) {
+			if r, ok := keep(c, q); ok {
+				out = append(out, r)
+				if q.Limit > 0 && len(out) >= q.Limit {
+					break
+				}
+			}
+		}
+		if c.NumParents() == 0 {
+			break
+		}
+		if c, err = c.Parent(0); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// keep is the run of commit c when q lists it.
+func keep(c *object.Commit, q Query) (Run, bool) {
+	r := ParseMessage(c.Message)
+	if r.RunID == "" && !q.All {
+		return r, false
+	}
+	if q.Kind != "" && r.Kind != q.Kind {
+		return r, false
+	}
+	r.Commit, r.Time, r.Author = c.Hash.String(), c.Committer.When.UTC(), c.Author.Name
+	return r, true
+}
