@@ -8,7 +8,9 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Query chooses the runs of a log.
@@ -28,10 +30,11 @@ type Query struct {
 // Log lists the runs of the repository holding dir, newest first along
 // first parents from q.Rev, as q chooses.
 func Log(dir string, q Query) ([]Run, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, done, err := openRepo(dir)
 	if err != nil {
-		return nil, fmt.Errorf("opening the git repository of %s: %w", dir, err)
+		return nil, err
 	}
+	defer done()
 	rev := q.Rev
 	if rev == "" {
 		rev = "HEAD"
@@ -85,4 +88,24 @@ func keep(c *object.Commit, q Query) (Run, bool) {
 	}
 	r.Commit, r.Time, r.Author = c.Hash.String(), c.Committer.When.UTC(), c.Author.Name
 	return r, true
+}
+
+// openRepo opens the repository holding dir for reading many objects:
+// its pack files stay open between reads (go-git otherwise opens a pack
+// again for every object). done closes them.
+func openRepo(dir string) (*git.Repository, func(), error) {
+	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the git repository of %s: %w", dir, err)
+	}
+	fsStore, ok := r.Storer.(*filesystem.Storage)
+	if !ok {
+		return r, func() {}, nil
+	}
+	st := filesystem.NewStorageWithOptions(fsStore.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	kept, err := git.Open(st, nil)
+	if err != nil {
+		return r, func() {}, nil
+	}
+	return kept, func() { st.Close() }, nil
 }

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -79,8 +78,6 @@ func kindOf(summary string) string {
 	return word
 }
 
-var countRE = regexp.MustCompile(`(\d+) ([a-z_]+)`)
-
 // countsOf reads "N word" pairs after the summary's last ": ".
 func countsOf(summary string) map[string]int {
 	i := strings.LastIndex(summary, ": ")
@@ -89,15 +86,28 @@ func countsOf(summary string) map[string]int {
 	}
 	var out map[string]int
 	for _, part := range strings.Split(summary[i+2:], ",") {
-		m := countRE.FindStringSubmatch(strings.TrimSpace(part))
-		if m == nil || strings.Index(strings.TrimSpace(part), m[0]) != 0 {
+		num, word, ok := strings.Cut(strings.TrimSpace(part), " ")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil || n < 0 || !isWord(word) {
 			continue
 		}
-		n, _ := strconv.Atoi(m[1])
 		if out == nil {
 			out = map[string]int{}
 		}
-		out[m[2]] = n
+		out[word] = n
 	}
 	return out
+}
+
+// isWord is a count's name: lower-case letters and underscores.
+func isWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if (r < 'a' || r > 'z') && r != '_' {
+			return false
+		}
+	}
+	return true
 }

@@ -28,6 +28,7 @@ func benches() map[string]bench {
 		"pipeline":   benchPipeline,
 		"context":    benchContext,
 		"watch":      benchWatch,
+		"review":     benchReview,
 		"mcp":        benchMCP,
 	}
 }

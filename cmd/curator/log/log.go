@@ -1,6 +1,7 @@
 package logcmd
 
 import (
+	"bufio"
 	"fmt"
 	"strconv"
 	"strings"
@@ -77,14 +78,15 @@ func Log(opts *Options) error {
 	if opts.Globals.JSON {
 		return opts.PrintJSON(cmdutil.NonNil(runs))
 	}
+	w := bufio.NewWriter(opts.IO.Out)
 	for _, r := range runs {
 		id := r.RunID
 		if id == "" {
 			id = "(not curator)"
 		}
-		fmt.Fprintf(opts.IO.Out, "%s  %.10s  %-24s  %s\n", r.Time.Local().Format("2006-01-02 15:04"), r.Commit, id, r.Summary)
+		fmt.Fprintf(w, "%s  %.10s  %-24s  %s\n", r.Time.Local().Format("2006-01-02 15:04"), r.Commit, id, r.Summary)
 	}
-	return nil
+	return w.Flush()
 }
 
 // when reads --since/--until: empty, a duration back from now (with d for

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+// benchReview times `curator log` over a history of --runs curator runs
+// against `git log --format=%B` of the same history, alternating, median
+// of --repeat.
+//
+//	curatorbench review [--runs 10000] [--repeat 7] [--curator BIN]
+func benchReview(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	runs := fs.Int("runs", 10000, "curator runs in the history")
+	repeat := fs.Int("repeat", 7, "timed runs of each command (the median is reported)")
+	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	keep := fs.Bool("keep", false, "keep the temporary folder")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "curatorbench-review-")
+	if err != nil {
+		return err
+	}
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	} else {
+		fmt.Fprintln(stdout, "folder:", tmp)
+	}
+	curator, err := curatorBinary(*bin, tmp)
+	if err != nil {
+		return err
+	}
+	work := filepath.Join(tmp, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	env := []string{"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@localhost", "GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@localhost"}
+	if _, err := pipeRun(work, env, curator, "--quiet", "init"); err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := importRuns(work, *runs); err != nil {
+		return err
+	}
+	made := time.Since(start)
+	var cur, floor []time.Duration
+	for i := 0; i < *repeat; i++ {
+		d, err := pipeRun(work, nil, "git", "log", "--format=%B")
+		if err != nil {
+			return err
+		}
+		floor = append(floor, d)
+		if d, err = pipeRun(work, nil, curator, "log"); err != nil {
+			return err
+		}
+		cur = append(cur, d)
+	}
+	c, f := pipeMedian(cur), pipeMedian(floor)
+	fmt.Fprintf(stdout, "review: a history of %d curator runs (made with git fast-import in %.1f s), %d runs each (median)\n", *runs+1, made.Seconds(), *repeat)
+	fmt.Fprintf(stdout, "  git log --format=%%B        %8.2f ms\n", pipeMS(f))
+	fmt.Fprintf(stdout, "  curator log                %8.2f ms\n", pipeMS(c))
+	fmt.Fprintf(stdout, "  ratio                      %8.2f×   (target ≤ 2×)\n", float64(c)/float64(f))
+	return nil
+}
+
+// importRuns appends n commits shaped as curator's memory runs (one
+// memory file added each, the message with decisions and trailers) to
+// the repository at dir, with git fast-import.
+func importRuns(dir string, n int) error {
+	var b bytes.Buffer
+	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	fmt.Fprintf(&b, "reset refs/heads/bench\nfrom HEAD\n\n")
+	for i := 0; i < n; i++ {
+		msg := fmt.Sprintf("memory curate 2026-01-01T%02d:00:00Z to 2026-01-01T%02d:00:00Z: %d promoted, %d duplicates, %d discarded, %d kept\n\n"+
+			"promote m-%06d → confirmed/fact (channel A)\ntrash m-%06d-x: score 0.1 < 0.3\n\n"+
+			"Curator-Run: 20260101T000000Z-%06x\nCurator-Command: curator memory curate\n", i%24, (i+1)%24, i%7, i%3, i%5, i%11, i, i, i)
+		file := fmt.Sprintf("---\nid: m-%06d\ntype: fact\nstatus: confirmed\nbrief: fact %d\n---\nbody\n", i, i)
+		fmt.Fprintf(&b, "commit refs/heads/bench\ncommitter curator <curator@localhost> %d +0000\ndata %d\n%s\n", when+int64(i)*3600, len(msg), msg)
+		fmt.Fprintf(&b, "M 100644 inline .curator/memory/confirmed/fact/m-%06d.md\ndata %d\n%s\n", i, len(file), file)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir = dir
+	cmd.Stdin = &b
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git fast-import: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"checkout", "-q", "-f", "bench"}} {
+		c := exec.Command("git", args...)
+		c.Dir = dir
+		if out, err := c.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return nil
+}
