@@ -176,7 +176,7 @@ func (d *differ) record(o, n *record) {
 			side := "old"
 			if r == n {
 				side = "new"
-				d.warn(r, WarnInvalid, r.path+": "+lineText(r.line)+r.err)
+				d.warn(r, WarnInvalid, "does not parse: "+lineText(r.line)+r.err)
 			}
 			d.change(Change{Kind: Invalid, Record: r.kind, ID: r.id, Path: r.path, Line: r.line, Error: r.err, Side: side})
 		}
@@ -214,6 +214,9 @@ func (d *differ) removed(o *record) {
 	d.change(Change{Kind: Removed, Record: o.kind, ID: o.id, Path: o.path, From: o.folder})
 	switch o.kind {
 	case RecordMemory:
+		if o.folder == "trash" {
+			return // purged from the trash
+		}
 		d.warn(o, WarnRemoved, "memory "+o.id+" was deleted instead of trashed")
 	case RecordBullet:
 		d.warn(o, WarnRemoved, "bullet "+o.id+" was deleted instead of archived")
