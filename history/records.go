@@ -128,12 +128,6 @@ func (r *record) fail(err error) {
 	}
 }
 
-// str is a key's value as a string ("" when absent or not a string).
-func (r *record) str(key string) string {
-	s, _ := r.keys[key].(string)
-	return s
-}
-
 // strs is a key's value as a list of strings.
 func (r *record) strs(key string) []string {
 	var out []string
