@@ -5,6 +5,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	diffcmd "github.com/curator-dev/curator/cmd/curator/diff"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
 	logcmd "github.com/curator-dev/curator/cmd/curator/log"
 	mcpcmd "github.com/curator-dev/curator/cmd/curator/mcp"
@@ -26,5 +27,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		watchcmd.NewCmd(f, nil),
 		mcpcmd.NewCmd(f),
 		logcmd.NewCmd(f, nil),
+		diffcmd.NewCmd(f, nil),
 	}
 }

@@ -1,0 +1,103 @@
+package diffcmd
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/history"
+)
+
+// Options are what `curator diff` was asked to do.
+type Options struct {
+	cmdutil.Env
+	// Spec is "", REV, A..B or A...B (see history.Changed).
+	Spec string
+	// Format is text or markdown (--json wins).
+	Format string
+	// Check makes any warning exit 1.
+	Check bool
+}
+
+// Formats of the output.
+var Formats = []string{"text", "markdown"}
+
+// NewCmd builds `curator diff`; runF replaces the run in tests.
+func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "the record changes between two states of the store, for review",
+		ArgsUsage: "[REV | A..B | A...B]",
+		Description: "Without an argument: the uncommitted changes (work tree against HEAD). REV: what that commit\n" +
+			"did (its first parent → REV). A..B: A → B. A...B: the merge base of A and B → B (a branch, a PR).\n" +
+			"Changes are records, not lines: memories promoted, trashed (with the reason), restored, added,\n" +
+			"removed, edited; bullets added, reinforced, counters changed, merged (parents and added\n" +
+			"sentences), archived, edited; reflections curated; pipeline state changes; briefs written; and\n" +
+			"files that do not parse (invalid, with path and line).\n\n" +
+			"Warnings: a memory or bullet deleted instead of trashed or archived, a counter that went down, a\n" +
+			"merge whose body lost a sentence of a parent, a secret-like string in an added record, a file\n" +
+			"that no longer parses. --check exits 1 when there is any.\n\n" +
+			"--json prints one object:\n" +
+			"  changes   array, one object per record change, ordered by kind then path:\n" +
+			"    kind            invalid promoted trashed restored added merged reinforced counters edited\n" +
+			"                    moved archived curated state written removed\n" +
+			"    record          memory bullet reflection pipeline brief\n" +
+			"    id, path        the record id and its store-relative file (after the change)\n" +
+			"    from, to        folders of a moved record (inbox, confirmed/fact, trash, bullets/<cat>, …)\n" +
+			"    keys            {key: {old, new}} for each changed key (null: absent)\n" +
+			"    body_changed    true when the body changed\n" +
+			"    reason          trashed.reason of a trashed memory\n" +
+			"    parents         merged_from and parent_bullet_id of a merged bullet\n" +
+			"    added_sentences sentences of a merged body that no parent had\n" +
+			"    line, error, side  where and why an invalid file does not parse (side old or new)\n" +
+			"  warnings  array of {kind, record, id, path, message}; kind is removed, counter-down,\n" +
+			"            lost-sentence, secret or invalid\n" +
+			"  counts    {kind: number of changes}",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown (a review summary to paste into a pull request)"},
+			&cli.BoolFlag{Name: "check", Usage: "exit 1 when there is any warning"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return cmdutil.Usagef("diff takes at most one revision or range")
+			}
+			opts := &Options{Env: f.Env(c), Spec: c.Args().First(), Format: c.String("format"), Check: c.Bool("check")}
+			if err := cmdutil.CheckOneOf("format", opts.Format, Formats); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Diff(opts)
+		},
+	}
+}
+
+// Diff prints the changes.
+func Diff(opts *Options) error {
+	s, err := opts.OpenStore()
+	if err != nil {
+		return err
+	}
+	files, err := history.Changed(s.Dir, opts.Spec)
+	if err != nil {
+		return err
+	}
+	res := history.Diff(files, history.Options{Secrets: s.Secrets()})
+	switch {
+	case opts.Globals.JSON:
+		err = opts.PrintJSON(res)
+	case opts.Format == "markdown":
+		err = Markdown(opts.IO.Out, res)
+	default:
+		err = Text(opts.IO.Out, res)
+	}
+	if err != nil {
+		return err
+	}
+	if opts.Check && len(res.Warnings) > 0 {
+		return cli.Exit(fmt.Sprintf("%d warning(s)", len(res.Warnings)), cmdutil.ExitFailed)
+	}
+	return nil
+}

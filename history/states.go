@@ -1,0 +1,292 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Changed reads the record files of the store in dir that differ between
+// two states of its git repository, as spec names them:
+//
+//	""       the work tree against HEAD (what is not committed yet)
+//	REV      REV's first parent → REV (what one run did)
+//	A..B     A → B (an empty side is HEAD)
+//	A...B    the merge base of A and B → B (what a branch changes)
+//
+// Paths are store-relative; files outside the store, and files that hold
+// no record, are left out.
+func Changed(dir, spec string) ([]File, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("opening the git repository of %s: %w", dir, err)
+	}
+	prefix, err := storePrefix(repo, dir)
+	if err != nil {
+		return nil, err
+	}
+	var oldT, newT *object.Tree
+	switch {
+	case spec == "":
+		if oldT, err = treeOf(repo, "HEAD", true); err != nil {
+			return nil, err
+		}
+		old, err := subtree(oldT, prefix)
+		if err != nil {
+			return nil, err
+		}
+		return workTree(dir, old)
+	case strings.Contains(spec, "..."):
+		a, b, _ := strings.Cut(spec, "...")
+		ca, err := commitOf(repo, orHEAD(a))
+		if err != nil {
+			return nil, err
+		}
+		cb, err := commitOf(repo, orHEAD(b))
+		if err != nil {
+			return nil, err
+		}
+		bases, err := ca.MergeBase(cb)
+		if err != nil {
+			return nil, err
+		}
+		if len(bases) == 0 {
+			return nil, fmt.Errorf("%s and %s have no common ancestor", orHEAD(a), orHEAD(b))
+		}
+		if oldT, err = bases[0].Tree(); err != nil {
+			return nil, err
+		}
+		if newT, err = cb.Tree(); err != nil {
+			return nil, err
+		}
+	case strings.Contains(spec, ".."):
+		a, b, _ := strings.Cut(spec, "..")
+		if oldT, err = treeOf(repo, orHEAD(a), false); err != nil {
+			return nil, err
+		}
+		if newT, err = treeOf(repo, orHEAD(b), false); err != nil {
+			return nil, err
+		}
+	default:
+		c, err := commitOf(repo, spec)
+		if err != nil {
+			return nil, err
+		}
+		if newT, err = c.Tree(); err != nil {
+			return nil, err
+		}
+		if c.NumParents() > 0 {
+			p, err := c.Parent(0)
+			if err != nil {
+				return nil, err
+			}
+			if oldT, err = p.Tree(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	old, err := subtree(oldT, prefix)
+	if err != nil {
+		return nil, err
+	}
+	nw, err := subtree(newT, prefix)
+	if err != nil {
+		return nil, err
+	}
+	return treeChanges(old, nw)
+}
+
+func orHEAD(rev string) string {
+	if rev == "" {
+		return "HEAD"
+	}
+	return rev
+}
+
+func commitOf(repo *git.Repository, rev string) (*object.Commit, error) {
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("revision %s: %w", rev, err)
+	}
+	return repo.CommitObject(*h)
+}
+
+// treeOf is rev's tree; with unborn, a HEAD without commits is an empty tree
+// (nil).
+func treeOf(repo *git.Repository, rev string, unborn bool) (*object.Tree, error) {
+	c, err := commitOf(repo, rev)
+	if unborn && errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.Tree()
+}
+
+// storePrefix is the store folder's path inside the repository's work tree
+// ("" when the store is the work tree's root).
+func storePrefix(repo *git.Repository, dir string) (string, error) {
+	wt, err := repo.Worktree()
+	if err != nil {
+		return "", fmt.Errorf("the repository of %s has no work tree: %w", dir, err)
+	}
+	root, err := realPath(wt.Filesystem.Root())
+	if err != nil {
+		return "", err
+	}
+	abs, err := realPath(dir)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("the store %s is outside the work tree %s", dir, root)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r, nil
+	}
+	return abs, nil
+}
+
+// subtree is the tree at prefix in t (nil when t is nil or has no such
+// folder).
+func subtree(t *object.Tree, prefix string) (*object.Tree, error) {
+	if t == nil || prefix == "" {
+		return t, nil
+	}
+	s, err := t.Tree(prefix)
+	if errors.Is(err, object.ErrDirectoryNotFound) {
+		return nil, nil
+	}
+	return s, err
+}
+
+// treeChanges reads the record files that differ between two trees.
+func treeChanges(old, nw *object.Tree) ([]File, error) {
+	if old == nil && nw == nil {
+		return nil, nil
+	}
+	changes, err := object.DiffTree(old, nw)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, ch := range changes {
+		name := ch.To.Name
+		if name == "" {
+			name = ch.From.Name
+		}
+		if RecordKind(name) == "" {
+			continue
+		}
+		from, to, err := ch.Files()
+		if err != nil {
+			return nil, err
+		}
+		f := File{Path: name}
+		if f.Old, err = contents(from); err != nil {
+			return nil, err
+		}
+		if f.New, err = contents(to); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func contents(f *object.File) ([]byte, error) {
+	if f == nil {
+		return nil, nil
+	}
+	r, err := f.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if b == nil && err == nil {
+		b = []byte{}
+	}
+	return b, err
+}
+
+// workTree compares the record files in the store folder dir with tree old.
+func workTree(dir string, old *object.Tree) ([]File, error) {
+	committed := map[string]*object.File{}
+	if old != nil {
+		err := old.Files().ForEach(func(f *object.File) error {
+			if RecordKind(f.Name) != "" {
+				committed[f.Name] = f
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var out []File
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if e.IsDir() {
+			if e.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() || RecordKind(rel) == "" {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f := File{Path: rel, New: data}
+		if c, ok := committed[rel]; ok {
+			delete(committed, rel)
+			if plumbing.ComputeHash(plumbing.BlobObject, data) == c.Hash {
+				return nil
+			}
+			if f.Old, err = contents(c); err != nil {
+				return err
+			}
+		}
+		out = append(out, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for name, c := range committed {
+		data, err := contents(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Path: name, Old: data})
+	}
+	return out, nil
+}
