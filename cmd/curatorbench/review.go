@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -15,11 +16,17 @@ import (
 // against `git log --format=%B` of the same history, alternating, median
 // of --repeat.
 //
-//	curatorbench review [--runs 10000] [--repeat 7] [--curator BIN]
+// Then it times `curator diff` of one run that moved --changed of
+// --records memories (inbox → confirmed) against `git diff --stat` of the
+// same commit.
+//
+//	curatorbench review [--runs 10000] [--records 100000] [--changed 1000] [--repeat 7] [--curator BIN]
 func benchReview(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("review", flag.ContinueOnError)
 	runs := fs.Int("runs", 10000, "curator runs in the history")
 	repeat := fs.Int("repeat", 7, "timed runs of each command (the median is reported)")
+	records := fs.Int("records", 100000, "memories in the store of the diff benchmark")
+	changed := fs.Int("changed", 1000, "memories the diffed run promotes")
 	bin := fs.String("curator", "", "curator binary (default: built from this module)")
 	keep := fs.Bool("keep", false, "keep the temporary folder")
 	if err := fs.Parse(args); err != nil {
@@ -68,6 +75,71 @@ func benchReview(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "  git log --format=%%B        %8.2f ms\n", pipeMS(f))
 	fmt.Fprintf(stdout, "  curator log                %8.2f ms\n", pipeMS(c))
 	fmt.Fprintf(stdout, "  ratio                      %8.2f×   (target ≤ 2×)\n", float64(c)/float64(f))
+
+	diffDir := filepath.Join(tmp, "diff")
+	if err := os.MkdirAll(diffDir, 0o755); err != nil {
+		return err
+	}
+	if _, err := pipeRun(diffDir, env, curator, "--quiet", "init"); err != nil {
+		return err
+	}
+	if err := importPromotion(diffDir, *records, *changed); err != nil {
+		return err
+	}
+	cur, floor = nil, nil
+	for i := 0; i < *repeat; i++ {
+		d, err := pipeRun(diffDir, nil, "git", "diff", "--stat", "HEAD~1", "HEAD")
+		if err != nil {
+			return err
+		}
+		floor = append(floor, d)
+		if d, err = pipeRun(diffDir, nil, curator, "diff", "HEAD"); err != nil {
+			return err
+		}
+		cur = append(cur, d)
+	}
+	c, f = pipeMedian(cur), pipeMedian(floor)
+	fmt.Fprintf(stdout, "review: one run promoting %d of %d memories, %d runs each (median)\n", *changed, *records, *repeat)
+	fmt.Fprintf(stdout, "  git diff --stat            %8.2f ms\n", pipeMS(f))
+	fmt.Fprintf(stdout, "  curator diff               %8.2f ms\n", pipeMS(c))
+	fmt.Fprintf(stdout, "  ratio                      %8.2f×   (target ≤ 3×)\n", float64(c)/float64(f))
+	return nil
+}
+
+// importPromotion commits n inbox memories, then one run that promotes
+// the first k of them (each moved to confirmed/fact with its status
+// changed), with git fast-import.
+func importPromotion(dir string, n, k int) error {
+	var b bytes.Buffer
+	when := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	memory := func(i int, status string) string {
+		return fmt.Sprintf("---\nid: m-%06d\ntype: fact\nstatus: %s\nmaturity: case\nbrief: fact number %d\nauthor: agent-a\n"+
+			"content_confidence: 4\nimportance_factors:\n  proximity: 0.9\n  surprisal: 0.8\n  entity_priority: 0.7\n  unambiguity: 0.9\n"+
+			"ingestion_time: 2026-01-01T00:00:00Z\n---\nbody %d\n", i, status, i, i)
+	}
+	msg := "memory add: the store\n\nCurator-Run: 20260101T000000Z-000001\nCurator-Command: curator memory add\n"
+	fmt.Fprintf(&b, "reset refs/heads/bench\nfrom HEAD\n\ncommit refs/heads/bench\ncommitter curator <curator@localhost> %d +0000\ndata %d\n%s\n", when, len(msg), msg)
+	for i := 0; i < n; i++ {
+		f := memory(i, "inbox")
+		fmt.Fprintf(&b, "M 100644 inline .curator/memory/inbox/m-%06d.md\ndata %d\n%s\n", i, len(f), f)
+	}
+	msg = fmt.Sprintf("memory curate: %d promoted, 0 duplicates, 0 discarded, 0 kept\n\nCurator-Run: 20260101T010000Z-000002\nCurator-Command: curator memory curate\n", k)
+	fmt.Fprintf(&b, "\ncommit refs/heads/bench\ncommitter curator <curator@localhost> %d +0000\ndata %d\n%s\n", when+3600, len(msg), msg)
+	for i := 0; i < k; i++ {
+		f := strings.Replace(memory(i, "confirmed"), "maturity: case", "maturity: confirmed", 1)
+		fmt.Fprintf(&b, "D .curator/memory/inbox/m-%06d.md\nM 100644 inline .curator/memory/confirmed/fact/m-%06d.md\ndata %d\n%s\n", i, i, len(f), f)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir = dir
+	cmd.Stdin = &b
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git fast-import: %v\n%s", err, out)
+	}
+	c := exec.Command("git", "checkout", "-q", "-f", "bench")
+	c.Dir = dir
+	if out, err := c.CombinedOutput(); err != nil {
+		return fmt.Errorf("git checkout: %v\n%s", err, out)
+	}
 	return nil
 }
 
