@@ -20,10 +20,24 @@ import (
 // record with the id.
 var ErrNoRecord = errors.New("no record with this id in the history")
 
-// fileState is a record file at one side of a commit.
+// fileState is a record file at one side of a commit, read when first
+// needed.
 type fileState struct {
 	path string // store-relative
+	hash plumbing.Hash
+	tree *object.Tree // the folder the diff ran on
+	name string       // the file's path in tree
 	data []byte
+	read bool
+}
+
+// bytes is the file's content (nil when it cannot be read).
+func (f *fileState) bytes() []byte {
+	if !f.read {
+		f.read = true
+		f.data, _ = blob(f.tree, f.name)
+	}
+	return f.data
 }
 
 // touch is what one commit did to one record file.
@@ -187,15 +201,9 @@ func (w *walk) commit(parent, c *object.Commit) error {
 				if !ok {
 					continue
 				}
-				var t *object.Tree
+				t := to
 				if i == 0 {
 					t = from
-				} else {
-					t = to
-				}
-				data, err := blob(t, e.Name)
-				if err != nil {
-					return err
 				}
 				s := byID[id]
 				if s == nil {
@@ -203,7 +211,7 @@ func (w *walk) commit(parent, c *object.Commit) error {
 					byID[id] = s
 					order = append(order, id)
 				}
-				fs := &fileState{path: rel, data: data}
+				fs := &fileState{path: rel, hash: e.TreeEntry.Hash, tree: t, name: e.Name}
 				if i == 0 {
 					s.old = fs
 				} else {
@@ -219,7 +227,8 @@ func (w *walk) commit(parent, c *object.Commit) error {
 	siblings := map[string]*mdstore.Bullet{}
 	for _, id := range order {
 		s := byID[id]
-		if s.new != nil && isBulletPath(s.new.path) {
+		// links are only read from new versions: merges make them
+		if _, _, v, ok := mdstore.ParseBulletID(id); s.old == nil && s.new != nil && ok && v > 1 && isBulletPath(s.new.path) {
 			if b := parseBullet(s.new); b != nil {
 				siblings[id] = b
 				if links := append(append([]string(nil), b.MergedFrom...), b.ParentBulletID); len(links) > 0 {
@@ -230,7 +239,7 @@ func (w *walk) commit(parent, c *object.Commit) error {
 	}
 	for _, id := range order {
 		s := byID[id]
-		if s.old != nil && s.new != nil && s.old.path == s.new.path && string(s.old.data) == string(s.new.data) {
+		if s.old != nil && s.new != nil && s.old.path == s.new.path && s.old.hash == s.new.hash {
 			continue
 		}
 		t := &touch{commit: c, run: run, old: s.old, new: s.new, siblings: siblings, tree: store}

@@ -142,7 +142,7 @@ func (t *touch) bulletEvent(e *Event) {
 	case folderOf(t.old.path) != folderOf(t.new.path) && strings.HasPrefix(t.new.path, "context/bullets/"):
 		e.What, e.Summary = EventRestored, "restored"
 	default:
-		e.Keys = changedKeys(t.old.data, t.new.data)
+		e.Keys = changedKeys(t.old.bytes(), t.new.bytes())
 		if e.From != "" {
 			e.Keys = append(e.Keys, "path")
 		}
@@ -167,7 +167,7 @@ func (t *touch) memoryEvent(e *Event) {
 		switch {
 		case to == "trash":
 			e.What, e.Summary = EventTrashed, "trashed"
-			if m, err := mdstore.ParseMemory(t.new.path, t.new.data); err == nil {
+			if m, err := mdstore.ParseMemory(t.new.path, t.new.bytes()); err == nil {
 				if r, ok := m.Trashed["reason"].(string); ok {
 					e.Reason = r
 					e.Summary += ": " + r
@@ -185,7 +185,7 @@ func (t *touch) memoryEvent(e *Event) {
 			e.What, e.Summary = EventMoved, "moved from "+from+" to "+to
 		}
 	default:
-		e.Keys = changedKeys(t.old.data, t.new.data)
+		e.Keys = changedKeys(t.old.bytes(), t.new.bytes())
 		if e.From != "" {
 			e.Keys = append(e.Keys, "path")
 		}
@@ -254,7 +254,7 @@ func parseBullet(f *fileState) *mdstore.Bullet {
 	if f == nil {
 		return nil
 	}
-	d, err := frontmatter.Parse(f.data)
+	d, err := frontmatter.Parse(f.bytes())
 	if err != nil {
 		return nil
 	}
