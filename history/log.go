@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -103,7 +104,11 @@ func openRepo(dir string) (*git.Repository, func(), error) {
 		return r, func() {}, nil
 	}
 	st := filesystem.NewStorageWithOptions(fsStore.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-	kept, err := git.Open(st, nil)
+	var work billy.Filesystem
+	if w, err := r.Worktree(); err == nil {
+		work = w.Filesystem
+	}
+	kept, err := git.Open(st, work)
 	if err != nil {
 		return r, func() {}, nil
 	}

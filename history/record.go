@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -59,10 +58,11 @@ type touch struct {
 // naming the id it is about. q.Since, q.Until and q.Limit bound the events.
 // It returns ErrNoRecord when no commit touched such a file.
 func RecordLog(dir, id string, q Query) ([]Event, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, done, err := openRepo(dir)
 	if err != nil {
-		return nil, fmt.Errorf("opening the git repository of %s: %w", dir, err)
+		return nil, err
 	}
+	defer done()
 	prefix, err := storePrefix(repo, dir)
 	if prefix != "" {
 		prefix += "/"

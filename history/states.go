@@ -6,11 +6,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -25,10 +27,11 @@ import (
 // Paths are store-relative; files outside the store, and files that hold
 // no record, are left out.
 func Changed(dir, spec string) ([]File, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, done, err := openRepo(dir)
 	if err != nil {
-		return nil, fmt.Errorf("opening the git repository of %s: %w", dir, err)
+		return nil, err
 	}
+	defer done()
 	prefix, err := storePrefix(repo, dir)
 	if err != nil {
 		return nil, err
@@ -182,37 +185,130 @@ func subtree(t *object.Tree, prefix string) (*object.Tree, error) {
 }
 
 // treeChanges reads the record files that differ between two trees.
+// Folders whose tree is the same on both sides are skipped without being
+// read, so the cost grows with what changed, not with the store.
 func treeChanges(old, nw *object.Tree) ([]File, error) {
-	if old == nil && nw == nil {
-		return nil, nil
+	var out []File
+	err := diffTrees(old, nw, "", &out)
+	return out, err
+}
+
+// diffTrees appends the record files under dir that differ between old
+// and nw (either may be nil).
+func diffTrees(old, nw *object.Tree, dir string, out *[]File) error {
+	if old != nil && nw != nil && old.Hash == nw.Hash {
+		return nil
 	}
-	changes, err := object.DiffTree(old, nw)
+	var oe, ne []object.TreeEntry
+	if old != nil {
+		oe = old.Entries
+	}
+	if nw != nil {
+		ne = nw.Entries
+	}
+	// Both lists are in git's order (a folder sorts as its name with a
+	// slash): one merge pass pairs the names.
+	for i, j := 0, 0; i < len(oe) || j < len(ne); {
+		switch c := compareEntries(oe, ne, i, j); {
+		case c < 0:
+			if err := diffEntry(old, nw, &oe[i], nil, dir, out); err != nil {
+				return err
+			}
+			i++
+		case c > 0:
+			if err := diffEntry(old, nw, nil, &ne[j], dir, out); err != nil {
+				return err
+			}
+			j++
+		default:
+			if oe[i].Hash != ne[j].Hash || oe[i].Mode != ne[j].Mode {
+				if err := diffEntry(old, nw, &oe[i], &ne[j], dir, out); err != nil {
+					return err
+				}
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return nil
+}
+
+// compareEntries orders oe[i] and ne[j] as git orders tree entries; an
+// exhausted side sorts last.
+func compareEntries(oe, ne []object.TreeEntry, i, j int) int {
+	switch {
+	case i >= len(oe):
+		return 1
+	case j >= len(ne):
+		return -1
+	}
+	return strings.Compare(gitOrderKey(oe[i]), gitOrderKey(ne[j]))
+}
+
+func gitOrderKey(e object.TreeEntry) string {
+	if e.Mode == filemode.Dir {
+		return e.Name + "/"
+	}
+	return e.Name
+}
+
+// diffEntry compares one name of two trees: folders are compared
+// recursively, record files read on both sides.
+func diffEntry(old, nw *object.Tree, o, n *object.TreeEntry, dir string, out *[]File) error {
+	name := path.Join(dir, entryName(o, n))
+	oDir, nDir := o != nil && o.Mode == filemode.Dir, n != nil && n.Mode == filemode.Dir
+	if oDir || nDir {
+		var ot, nt *object.Tree
+		var err error
+		if oDir {
+			if ot, err = old.Tree(o.Name); err != nil {
+				return err
+			}
+		}
+		if nDir {
+			if nt, err = nw.Tree(n.Name); err != nil {
+				return err
+			}
+		}
+		if err := diffTrees(ot, nt, name, out); err != nil {
+			return err
+		}
+		if oDir && nDir {
+			return nil
+		}
+	}
+	if RecordKind(name) == "" {
+		return nil
+	}
+	f := File{Path: name}
+	var err error
+	if o != nil && !oDir {
+		if f.Old, err = entryContents(old, o); err != nil {
+			return err
+		}
+	}
+	if n != nil && !nDir {
+		if f.New, err = entryContents(nw, n); err != nil {
+			return err
+		}
+	}
+	*out = append(*out, f)
+	return nil
+}
+
+func entryName(o, n *object.TreeEntry) string {
+	if n != nil {
+		return n.Name
+	}
+	return o.Name
+}
+
+// entryContents reads the blob of one entry of t.
+func entryContents(t *object.Tree, e *object.TreeEntry) ([]byte, error) {
+	f, err := t.TreeEntryFile(e)
 	if err != nil {
 		return nil, err
 	}
-	var out []File
-	for _, ch := range changes {
-		name := ch.To.Name
-		if name == "" {
-			name = ch.From.Name
-		}
-		if RecordKind(name) == "" {
-			continue
-		}
-		from, to, err := ch.Files()
-		if err != nil {
-			return nil, err
-		}
-		f := File{Path: name}
-		if f.Old, err = contents(from); err != nil {
-			return nil, err
-		}
-		if f.New, err = contents(to); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
+	return contents(f)
 }
 
 func contents(f *object.File) ([]byte, error) {
