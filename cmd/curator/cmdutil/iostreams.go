@@ -18,6 +18,8 @@ type IOStreams struct {
 	StderrTTY bool
 	// Color is false with NO_COLOR or when ErrOut is not a terminal.
 	Color bool
+	// OutColor is false with NO_COLOR or when Out is not a terminal.
+	OutColor bool
 }
 
 // System are the process's own streams.
@@ -29,6 +31,9 @@ func System() *IOStreams {
 // on a terminal is seen as one.
 func Streams(in io.Reader, out, errOut io.Writer) *IOStreams {
 	io := &IOStreams{In: in, Out: out, ErrOut: errOut}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		io.OutColor = os.Getenv("NO_COLOR") == ""
+	}
 	if f, ok := errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		io.StderrTTY = true
 		io.Color = os.Getenv("NO_COLOR") == ""

@@ -91,7 +91,7 @@ func Diff(opts *Options) error {
 	case opts.Format == "markdown":
 		err = Markdown(opts.IO.Out, res)
 	default:
-		err = Text(opts.IO.Out, res)
+		err = Text(opts.IO.Out, res, opts.IO.OutColor)
 	}
 	if err != nil {
 		return err

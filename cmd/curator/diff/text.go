@@ -9,14 +9,24 @@ import (
 	"github.com/curator-dev/curator/history"
 )
 
-// Text writes one line per change, then one per warning.
-func Text(w io.Writer, res *history.Result) error {
+// Text writes one line per change, then one per warning; with color, each
+// change's kind is coloured (green what was gained, red what was lost,
+// yellow what was set aside, cyan edits) and warnings are red.
+func Text(w io.Writer, res *history.Result, color bool) error {
 	b := bufio.NewWriter(w)
 	for _, c := range res.Changes {
-		fmt.Fprintf(b, "%-10s  %s  %s\n", c.Kind, c.ID, strings.Join(details(c), "  "))
+		kind := fmt.Sprintf("%-10s", c.Kind)
+		if color {
+			kind = paint(kindColor[c.Kind], kind)
+		}
+		fmt.Fprintf(b, "%s  %s  %s\n", kind, c.ID, strings.Join(details(c), "  "))
 	}
 	for _, wn := range res.Warnings {
-		fmt.Fprintf(b, "warning: %s %s (%s): %s\n", wn.Record, wn.ID, wn.Path, wn.Message)
+		label := "warning:"
+		if color {
+			label = paint(red, label)
+		}
+		fmt.Fprintf(b, "%s %s %s (%s): %s\n", label, wn.Record, wn.ID, wn.Path, wn.Message)
 	}
 	if len(res.Changes) == 0 {
 		fmt.Fprintln(b, "no record changes")
@@ -58,4 +68,27 @@ func details(c history.Change) []string {
 		out = append(out, "+ "+s)
 	}
 	return out
+}
+
+// ANSI colours of the terminal output.
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+	cyan   = "36"
+)
+
+var kindColor = map[string]string{
+	history.Promoted: green, history.Added: green, history.Restored: green, history.Merged: green, history.Curated: green,
+	history.Reinforced: cyan, history.Counters: cyan, history.Edited: cyan, history.Moved: cyan, history.State: cyan, history.Written: cyan,
+	history.Trashed: yellow, history.Archived: yellow,
+	history.Removed: red, history.Invalid: red,
+}
+
+// paint wraps s in an ANSI colour (none when code is empty).
+func paint(code, s string) string {
+	if code == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
