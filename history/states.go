@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
@@ -385,4 +386,94 @@ func workTree(dir string, old *object.Tree) ([]File, error) {
 		out = append(out, File{Path: name, Old: data})
 	}
 	return out, nil
+}
+
+// Staged reads the record files of the store in dir whose version in
+// git's index (what `git add` staged) differs from HEAD's.
+func Staged(dir string) ([]File, error) {
+	repo, done, err := openRepo(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	prefix, err := storePrefix(repo, dir)
+	if err != nil {
+		return nil, err
+	}
+	headT, err := treeOf(repo, "HEAD", true)
+	if err != nil {
+		return nil, err
+	}
+	old, err := subtree(headT, prefix)
+	if err != nil {
+		return nil, err
+	}
+	committed := map[string]*object.File{}
+	if old != nil {
+		err := old.Files().ForEach(func(f *object.File) error {
+			if RecordKind(f.Name) != "" {
+				committed[f.Name] = f
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	idx, err := repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("reading git's index: %w", err)
+	}
+	var out []File
+	for _, e := range idx.Entries {
+		rel := e.Name
+		if prefix != "" {
+			var ok bool
+			if rel, ok = strings.CutPrefix(e.Name, prefix+"/"); !ok {
+				continue
+			}
+		}
+		if RecordKind(rel) == "" {
+			continue
+		}
+		f := committed[rel]
+		delete(committed, rel)
+		if f != nil && f.Hash == e.Hash {
+			continue
+		}
+		blob, err := repo.BlobObject(e.Hash)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the staged version: %w", rel, err)
+		}
+		ch := File{Path: rel}
+		if ch.New, err = blobContents(blob); err != nil {
+			return nil, err
+		}
+		if ch.Old, err = contents(f); err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	for rel, f := range committed {
+		ch := File{Path: rel}
+		if ch.Old, err = contents(f); err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+func blobContents(b *object.Blob) ([]byte, error) {
+	r, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if data == nil && err == nil {
+		data = []byte{}
+	}
+	return data, err
 }

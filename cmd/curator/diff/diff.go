@@ -18,6 +18,8 @@ type Options struct {
 	Format string
 	// Check makes any warning exit 1.
 	Check bool
+	// Staged compares git's index (what is staged) with HEAD.
+	Staged bool
 }
 
 // Formats of the output.
@@ -29,7 +31,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Name:      "diff",
 		Usage:     "the record changes between two states of the store, for review",
 		ArgsUsage: "[REV | A..B | A...B]",
-		Description: "Without an argument: the uncommitted changes (work tree against HEAD). REV: what that commit\n" +
+		Description: "Without an argument: the uncommitted changes (work tree against HEAD); --staged: what is\n" +
+			"staged (git's index against HEAD). REV: what that commit\n" +
 			"did (its first parent → REV). A..B: A → B. A...B: the merge base of A and B → B (a branch, a PR).\n" +
 			"Changes are records, not lines: memories promoted, trashed (with the reason), restored, added,\n" +
 			"removed, edited; bullets added, reinforced, counters changed, merged (parents and added\n" +
@@ -57,12 +60,16 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown (a review summary to paste into a pull request)"},
 			&cli.BoolFlag{Name: "check", Usage: "exit 1 when there is any warning"},
+			&cli.BoolFlag{Name: "staged", Usage: "compare what is staged (git's index) with HEAD"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("diff takes at most one revision or range")
 			}
-			opts := &Options{Env: f.Env(c), Spec: c.Args().First(), Format: c.String("format"), Check: c.Bool("check")}
+			opts := &Options{Env: f.Env(c), Spec: c.Args().First(), Format: c.String("format"), Check: c.Bool("check"), Staged: c.Bool("staged")}
+			if opts.Staged && opts.Spec != "" {
+				return cmdutil.Usagef("give either --staged or a revision, not both")
+			}
 			if err := cmdutil.CheckOneOf("format", opts.Format, Formats); err != nil {
 				return err
 			}
@@ -80,7 +87,12 @@ func Diff(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	files, err := history.Changed(s.Dir, opts.Spec)
+	var files []history.File
+	if opts.Staged {
+		files, err = history.Staged(s.Dir)
+	} else {
+		files, err = history.Changed(s.Dir, opts.Spec)
+	}
 	if err != nil {
 		return err
 	}
