@@ -57,8 +57,10 @@ type Change struct {
 	To   string `json:"to,omitempty"`
 	// Keys are the keys whose values changed.
 	Keys map[string]KeyChange `json:"keys,omitempty"`
-	// Body is true when the body text changed.
-	Body bool `json:"body_changed,omitempty"`
+	// Body is true when the body text changed; BodyDiff shows how, word by
+	// word ([-removed-] {+added+}), for bullets and memories.
+	Body     bool   `json:"body_changed,omitempty"`
+	BodyDiff string `json:"body_diff,omitempty"`
 	// Reason is a trashed memory's trashed.reason.
 	Reason string `json:"reason,omitempty"`
 	// Parents are a merged bullet's merged_from and parent_bullet_id.
@@ -241,6 +243,9 @@ func (d *differ) changed(o, n *record) {
 	}
 	if n.kind == RecordBrief && c.Kind == Edited {
 		c.Kind = Written
+	}
+	if c.Body && (n.kind == RecordBullet || n.kind == RecordMemory) {
+		c.BodyDiff = WordDiff(o.body, n.body)
 	}
 	d.counters(n, c.Keys)
 	if c.Kind == Edited && n.kind == RecordBullet && !c.Body {

@@ -50,6 +50,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"    from, to        folders of a moved record (inbox, confirmed/fact, trash, bullets/<cat>, …)\n" +
 			"    keys            {key: {old, new}} for each changed key (null: absent)\n" +
 			"    body_changed    true when the body changed\n" +
+			"    body_diff       for bullets and memories, the body word by word: [-removed-] {+added+}\n" +
 			"    reason          trashed.reason of a trashed memory\n" +
 			"    parents         merged_from and parent_bullet_id of a merged bullet\n" +
 			"    added_sentences sentences of a merged body that no parent had\n" +

@@ -61,7 +61,10 @@ func details(c history.Change) []string {
 		kc := c.Keys[k]
 		out = append(out, k+" "+history.Value(kc.Old)+" → "+history.Value(kc.New))
 	}
-	if c.Body {
+	switch {
+	case c.BodyDiff != "":
+		out = append(out, "body: "+c.BodyDiff)
+	case c.Body:
 		out = append(out, "body changed")
 	}
 	for _, s := range c.Sentences {
