@@ -1,6 +1,7 @@
 package history
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -77,7 +78,8 @@ type Change struct {
 
 // Warning is something a reviewer must look at.
 type Warning struct {
-	// Kind is removed, counter-down, lost-sentence, secret or invalid.
+	// Kind is removed, counter-down, lost-sentence, secret, invalid or
+	// id-reused.
 	Kind    string `json:"kind"`
 	Record  string `json:"record"`
 	ID      string `json:"id"`
@@ -92,6 +94,7 @@ const (
 	WarnLostSentence = "lost-sentence"
 	WarnSecret       = "secret"
 	WarnInvalid      = "invalid"
+	WarnIDReused     = "id-reused"
 )
 
 // Result is the record changes between two states.
@@ -247,6 +250,7 @@ func (d *differ) changed(o, n *record) {
 	if c.Body && (n.kind == RecordBullet || n.kind == RecordMemory) {
 		c.BodyDiff = WordDiff(o.body, n.body)
 	}
+	d.reused(n, c.Keys)
 	d.counters(n, c.Keys)
 	if c.Kind == Edited && n.kind == RecordBullet && !c.Body {
 		c.Kind = counterKind(c.Keys)
@@ -406,4 +410,21 @@ func lineText(line int) string {
 		return ""
 	}
 	return "line " + itoa(line) + ": "
+}
+
+// birthKeys are the keys a record gets when it is made and keeps for
+// life: a new value under the same id is another record reusing the id.
+var birthKeys = map[string]string{RecordMemory: "ingestion_time", RecordBullet: "created_at"}
+
+// reused warns when a record's birth key changed: the id now names
+// different content (a new record given an old one's id, by hand or by
+// two agents at once).
+func (d *differ) reused(n *record, keys map[string]KeyChange) {
+	k, ok := birthKeys[n.kind]
+	if !ok {
+		return
+	}
+	if kc, changed := keys[k]; changed && kc.Old != nil && kc.New != nil {
+		d.warn(n, WarnIDReused, fmt.Sprintf("%s %s is another record under an old id (%s %s → %s)", n.kind, n.id, k, Value(kc.Old), Value(kc.New)))
+	}
 }

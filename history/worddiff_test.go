@@ -30,3 +30,20 @@ func TestBulletBodyWordDiff(t *testing.T) {
 		t.Errorf("body diff %q, want %q", got, want)
 	}
 }
+
+// TestIDReused: a record whose birth stamp changed is another record
+// under an old id, a warning.
+func TestIDReused(t *testing.T) {
+	res := Diff([]File{{Path: "memory/inbox/f-1.md",
+		Old: mem("f-1", "inbox", "ingestion_time: 2026-11-01T10:00:00Z\n", "Old fact."),
+		New: mem("f-1", "inbox", "ingestion_time: 2026-11-29T10:00:00Z\n", "Another fact.")}}, Options{})
+	if len(res.Warnings) != 1 || res.Warnings[0].Kind != WarnIDReused {
+		t.Fatalf("warnings: %+v", res.Warnings)
+	}
+	res = Diff([]File{{Path: "context/bullets/strategy/STRAT-001.md",
+		Old: bullet("STRAT-001", "created_at: 2026-11-01T10:00:00Z\n", "Page through."),
+		New: bullet("STRAT-001", "created_at: 2026-11-01T10:00:00Z\n", "Page through every page.")}}, Options{})
+	if len(res.Warnings) != 0 {
+		t.Fatalf("an edit is no reuse: %+v", res.Warnings)
+	}
+}

@@ -40,7 +40,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"files that do not parse (invalid, with path and line).\n\n" +
 			"Warnings: a memory or bullet deleted instead of trashed or archived, a counter that went down, a\n" +
 			"merge whose body lost a sentence of a parent, a secret-like string in an added record, a file\n" +
-			"that no longer parses. --check exits 1 when there is any.\n\n" +
+			"that no longer parses, an id that now names another record. --check exits 1 when there is any.\n\n" +
 			"--json prints one object:\n" +
 			"  changes   array, one object per record change, ordered by kind then path:\n" +
 			"    kind            invalid promoted trashed restored added merged reinforced counters edited\n" +
@@ -56,7 +56,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"    added_sentences sentences of a merged body that no parent had\n" +
 			"    line, error, side  where and why an invalid file does not parse (side old or new)\n" +
 			"  warnings  array of {kind, record, id, path, message}; kind is removed, counter-down,\n" +
-			"            lost-sentence, secret or invalid\n" +
+			"            lost-sentence, secret, invalid or id-reused\n" +
 			"  counts    {kind: number of changes}",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown (a review summary to paste into a pull request)"},
