@@ -316,7 +316,12 @@ func contents(f *object.File) ([]byte, error) {
 	if f == nil {
 		return nil, nil
 	}
-	r, err := f.Reader()
+	return readAll(f.Reader())
+}
+
+// readAll reads what a git object's reader holds (never nil when it
+// succeeds: an empty file is an empty slice, not an absent one).
+func readAll(r io.ReadCloser, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +451,7 @@ func Staged(dir string) ([]File, error) {
 			return nil, fmt.Errorf("%s: the staged version: %w", rel, err)
 		}
 		ch := File{Path: rel}
-		if ch.New, err = blobContents(blob); err != nil {
+		if ch.New, err = readAll(blob.Reader()); err != nil {
 			return nil, err
 		}
 		if ch.Old, err = contents(f); err != nil {
@@ -463,17 +468,4 @@ func Staged(dir string) ([]File, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
-}
-
-func blobContents(b *object.Blob) ([]byte, error) {
-	r, err := b.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if data == nil && err == nil {
-		data = []byte{}
-	}
-	return data, err
 }

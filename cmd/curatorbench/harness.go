@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,3 +73,22 @@ func curatorBinary(given, tmp string) (string, error) {
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// benchFolder makes the temporary folder of one benchmark and finds (or
+// builds) the curator binary in it; done removes the folder unless keep.
+func benchFolder(name string, keep bool, bin string, stdout io.Writer) (tmp, curator string, done func(), err error) {
+	tmp, err = os.MkdirTemp("", "curatorbench-"+name+"-")
+	if err != nil {
+		return "", "", nil, err
+	}
+	done = func() { os.RemoveAll(tmp) }
+	if keep {
+		fmt.Fprintln(stdout, "folder:", tmp)
+		done = func() {}
+	}
+	if curator, err = curatorBinary(bin, tmp); err != nil {
+		done()
+		return "", "", nil, err
+	}
+	return tmp, curator, done, nil
+}

@@ -38,19 +38,11 @@ func benchMCP(args []string, stdout io.Writer) error {
 	if *entries < mcpSpan || *calls < 1 || *cliCalls < 1 {
 		return fmt.Errorf("give --entries ≥ %d, --calls ≥ 1 and --cli-calls ≥ 1", mcpSpan)
 	}
-	tmp, err := os.MkdirTemp("", "curatorbench-mcp-")
+	tmp, curator, done, err := benchFolder("mcp", *keep, *bin, stdout)
 	if err != nil {
 		return err
 	}
-	if !*keep {
-		defer os.RemoveAll(tmp)
-	} else {
-		fmt.Fprintln(stdout, "folder:", tmp)
-	}
-	curator, err := curatorBinary(*bin, tmp)
-	if err != nil {
-		return err
-	}
+	defer done()
 
 	// The store: a day of inbox entries, written and committed directly.
 	dir := filepath.Join(tmp, "work")

@@ -27,19 +27,11 @@ func benchPipeline(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "curatorbench-pipeline-")
+	tmp, curator, done, err := benchFolder("pipeline", *keep, *bin, stdout)
 	if err != nil {
 		return err
 	}
-	if !*keep {
-		defer os.RemoveAll(tmp)
-	} else {
-		fmt.Fprintln(stdout, "folder:", tmp)
-	}
-	curator, err := curatorBinary(*bin, tmp)
-	if err != nil {
-		return err
-	}
+	defer done()
 	work := filepath.Join(tmp, "work")
 	project := filepath.Join(work, "shop")
 	if err := os.MkdirAll(project, 0o755); err != nil {

@@ -32,19 +32,11 @@ func benchReview(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "curatorbench-review-")
+	tmp, curator, done, err := benchFolder("review", *keep, *bin, stdout)
 	if err != nil {
 		return err
 	}
-	if !*keep {
-		defer os.RemoveAll(tmp)
-	} else {
-		fmt.Fprintln(stdout, "folder:", tmp)
-	}
-	curator, err := curatorBinary(*bin, tmp)
-	if err != nil {
-		return err
-	}
+	defer done()
 	work := filepath.Join(tmp, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err

@@ -41,19 +41,11 @@ func benchWatch(args []string, stdout io.Writer) error {
 	if _, err := exec.LookPath("inotifywait"); err != nil {
 		return errors.New("inotifywait is not installed (Debian: apt-get install inotify-tools)")
 	}
-	tmp, err := os.MkdirTemp("", "curatorbench-watch-")
+	tmp, curator, done, err := benchFolder("watch", *keep, *bin, stdout)
 	if err != nil {
 		return err
 	}
-	if !*keep {
-		defer os.RemoveAll(tmp)
-	} else {
-		fmt.Fprintln(stdout, "folder:", tmp)
-	}
-	curator, err := curatorBinary(*bin, tmp)
-	if err != nil {
-		return err
-	}
+	defer done()
 	work := filepath.Join(tmp, "work")
 	project := filepath.Join(work, "shop")
 	if err := os.MkdirAll(project, 0o755); err != nil {
