@@ -1,0 +1,42 @@
+// Package merge joins three versions of one store file — the common base,
+// ours and theirs — record by record, so that no increment, list entry or
+// decision made on either side is lost. It is a pure function of bytes,
+// shared by curator sync and the git merge driver.
+//
+// Markdown records (bullets, memories, reflections) are merged key by key in
+// the frontmatter and line by line in the body; the result starts from ours'
+// bytes and rewrites only the keys whose merged value differs, so untouched
+// lines stay byte for byte. memory/state.json and pipeline state files are
+// merged field by field. Rules the sync design leaves open are settled here:
+//
+//   - A key changed on one side only takes that side's value; a key deleted
+//     on one side and unchanged on the other is deleted; a key deleted on one
+//     side and edited on the other keeps the edited value (nothing is lost).
+//   - Counters absent from the base count as 0. confidence is rounded to nine
+//     decimals after adding both deltas, then clamped to [0, 1].
+//   - Timestamps that do not parse as RFC 3339 are merged as plain values.
+//   - A list item removed on either side is removed; additions follow the
+//     base order, ours' additions first, then theirs'.
+//   - Two different new values of one key keep ours; theirs is recorded
+//     under the frontmatter key merge_conflicts (a mapping of key to theirs'
+//     value, kept across merges until a reviewer removes it) and reported as
+//     a Conflict. The frontmatter never gets conflict markers.
+//   - Bodies changed on both sides get a line three-way merge; overlapping
+//     changes get git-style markers (<<<<<<< ours, =======, >>>>>>> theirs)
+//     in the body only, each reported as a Conflict with Key "".
+//   - A file added on both sides: identical is one file; different keeps
+//     ours and reports a Conflict with Key "" (the caller renumbers ids).
+//   - A file deleted on one side (nil) and unchanged on the other is deleted
+//     (Result.Data nil); deleted on one side and changed on the other keeps
+//     the changed side and reports a Conflict with Key "".
+//   - Pipeline state: phases are matched by phase_number, steps by
+//     step_number, artifacts by path; blockers and the accumulated lists
+//     (key_decisions, artifacts_created, files_modified, deviations) are
+//     unions, ours' order first; updated_at is the later. Other JSON fields
+//     follow the one-side rule and conflicting values keep ours (reported).
+//     Output is indented with two spaces like curator writes it.
+//   - Any other file is merged as text, like a body.
+//   - A file whose ours version uses CRLF line ends keeps CRLF.
+//   - A side that does not parse is an error naming the side and the line;
+//     nothing is guessed.
+package merge

@@ -1,0 +1,105 @@
+package merge
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// Result is the merged file. Data is always a valid file of its kind (nil
+// when the merge deletes the file); Conflicts lists what a reviewer must
+// settle.
+type Result struct {
+	Data      []byte
+	Conflicts []Conflict
+}
+
+// Conflict is one key (Key "" for the body or the whole file) whose two sides
+// could not be joined. Ours is the value kept, Theirs the one set aside; Line
+// is where the kept value sits in Data (0 when unknown).
+type Conflict struct {
+	Path, Key, Ours, Theirs string
+	Line                    int
+}
+
+// File merges three versions of one store file (base may be nil: both sides
+// added it; ours or theirs nil: that side deleted it).
+func File(path string, base, ours, theirs []byte) (Result, error) {
+	m := kindOf(path)
+	if err := checkSides(path, m, base, ours, theirs); err != nil {
+		return Result{}, err
+	}
+	switch {
+	case bytes.Equal(ours, theirs) && (ours == nil) == (theirs == nil):
+		return Result{Data: ours}, nil
+	case base != nil && bytes.Equal(base, theirs) && theirs != nil:
+		return Result{Data: ours}, nil
+	case base != nil && bytes.Equal(base, ours) && ours != nil:
+		return Result{Data: theirs}, nil
+	case base == nil && ours != nil && theirs != nil:
+		return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: string(ours), Theirs: string(theirs), Line: 1}}}, nil
+	case ours == nil || theirs == nil:
+		return deleted(path, base, ours, theirs), nil
+	}
+	return m.merge(path, base, ours, theirs)
+}
+
+// deleted settles a file deleted on one side: gone when the other side left
+// it as it was, otherwise the changed side is kept and the deletion reported.
+func deleted(path string, base, ours, theirs []byte) Result {
+	if base == nil {
+		if ours == nil {
+			return Result{Data: theirs}
+		}
+		return Result{Data: ours}
+	}
+	if ours == nil && (theirs == nil || bytes.Equal(base, theirs)) {
+		return Result{}
+	}
+	if theirs == nil && bytes.Equal(base, ours) {
+		return Result{}
+	}
+	if ours == nil {
+		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Ours: "(deleted)", Theirs: string(theirs), Line: 1}}}
+	}
+	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: string(ours), Theirs: "(deleted)", Line: 1}}}
+}
+
+// kind is how one sort of store file is checked and merged.
+type kind struct {
+	check func(side string, data []byte) error
+	merge func(path string, base, ours, theirs []byte) (Result, error)
+}
+
+// kindOf chooses the merge for a store-relative path.
+func kindOf(p string) kind {
+	name := path.Base(p)
+	switch {
+	case strings.HasSuffix(name, ".md"):
+		return kind{checkRecord, mergeRecord}
+	case p == "memory/state.json" || strings.HasSuffix(p, "/memory/state.json"):
+		return kind{checkJSON, mergeMemoryState}
+	case strings.HasPrefix(name, "pipeline-state-") && strings.HasSuffix(name, ".json"):
+		return kind{checkJSON, mergePipelineState}
+	case strings.HasSuffix(name, ".json"):
+		return kind{checkJSON, mergePlainJSON}
+	}
+	return kind{func(string, []byte) error { return nil }, mergeText}
+}
+
+// checkSides parses every present side so that a broken one is reported by
+// name before anything is merged.
+func checkSides(path string, m kind, base, ours, theirs []byte) error {
+	for _, s := range []struct {
+		name string
+		data []byte
+	}{{"base", base}, {"ours", ours}, {"theirs", theirs}} {
+		if s.data == nil {
+			continue
+		}
+		if err := m.check(s.name, s.data); err != nil {
+			return &SideError{Path: path, Side: s.name, Err: err}
+		}
+	}
+	return nil
+}

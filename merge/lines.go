@@ -1,0 +1,150 @@
+package merge
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Markers that open, split and close a body conflict, as git writes them.
+const (
+	markOurs   = "<<<<<<< ours"
+	markSplit  = "======="
+	markTheirs = ">>>>>>> theirs"
+)
+
+// textMerge is a line three-way merge (diff3): changes on one side are taken,
+// identical changes once, and overlapping different changes are written
+// between conflict markers. It returns the merged text and, for each
+// conflict, the 0-based line of its opening marker with the two sides.
+func textMerge(base, ours, theirs []byte) ([]byte, []Conflict) {
+	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
+	mo, mt := match(b, o), match(b, t)
+	eol := "\n"
+	if bytes.Contains(ours, []byte("\r\n")) {
+		eol = "\r\n"
+	}
+	var out []string
+	var conflicts []Conflict
+	i, j, k := 0, 0, 0
+	for i < len(b) || j < len(o) || k < len(t) {
+		s := i
+		for s < len(b) && (mo[s] < 0 || mt[s] < 0) {
+			s++
+		}
+		if s == i && s < len(b) && mo[s] == j && mt[s] == k {
+			out = append(out, b[i])
+			i, j, k = i+1, j+1, k+1
+			continue
+		}
+		oe, te := len(o), len(t)
+		if s < len(b) {
+			oe, te = mo[s], mt[s]
+		}
+		cb, co, ct := b[i:s], o[j:oe], t[k:te]
+		switch {
+		case equal(co, cb):
+			out = append(out, ct...)
+		case equal(ct, cb), equal(co, ct):
+			out = append(out, co...)
+		default:
+			conflicts = append(conflicts, Conflict{Ours: strings.Join(co, ""), Theirs: strings.Join(ct, ""), Line: len(out)})
+			out = append(out, markOurs+eol)
+			out = append(out, closed(co, eol)...)
+			out = append(out, markSplit+eol)
+			out = append(out, closed(ct, eol)...)
+			out = append(out, markTheirs+eol)
+		}
+		i, j, k = s, oe, te
+	}
+	return []byte(strings.Join(out, "")), conflicts
+}
+
+// closed returns lines whose last one ends in a line end, so that a marker
+// after them starts its own line.
+func closed(lines []string, eol string) []string {
+	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
+		lines = append(append([]string(nil), lines[:n-1]...), lines[n-1]+eol)
+	}
+	return lines
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// splitLines splits b after each "\n", keeping the line ends.
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// match returns, for each line of a, the index of the line of b it is paired
+// with in a longest common subsequence, or -1. Common leading and trailing
+// lines are paired first, which keeps the table small for typical edits.
+func match(a, b []string) []int {
+	m := make([]int, len(a))
+	for i := range m {
+		m[i] = -1
+	}
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		m[pre] = pre
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		m[len(a)-1-suf] = len(b) - 1 - suf
+		suf++
+	}
+	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	n, w := len(x), len(y)
+	// lcs[i][j] is the LCS length of x[i:] and y[j:].
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, w+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := w - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	for i, j := 0, 0; i < n && j < w; {
+		switch {
+		case x[i] == y[j]:
+			m[pre+i] = pre + j
+			i, j = i+1, j+1
+		case lcs[i+1][j] >= lcs[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return m
+}
+
+// mergeText merges a file that is neither a record nor JSON, as text.
+func mergeText(path string, base, ours, theirs []byte) (Result, error) {
+	data, cs := textMerge(base, ours, theirs)
+	for i := range cs {
+		cs[i].Path, cs[i].Line = path, cs[i].Line+1
+	}
+	return Result{Data: data, Conflicts: cs}, nil
+}
