@@ -33,7 +33,9 @@
 //     step_number, artifacts by path; blockers and the accumulated lists
 //     (key_decisions, artifacts_created, files_modified, deviations) are
 //     unions, ours' order first; updated_at is the later. Other JSON fields
-//     follow the one-side rule and conflicting values keep ours (reported).
+//     follow the one-side rule; conflicting values keep ours, are reported,
+//     and theirs is kept in the top-level object merge_conflicts (field path
+//     such as "phases[1].status" → theirs' value).
 //     Output is indented with two spaces like curator writes it.
 //   - Any other file is merged as text, like a body.
 //   - A file whose ours version uses CRLF line ends keeps CRLF.
