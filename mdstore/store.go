@@ -99,6 +99,12 @@ var initFolders = []string{
 // gitignore keeps the store's private working files out of git.
 const gitignore = ".lock\n.journal/\n.cache/\n"
 
+// gitattributes has git merge the store's records with curator's merge
+// driver (registered in the repository's config by RegisterMergeDriver);
+// where the driver is not registered, git merges them as text.
+const gitattributes = "# Records are merged record by record: `curator merge-driver` (see merge.curator in .git/config).\n" +
+	"*.md merge=curator\n*.json merge=curator\n"
+
 // Init creates a store in parent/.curator (when absent) with config.yaml and
 // its folders, and a git repository around it when there is none. It reports
 // what it created. Existing files are never overwritten.
@@ -117,7 +123,7 @@ func Init(parent string) (*Store, []string, error) {
 			}
 		}
 	}
-	for name, content := range map[string]string{"config.yaml": DefaultConfig, ".gitignore": gitignore} {
+	for name, content := range map[string]string{"config.yaml": DefaultConfig, ".gitignore": gitignore, ".gitattributes": gitattributes} {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); os.IsNotExist(err) {
 			if err := WriteFileAtomic(p, []byte(content), 0o644); err != nil {
@@ -137,8 +143,36 @@ func Init(parent string) (*Store, []string, error) {
 	} else if err != nil {
 		return nil, nil, err
 	}
+	if err := RegisterMergeDriver(parent); err != nil {
+		return nil, nil, err
+	}
 	s, err := Open(dir)
 	return s, created, err
+}
+
+// MergeDriverCommand is what git runs to merge a store file: base, ours
+// (where the result goes), theirs, and the file's path.
+const MergeDriverCommand = "curator merge-driver %O %A %B %P"
+
+// RegisterMergeDriver defines the merge driver `curator` in the config of
+// the repository holding dir, unless it is defined already (a user's own
+// definition is kept).
+func RegisterMergeDriver(dir string) error {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return fmt.Errorf("registering the merge driver: %w", err)
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		return err
+	}
+	sub := cfg.Raw.Section("merge").Subsection("curator")
+	if sub.Option("driver") != "" {
+		return nil
+	}
+	sub.SetOption("name", "curator's record-level merge")
+	sub.SetOption("driver", MergeDriverCommand)
+	return repo.SetConfig(cfg)
 }
 
 // Path returns the absolute path of a store-relative slash path.

@@ -10,6 +10,7 @@ import (
 	logcmd "github.com/curator-dev/curator/cmd/curator/log"
 	mcpcmd "github.com/curator-dev/curator/cmd/curator/mcp"
 	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
+	mergedrivercmd "github.com/curator-dev/curator/cmd/curator/mergedriver"
 	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
 	watchcmd "github.com/curator-dev/curator/cmd/curator/watch"
@@ -27,6 +28,7 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		watchcmd.NewCmd(f, nil),
 		mcpcmd.NewCmd(f),
 		logcmd.NewCmd(f, nil),
+		mergedrivercmd.NewCmd(f),
 		diffcmd.NewCmd(f, nil),
 	}
 }

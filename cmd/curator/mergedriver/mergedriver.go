@@ -1,0 +1,99 @@
+// Package mergedrivercmd is `curator merge-driver`, the merge driver git
+// runs for the store's record files (registered by `curator init`).
+package mergedrivercmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/internal/durable"
+	"github.com/curator-dev/curator/merge"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// NewCmd builds `curator merge-driver BASE OURS THEIRS PATH`.
+func NewCmd(f *cmdutil.Factory) *cli.Command {
+	return &cli.Command{
+		Name:      "merge-driver",
+		Usage:     "merge one store file record by record (git runs this; see .curator/.gitattributes)",
+		ArgsUsage: "BASE OURS THEIRS PATH",
+		Description: "git calls it as `curator merge-driver %O %A %B %P` during merge, pull and rebase: BASE, OURS and\n" +
+			"THEIRS are files holding the three versions, PATH the file's path in the repository. The merged\n" +
+			"result is written into OURS: counters add both sides' increments, lists join, timestamps take the\n" +
+			"later, a key changed on one side takes that side; two different new values keep ours and record\n" +
+			"theirs under merge_conflicts (the frontmatter stays valid, it never gets conflict markers).\n" +
+			"Exit 0 when the merge is clean; 1 when something conflicts (git then marks the path for review)\n" +
+			"or a version cannot be read (OURS is left as it was).",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 4 {
+				return cmdutil.Usagef("merge-driver takes BASE OURS THEIRS PATH (got %d arguments)", c.NArg())
+			}
+			a := c.Args().Slice()
+			return Run(f.Env(c), a[0], a[1], a[2], a[3])
+		},
+	}
+}
+
+// Run merges the three versions of the file at path (repository-relative)
+// into the file ours.
+func Run(env cmdutil.Env, basePath, oursPath, theirsPath, path string) error {
+	base, err := os.ReadFile(basePath)
+	if err != nil {
+		return err
+	}
+	ours, err := os.ReadFile(oursPath)
+	if err != nil {
+		return err
+	}
+	theirs, err := os.ReadFile(theirsPath)
+	if err != nil {
+		return err
+	}
+	if len(base) == 0 {
+		base = nil // both sides added the file
+	}
+	res, err := merge.File(storePath(path), base, ours, theirs)
+	if err != nil {
+		return fmt.Errorf("%s: %w (ours kept; merge it by hand)", path, err)
+	}
+	if res.Data == nil {
+		return errors.New(path + ": the merge removes the file; git keeps ours")
+	}
+	if err := durable.WriteFile(oursPath, res.Data, 0o644, true); err != nil {
+		return err
+	}
+	for _, c := range res.Conflicts {
+		what := c.Key
+		if what == "" {
+			what = "body"
+		}
+		env.Warn("curator merge-driver: %s:%d: %s differs on both sides (ours kept, theirs %s)\n", path, c.Line, what, theirsNote(c))
+	}
+	if len(res.Conflicts) > 0 {
+		return fmt.Errorf("%s: %d conflict(s) left for review", path, len(res.Conflicts))
+	}
+	return nil
+}
+
+// storePath is a repository path relative to the store folder, which the
+// merge rules are written for (memory/state.json, pipelines/…).
+func storePath(p string) string {
+	p = filepath.ToSlash(p)
+	if i := strings.Index(p, mdstore.DirName+"/"); i >= 0 && (i == 0 || p[i-1] == '/') {
+		return p[i+len(mdstore.DirName)+1:]
+	}
+	return p
+}
+
+func theirsNote(c merge.Conflict) string {
+	if c.Key == "" {
+		return "between conflict markers"
+	}
+	return "under merge_conflicts"
+}
