@@ -13,8 +13,8 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/internal/durable"
-	"github.com/curator-dev/curator/merge"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/merge"
 )
 
 // NewCmd builds `curator merge-driver BASE OURS THEIRS PATH`.
