@@ -335,20 +335,12 @@ func readAll(r io.ReadCloser, err error) ([]byte, error) {
 
 // workTree compares the record files in the store folder dir with tree old.
 func workTree(dir string, old *object.Tree) ([]File, error) {
-	committed := map[string]*object.File{}
-	if old != nil {
-		err := old.Files().ForEach(func(f *object.File) error {
-			if RecordKind(f.Name) != "" {
-				committed[f.Name] = f
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	committed, err := recordFiles(old)
+	if err != nil {
+		return nil, err
 	}
 	var out []File
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -413,17 +405,9 @@ func Staged(dir string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	committed := map[string]*object.File{}
-	if old != nil {
-		err := old.Files().ForEach(func(f *object.File) error {
-			if RecordKind(f.Name) != "" {
-				committed[f.Name] = f
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	committed, err := recordFiles(old)
+	if err != nil {
+		return nil, err
 	}
 	idx, err := repo.Storer.Index()
 	if err != nil {
@@ -468,4 +452,20 @@ func Staged(dir string) ([]File, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// recordFiles are the record files of tree t (none when t is nil), by
+// store-relative path.
+func recordFiles(t *object.Tree) (map[string]*object.File, error) {
+	out := map[string]*object.File{}
+	if t == nil {
+		return out, nil
+	}
+	err := t.Files().ForEach(func(f *object.File) error {
+		if RecordKind(f.Name) != "" {
+			out[f.Name] = f
+		}
+		return nil
+	})
+	return out, err
 }

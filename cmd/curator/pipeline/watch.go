@@ -114,13 +114,18 @@ func (w *Watched) RecordDrift(projects []string) (changed []*pipeline.Report, co
 	if !h.inside {
 		return runs, "", problems, writeHome(h.env.Home, files)
 	}
-	run := storeRun(runs[0], files, h.prefix, h.tx.Store.Now())
+	// One run for the batch: one project's report as it is, several under
+	// one summary naming them all, with every project's decisions.
+	summary := runs[0]
 	if len(runs) > 1 {
 		names := make([]string, len(runs))
 		for i, r := range runs {
 			names[i] = r.Project
 		}
-		run = storeRun(&pipeline.Report{Project: strings.Join(names, ", "), Mode: "drift"}, files, h.prefix, h.tx.Store.Now())
+		summary = &pipeline.Report{Project: strings.Join(names, ", "), Mode: "drift"}
+	}
+	run := storeRun(summary, files, h.prefix, h.tx.Store.Now())
+	if len(runs) > 1 {
 		for _, r := range runs {
 			run.Decide(r.Decisions...)
 		}
