@@ -22,6 +22,9 @@ type Change struct {
 	Data []byte
 	// Delete removes Path.
 	Delete bool
+	// Root means Path is relative to the git work tree's root rather than
+	// to the store (sync merges the files around the store too).
+	Root bool
 }
 
 // Changeset is every file change of one run, applied and committed together.
@@ -41,6 +44,18 @@ func (c *Changeset) Move(from, to string, data []byte) {
 		return
 	}
 	c.Changes = append(c.Changes, Change{Path: to, From: from, Data: data})
+}
+
+// WriteRoot records new content for a file outside the store; p is
+// relative to the git work tree's root.
+func (c *Changeset) WriteRoot(p string, data []byte) {
+	c.Changes = append(c.Changes, Change{Path: p, Data: data, Root: true})
+}
+
+// DeleteRoot records a removed file outside the store; p is relative to the
+// git work tree's root.
+func (c *Changeset) DeleteRoot(p string) {
+	c.Changes = append(c.Changes, Change{Path: p, Delete: true, Root: true})
 }
 
 // Delete records a removed file.
@@ -73,13 +88,25 @@ func (c *Changeset) Paths() []string {
 // that is already gone are no-ops.
 func (s *Store) apply(c *Changeset) error {
 	checked := map[string]bool{}
+	root := ""
 	for _, ch := range c.Changes {
 		if err := checkRel(ch.Path); err != nil {
 			return err
 		}
-		target := s.Path(ch.Path)
+		top := s.Dir
+		if ch.Root {
+			if root == "" {
+				r, err := s.openRepo()
+				if err != nil {
+					return err
+				}
+				root = r.Root()
+			}
+			top = root
+		}
+		target := filepath.Join(top, filepath.FromSlash(ch.Path))
 		if dir := path.Dir(target); !checked[dir] {
-			if err := safepath.Inside(s.Dir, dir); err != nil {
+			if err := safepath.Inside(top, dir); err != nil {
 				return err
 			}
 			checked[dir] = true

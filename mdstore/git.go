@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/internal/gitcommit"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // The errors of a commit that was refused or could not be made, from the
@@ -38,6 +39,12 @@ type CommitInfo struct {
 	// Command is the command line that made the run.
 	Command string    `json:"command"`
 	At      time.Time `json:"at"`
+	// MergeParent, when set, makes the commit a merge of that commit (a
+	// full hash) into the branch, which must still be at Tip.
+	MergeParent string `json:"merge_parent,omitempty"`
+	Tip         string `json:"tip,omitempty"`
+	// FastForward moves the branch to MergeParent instead of committing.
+	FastForward bool `json:"fast_forward,omitempty"`
 }
 
 // Message renders the commit message: summary, decisions, trailers.
@@ -85,7 +92,7 @@ func (s *Store) commitOptions(at time.Time) gitcommit.Options {
 func gitChanges(c *Changeset) []gitcommit.Change {
 	out := make([]gitcommit.Change, len(c.Changes))
 	for i, ch := range c.Changes {
-		out[i] = gitcommit.Change{Path: ch.Path, From: ch.From, Data: ch.Data, Delete: ch.Delete}
+		out[i] = gitcommit.Change{Path: ch.Path, From: ch.From, Data: ch.Data, Delete: ch.Delete, Root: ch.Root}
 	}
 	return out
 }
@@ -100,7 +107,13 @@ func (s *Store) commit(c *Changeset, info CommitInfo, apply func() error) (strin
 		return "", &unchangedError{err}
 	}
 	os.RemoveAll(filepath.Join(s.Dir, ".cache", "trees")) // the cache of earlier versions
-	return gitcommit.Commit(r, gitChanges(c), info.Message(), apply, s.commitOptions(info.At))
+	opt := s.commitOptions(info.At)
+	if info.MergeParent != "" {
+		opt.MergeParent = plumbing.NewHash(info.MergeParent)
+		opt.Tip = plumbing.NewHash(info.Tip)
+		opt.FastForward = info.FastForward
+	}
+	return gitcommit.Commit(r, gitChanges(c), info.Message(), apply, opt)
 }
 
 // unchangedError is an error that stopped a run before it changed a file.
@@ -128,13 +141,16 @@ func (s *Store) refreshIndex(c *Changeset) error {
 // runRecorded reports whether a commit of run is on HEAD's branch, looking
 // back over the commits made since the run started (a user may have
 // committed on top of it before the run was recovered).
-func (s *Store) runRecorded(run string, since time.Time) (bool, error) {
+func (s *Store) runRecorded(info CommitInfo) (bool, error) {
 	r, err := s.openRepo()
 	if err != nil {
 		return false, err
 	}
-	trailer := "\nCurator-Run: " + run + "\n"
-	return r.Recorded(since, func(msg string) bool { return strings.Contains(msg, trailer) })
+	if info.FastForward {
+		return r.HeadIs(plumbing.NewHash(info.MergeParent))
+	}
+	trailer := "\nCurator-Run: " + info.RunID + "\n"
+	return r.Recorded(info.At, func(msg string) bool { return strings.Contains(msg, trailer) })
 }
 
 // CheckCommit tells early whether a commit could be made (repository,
@@ -147,3 +163,19 @@ func (s *Store) CheckCommit() error {
 	}
 	return r.Check()
 }
+
+// RepoPlace is the git work tree's root folder around the store and the
+// store's path in it (slashes, with a trailing slash; "" when the store is
+// the root).
+func (s *Store) RepoPlace() (root, prefix string, err error) {
+	r, err := s.openRepo()
+	if err != nil {
+		return "", "", err
+	}
+	return r.Root(), r.Prefix(), nil
+}
+
+// Stage sets the index entries of the changeset's paths to the files as
+// they are now (removing the entries of deleted files and any conflict
+// stages of those paths), as `git add` does.
+func (s *Store) Stage(c *Changeset) error { return s.refreshIndex(c) }

@@ -97,7 +97,7 @@ func TestNoCommitChangesFilesOnly(t *testing.T) {
 	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
 		t.Error("file not written")
 	}
-	if ok, _ := s.runRecorded("nc", time.Now().Add(-time.Hour)); ok {
+	if ok, _ := s.runRecorded(CommitInfo{RunID: "nc", At: time.Now().Add(-time.Hour)}); ok {
 		t.Error("a commit was made")
 	}
 }

@@ -31,6 +31,7 @@ type journalEntry struct {
 	Path   string `json:"p"`
 	From   string `json:"f,omitempty"`
 	Delete bool   `json:"d,omitempty"`
+	Root   bool   `json:"r,omitempty"`
 	Size   int    `json:"n"`
 }
 
@@ -45,7 +46,7 @@ func (s *Store) writeJournal(c *Changeset, info CommitInfo, noCommit bool) (stri
 			return err
 		}
 		for _, ch := range c.Changes {
-			e, _ := json.Marshal(journalEntry{Path: ch.Path, From: ch.From, Delete: ch.Delete, Size: len(ch.Data)})
+			e, _ := json.Marshal(journalEntry{Path: ch.Path, From: ch.From, Delete: ch.Delete, Root: ch.Root, Size: len(ch.Data)})
 			if _, err := w.Write(append(e, '\n')); err != nil {
 				return err
 			}
@@ -93,7 +94,7 @@ func readJournal(path string) (*Changeset, journalHeader, error) {
 		if e.Delete {
 			data = nil
 		}
-		c.Changes = append(c.Changes, Change{Path: e.Path, From: e.From, Delete: e.Delete, Data: data})
+		c.Changes = append(c.Changes, Change{Path: e.Path, From: e.From, Delete: e.Delete, Root: e.Root, Data: data})
 	}
 	return c, h, nil
 }
@@ -147,7 +148,7 @@ func (s *Store) recover() ([]Recovered, error) {
 		}
 		r := Recovered{RunID: h.Commit.RunID}
 		if !h.NoGit {
-			recorded, err := s.runRecorded(h.Commit.RunID, h.Commit.At)
+			recorded, err := s.runRecorded(h.Commit)
 			if err != nil {
 				return done, err
 			}

@@ -23,7 +23,7 @@ type SaveOptions struct {
 // branch → index → one sync → journal removed (see commit).
 func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
 	defer s.WriteCaches()
-	if c.Empty() {
+	if c.Empty() && info.MergeParent == "" {
 		return "", nil
 	}
 	if err := s.refuseSecrets(c, info); err != nil {

@@ -18,8 +18,11 @@ type Result struct {
 // could not be joined. Ours is the value kept, Theirs the one set aside; Line
 // is where the kept value sits in Data (0 when unknown).
 type Conflict struct {
-	Path, Key, Ours, Theirs string
-	Line                    int
+	Path   string `json:"path"`
+	Key    string `json:"key"`
+	Ours   string `json:"ours"`
+	Theirs string `json:"theirs"`
+	Line   int    `json:"line"`
 }
 
 // File merges three versions of one store file (base may be nil: both sides

@@ -44,9 +44,17 @@ type TreeResult struct {
 //
 // Every other path is merged by File on its own.
 func Tree(base, ours, theirs map[string][]byte) (TreeResult, error) {
+	return TreeOf(base, ours, theirs, nil)
+}
+
+// TreeOf is Tree for sides that hold only the files that changed (and the
+// other versions of their records): known, when a new id collides, lists
+// every store path of the three sides, so that the fresh id names no record
+// left out of the maps.
+func TreeOf(base, ours, theirs map[string][]byte, known func() ([]string, error)) (TreeResult, error) {
 	res := TreeResult{Files: map[string][]byte{}}
 	bi, oi, ti := indexRecords(base), indexRecords(ours), indexRecords(theirs)
-	theirs, renames, err := renumber(base, ours, theirs, bi, oi, ti)
+	theirs, renames, err := renumber(base, ours, theirs, bi, oi, ti, known)
 	if err != nil {
 		return TreeResult{}, err
 	}

@@ -119,3 +119,13 @@ func sortedPaths(files map[string][]byte) []string {
 func withID(p, id string) string {
 	return path.Dir(p) + "/" + id + path.Ext(p)
 }
+
+// RecordKey is the key that pairs the versions of one record across its
+// folders (kind and id), and whether the store path p holds a record.
+func RecordKey(p string) (string, bool) {
+	r, ok := recordOf(p)
+	if !ok {
+		return "", false
+	}
+	return r.key(), true
+}

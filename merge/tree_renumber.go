@@ -15,7 +15,9 @@ import (
 // with other content: it is stored under New at Path, and theirs' references
 // to Old are rewritten to New.
 type Renumber struct {
-	Old, New, Path string
+	Old  string `json:"old"`
+	New  string `json:"new"`
+	Path string `json:"path"`
 }
 
 // refKeys are the frontmatter keys whose values name other records.
@@ -26,7 +28,7 @@ var bulletIDRE = regexp.MustCompile(`^(.+)-(\d+)(?:-v(\d+))?$`)
 // renumber gives theirs' colliding new records fresh ids and returns theirs'
 // files with the records moved to their new paths and every reference in a
 // file theirs changed rewritten.
-func renumber(base, ours, theirs map[string][]byte, bi, oi, ti recordIndex) (map[string][]byte, []Renumber, error) {
+func renumber(base, ours, theirs map[string][]byte, bi, oi, ti recordIndex, known func() ([]string, error)) (map[string][]byte, []Renumber, error) {
 	var keys []string
 	for k, tp := range ti.paths {
 		op, both := oi.paths[k]
@@ -45,6 +47,20 @@ func renumber(base, ours, theirs map[string][]byte, bi, oi, ti recordIndex) (map
 		}
 	}
 	sides := []map[string][]byte{base, ours, theirs}
+	if known != nil {
+		paths, err := known()
+		if err != nil {
+			return nil, nil, err
+		}
+		names := make(map[string][]byte, len(paths))
+		for _, p := range paths {
+			names[p] = nil
+			if r, ok := recordOf(p); ok {
+				taken[r.id] = true
+			}
+		}
+		sides = append(sides, names)
+	}
 	var out []Renumber
 	renames := map[string]string{}
 	for _, k := range keys {

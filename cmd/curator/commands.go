@@ -13,6 +13,7 @@ import (
 	mergedrivercmd "github.com/curator-dev/curator/cmd/curator/mergedriver"
 	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	similaritycmd "github.com/curator-dev/curator/cmd/curator/similarity"
+	synccmd "github.com/curator-dev/curator/cmd/curator/sync"
 	watchcmd "github.com/curator-dev/curator/cmd/curator/watch"
 )
 
@@ -29,6 +30,8 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		mcpcmd.NewCmd(f),
 		logcmd.NewCmd(f, nil),
 		mergedrivercmd.NewCmd(f),
+		synccmd.NewCmd(f, nil),
+		synccmd.NewResolveCmd(f, nil),
 		diffcmd.NewCmd(f, nil),
 	}
 }

@@ -2,6 +2,7 @@ package gitcommit
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"time"
 
@@ -41,23 +42,26 @@ func buildCommit(r *Repo, changes []Change, msg string, opt Options, cache *obje
 		}
 		parents = []plumbing.Hash{tip}
 	}
+	if !opt.MergeParent.IsZero() {
+		parents = append(parents, opt.MergeParent)
+	}
 	mem := memory.NewStorage()
 	edit := &treeEdit{}
 	for _, ch := range changes {
 		if ch.From != "" {
-			edit.set(r.prefix+ch.From, plumbing.ZeroHash)
+			edit.set(r.path(ch, ch.From), plumbing.ZeroHash)
 		}
 		if ch.Delete {
-			edit.set(r.prefix+ch.Path, plumbing.ZeroHash)
+			edit.set(r.path(ch, ch.Path), plumbing.ZeroHash)
 			continue
 		}
-		b := blobs[r.prefix+ch.Path]
+		b := blobs[r.path(ch, ch.Path)]
 		if withBlobs {
 			if _, err := mem.SetEncodedObject(b); err != nil {
 				return nil, err
 			}
 		}
-		edit.set(r.prefix+ch.Path, b.hash)
+		edit.set(r.path(ch, ch.Path), b.hash)
 	}
 	ts := trees{repo: r.st, out: mem, cache: cache}
 	var base []byte
@@ -71,8 +75,18 @@ func buildCommit(r *Repo, changes []Change, msg string, opt Options, cache *obje
 	if err != nil {
 		return nil, err
 	}
-	if !baseTree.IsZero() && tree == baseTree {
+	if !baseTree.IsZero() && tree == baseTree && opt.MergeParent.IsZero() {
 		return &builtCommit{hash: tip, noop: true}, nil
+	}
+	if opt.FastForward {
+		mc, err := object.GetCommit(r.st, opt.MergeParent)
+		if err != nil {
+			return nil, err
+		}
+		if tree != mc.TreeHash {
+			return nil, fmt.Errorf("the changes do not give the files of %s: no fast-forward", opt.MergeParent)
+		}
+		return &builtCommit{hash: opt.MergeParent, at: opt.When}, nil
 	}
 	if tree.IsZero() {
 		if tree, err = writeTreeObject(mem, nil); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/internal/durable"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -22,6 +23,18 @@ type Change struct {
 	Data []byte
 	// Delete removes Path.
 	Delete bool
+	// Root means Path and From are relative to the work tree's root, not
+	// to the folder the Repo was opened at (a merge also changes files
+	// outside the store).
+	Root bool
+}
+
+// path is the repository path of p, a path of ch.
+func (r *Repo) path(ch Change, p string) string {
+	if ch.Root {
+		return p
+	}
+	return r.prefix + p
 }
 
 // Signature is who makes a commit.
@@ -48,6 +61,17 @@ type Options struct {
 	// recorded ("" for none), so that RemoveStaleLocks removes them after
 	// a crash.
 	LockRecord string
+	// MergeParent, when set, is the second parent of the commit: the
+	// commit merges that commit into the branch. The branch must still be
+	// at Tip when the commit is made; a merge is never rebuilt on a tip
+	// that moved.
+	MergeParent plumbing.Hash
+	// Tip is the commit the changes were computed against (with
+	// MergeParent).
+	Tip plumbing.Hash
+	// FastForward moves the branch to MergeParent instead of making a
+	// commit: the changes make the files MergeParent's.
+	FastForward bool
 	// SaveCache, when set, is given the object cache's write to run after
 	// the caller's last sync (the cache needs no durability); nil writes
 	// it at once.
@@ -125,6 +149,13 @@ func Commit(r *Repo, changes []Change, msg string, apply func() error, opt Optio
 	for race := 0; race < maxRefRaces; race++ {
 		branch, tip, err := r.headBranch()
 		if err != nil {
+			if apply != nil {
+				return unchanged(err)
+			}
+			return "", err
+		}
+		if !opt.MergeParent.IsZero() && tip != opt.Tip {
+			err := fmt.Errorf("%s moved to %s while curator was merging into %s", branch, short(tip), short(opt.Tip))
 			if apply != nil {
 				return unchanged(err)
 			}
@@ -209,7 +240,7 @@ func (r *Repo) blobs(changes []Change) map[string]*rawObject {
 	blobs := make(map[string]*rawObject, len(changes))
 	for _, ch := range changes {
 		if !ch.Delete {
-			blobs[r.prefix+ch.Path] = newBlob(r.toGit(ch.Data))
+			blobs[r.path(ch, ch.Path)] = newBlob(r.toGit(ch.Data))
 		}
 	}
 	return blobs
@@ -263,3 +294,6 @@ func (r *Repo) Check() error {
 	_, _, err := r.headBranch()
 	return err
 }
+
+// short is the abbreviated form of a commit hash.
+func short(h plumbing.Hash) string { return h.String()[:10] }

@@ -47,9 +47,9 @@ type gitIndex struct {
 func (r *Repo) writeIndex(il *gitLock, idx gitIndex, changes []Change, blobs map[string]*rawObject) error {
 	touched := map[string]bool{}
 	for _, ch := range changes {
-		touched[r.prefix+ch.Path] = true
+		touched[r.path(ch, ch.Path)] = true
 		if ch.From != "" {
-			touched[r.prefix+ch.From] = true
+			touched[r.path(ch, ch.From)] = true
 		}
 	}
 	add := make([]*index.Entry, 0, len(blobs))

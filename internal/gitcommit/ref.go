@@ -181,3 +181,17 @@ func appendLine(path, line string) error {
 	}
 	return err
 }
+
+// HeadIs reports whether HEAD's branch points at h.
+func (r *Repo) HeadIs(h plumbing.Hash) (bool, error) {
+	b, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	if err != nil {
+		return false, err
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref:")
+	if !ok {
+		return plumbing.NewHash(strings.TrimSpace(string(b))) == h, nil
+	}
+	tip, err := r.readRef(strings.TrimSpace(target))
+	return tip == h, err
+}

@@ -102,6 +102,9 @@ func Open(dir string) (*Repo, error) {
 // Objects is go-git's reader of the repository's objects and references.
 func (r *Repo) Objects() *filesystem.Storage { return r.st }
 
+// Root is the work tree's root folder.
+func (r *Repo) Root() string { return r.root }
+
 // Prefix is the path of the folder Open was given, relative to the work
 // tree root, with a trailing slash ("" at the root).
 func (r *Repo) Prefix() string { return r.prefix }

@@ -1,0 +1,223 @@
+package synccmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/urfave/cli/v2"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/merge"
+	"github.com/curator-dev/curator/storesync"
+)
+
+// ResolveOptions are what `curator resolve` was asked to do.
+type ResolveOptions struct {
+	cmdutil.Env
+}
+
+// NewResolveCmd builds `curator resolve`; runF replaces the run in tests.
+func NewResolveCmd(f *cmdutil.Factory, runF func(*ResolveOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "resolve",
+		Usage: "finish a git merge or rebase that stopped on the store's files",
+		Description: "git runs curator's merge driver one file at a time, so it cannot give a colliding new id a\n" +
+			"second file or settle a record that git sees renamed two ways (promoted here, trashed there);\n" +
+			"there git stops with the paths marked. `curator resolve` merges the store again from the three\n" +
+			"commits (the merge base, HEAD, and MERGE_HEAD — or, in a rebase or cherry-pick, the commit being\n" +
+			"replayed and its parent) with the same rules as `curator sync`, writes every store file either\n" +
+			"side changed, and stages them. Then `git commit` (or `git rebase --continue`) finishes. Values\n" +
+			"both sides changed differently keep ours, with theirs recorded under merge_conflicts for review.\n" +
+			"Paths outside the store that git left conflicted are listed (exit 3): resolve them by hand.",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cmdutil.Usagef("resolve takes no arguments")
+			}
+			opts := &ResolveOptions{Env: f.Env(c)}
+			if runF != nil {
+				return runF(opts)
+			}
+			return Resolve(opts)
+		},
+	}
+}
+
+// ResolveReport is what resolve did (printed with --json).
+type ResolveReport struct {
+	// Operation is merge, rebase or cherry-pick.
+	Operation  string           `json:"operation"`
+	Written    []string         `json:"written"`
+	Removed    []string         `json:"removed"`
+	Renumbered []merge.Renumber `json:"renumbered"`
+	Conflicts  []merge.Conflict `json:"conflicts"`
+	// Unresolved are paths outside the store git still marks conflicted.
+	Unresolved []string `json:"unresolved"`
+}
+
+// Resolve merges the store's files of the merge in progress and stages
+// them.
+func Resolve(opts *ResolveOptions) error {
+	tx, err := opts.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	_, prefix, err := tx.Store.RepoPlace()
+	if err != nil {
+		return err
+	}
+	repo, err := storesync.OpenRepository(tx.Store.Dir)
+	if err != nil {
+		return err
+	}
+	op, base, ours, theirs, err := inProgress(repo)
+	if err != nil {
+		return err
+	}
+	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix}.PlanMerge(base, ours, theirs)
+	if err != nil {
+		return err
+	}
+	rep := &ResolveReport{Operation: op, Written: []string{}, Removed: []string{},
+		Renumbered: nonNil(plan.Renumbered), Conflicts: nonNil(plan.Conflicts)}
+	c := &mdstore.Changeset{}
+	for _, f := range plan.Settled {
+		if f.Data == nil {
+			c.Delete(f.Path)
+			rep.Removed = append(rep.Removed, f.Path)
+		} else {
+			c.Write(f.Path, f.Data)
+			rep.Written = append(rep.Written, f.Path)
+		}
+	}
+	if !c.Empty() {
+		now := tx.Store.Now()
+		info := mdstore.CommitInfo{Summary: "resolve", RunID: mdstore.NewRunID(now), At: now}
+		if _, err := tx.Store.Save(c, info, mdstore.SaveOptions{NoCommit: true}); err != nil {
+			return err
+		}
+		if err := tx.Store.Stage(c); err != nil {
+			return fmt.Errorf("staging the resolved files: %w", err)
+		}
+	}
+	if rep.Unresolved, err = unresolved(repo, prefix); err != nil {
+		return err
+	}
+	if opts.Globals.JSON {
+		if err := opts.PrintJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		opts.Say("resolved the %s: %s of the store written, %d removed, all staged\n", op,
+			cmdutil.Plural(len(rep.Written), "file", "files"), len(rep.Removed))
+		for _, r := range rep.Renumbered {
+			opts.Say("  renumbered theirs' %s as %s (%s)\n", r.Old, r.New, r.Path)
+		}
+		for _, cf := range rep.Conflicts {
+			opts.Warn("curator resolve: review %s (ours kept, theirs recorded)\n", conflictText(cf))
+		}
+	}
+	if len(rep.Unresolved) > 0 {
+		return cmdutil.Blocked(fmt.Errorf("still conflicted outside the store: %s; resolve them by hand and `git add` them", list(rep.Unresolved)))
+	}
+	if !opts.Globals.JSON {
+		next := "git commit"
+		if op == "rebase" {
+			next = "git rebase --continue"
+		} else if op == "cherry-pick" {
+			next = "git cherry-pick --continue"
+		}
+		opts.Say("next: %s\n", next)
+	}
+	return nil
+}
+
+// inProgress finds the merge git stopped on: its kind and the three
+// commits of the store's merge.
+func inProgress(repo *git.Repository) (op string, base, ours, theirs plumbing.Hash, err error) {
+	gitDir, err := gitDirOf(repo)
+	if err != nil {
+		return "", base, ours, theirs, err
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return "", base, ours, theirs, fmt.Errorf("reading HEAD: %w", err)
+	}
+	ours = head.Hash()
+	read := func(name string) (plumbing.Hash, bool) {
+		b, err := os.ReadFile(filepath.Join(gitDir, name))
+		if err != nil {
+			return plumbing.ZeroHash, false
+		}
+		return plumbing.NewHash(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])), true
+	}
+	if h, ok := read("MERGE_HEAD"); ok {
+		b, err := storesync.MergeBase(repo, ours, h)
+		return "merge", b, ours, h, err
+	}
+	for _, f := range []struct{ file, op string }{{"REBASE_HEAD", "rebase"}, {"CHERRY_PICK_HEAD", "cherry-pick"}} {
+		h, ok := read(f.file)
+		if !ok {
+			continue
+		}
+		c, err := repo.CommitObject(h)
+		if err != nil {
+			return "", base, ours, theirs, err
+		}
+		if c.NumParents() > 0 {
+			base = c.ParentHashes[0]
+		}
+		return f.op, base, ours, h, nil
+	}
+	return "", base, ours, theirs, errors.New("no git merge, rebase or cherry-pick is in progress: nothing to resolve")
+}
+
+// gitDirOf is the repository's own git folder (a linked worktree's, where
+// MERGE_HEAD and REBASE_HEAD live).
+func gitDirOf(repo *git.Repository) (string, error) {
+	wt, err := repo.Worktree()
+	if err != nil {
+		return "", err
+	}
+	dot := filepath.Join(wt.Filesystem.Root(), ".git")
+	fi, err := os.Stat(dot)
+	if err != nil {
+		return "", err
+	}
+	if fi.IsDir() {
+		return dot, nil
+	}
+	b, err := os.ReadFile(dot)
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(wt.Filesystem.Root(), p)
+	}
+	return p, nil
+}
+
+// unresolved lists the paths outside the store that the index still holds
+// in conflict stages.
+func unresolved(repo *git.Repository, prefix string) ([]string, error) {
+	idx, err := repo.Storer.Index()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	out := []string{}
+	for _, e := range idx.Entries {
+		if e.Stage != 0 && !seen[e.Name] && !strings.HasPrefix(e.Name, prefix) {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,14 @@
+// Package storesync shares one store between clones through an ordinary git
+// remote: it fetches the remote's branch, merges it into the local branch
+// record by record (package merge) and pushes the result, and it finishes a
+// merge or rebase that git stopped on (curator resolve).
+//
+// A merge is planned from the three commits (merge base, ours, theirs) by
+// comparing trees: only the files either side changed are read, so the cost
+// grows with the change, not with the store. The plan is a changeset against
+// ours — store files as merge.TreeOf leaves them, files outside the store
+// taken from theirs where only theirs changed them — that the caller saves as
+// one commit (a merge commit with theirs as second parent, or a fast-forward).
+// Files outside the store changed differently on both sides are not merged
+// here: the plan names them and the caller refuses (git pull merges those).
+package storesync
