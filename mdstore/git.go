@@ -178,4 +178,10 @@ func (s *Store) RepoPlace() (root, prefix string, err error) {
 // Stage sets the index entries of the changeset's paths to the files as
 // they are now (removing the entries of deleted files and any conflict
 // stages of those paths), as `git add` does.
-func (s *Store) Stage(c *Changeset) error { return s.refreshIndex(c) }
+func (s *Store) Stage(c *Changeset) error {
+	r, err := s.openRepo()
+	if err != nil {
+		return err
+	}
+	return gitcommit.Stage(r, gitChanges(c), s.commitOptions(time.Time{}))
+}

@@ -68,8 +68,10 @@ func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*
 		return err
 	}
 	touched := map[string]bool{}
-	for rel := range ours {
-		touched[rel] = true
+	for _, side := range []map[string][]byte{base, ours, theirs} {
+		for rel := range side {
+			touched[rel] = true
+		}
 	}
 	for rel := range res.Files {
 		touched[rel] = true

@@ -9,6 +9,7 @@ import (
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/memory"
 )
 
 // Change is one file change of a commit. Paths are relative to the folder
@@ -297,3 +298,23 @@ func (r *Repo) Check() error {
 
 // short is the abbreviated form of a commit hash.
 func short(h plumbing.Hash) string { return h.String()[:10] }
+
+// Stage records the changed files in the index as `git add` does: their
+// blobs are written and their entries (any conflict stages included)
+// replaced; a deleted file's entries are removed.
+func Stage(r *Repo, changes []Change, opt Options) error {
+	mem := memory.NewStorage()
+	for _, b := range r.blobs(changes) {
+		if _, err := mem.SetEncodedObject(b); err != nil {
+			return err
+		}
+	}
+	p, err := storeObjects(r, mem)
+	if err != nil {
+		return err
+	}
+	if err := p.publish(); err != nil {
+		return err
+	}
+	return RefreshIndex(r, changes, opt)
+}

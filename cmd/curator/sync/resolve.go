@@ -163,8 +163,8 @@ func inProgress(repo *git.Repository) (op string, base, ours, theirs plumbing.Ha
 	}
 	for _, f := range []struct{ file, op string }{{"REBASE_HEAD", "rebase"}, {"CHERRY_PICK_HEAD", "cherry-pick"}} {
 		h, ok := read(f.file)
-		if !ok {
-			continue
+		if !ok || f.op == "rebase" && !rebasing(gitDir) {
+			continue // git leaves REBASE_HEAD behind after a rebase ends
 		}
 		c, err := repo.CommitObject(h)
 		if err != nil {
@@ -220,4 +220,14 @@ func unresolved(repo *git.Repository, prefix string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// rebasing reports whether a rebase is in progress (its state folder).
+func rebasing(gitDir string) bool {
+	for _, d := range []string{"rebase-merge", "rebase-apply"} {
+		if fi, err := os.Stat(filepath.Join(gitDir, d)); err == nil && fi.IsDir() {
+			return true
+		}
+	}
+	return false
 }
