@@ -19,6 +19,21 @@ var (
 // result nil means the key is absent from the merge. conflict reports two
 // different new values, in which case the caller keeps ours.
 func mergeKey(k string, b, o, t *yaml.Node) (v *yaml.Node, conflict bool) {
+	if o != nil && t != nil && !sameNode(b, o) && !sameNode(b, t) {
+		// Both sides moved a counter: both increments count, even when
+		// they happen to give the same number.
+		switch {
+		case counterKeys[k]:
+			if bi, oi, ti, ok := ints(b, o, t); ok {
+				return intNode(oi + ti - bi), false
+			}
+		case k == "confidence":
+			if bf, of, tf, ok := floats(b, o, t); ok {
+				c := math.Round((of+tf-bf)*1e9) / 1e9
+				return floatNode(min(max(c, 0), 1)), false
+			}
+		}
+	}
 	switch {
 	case sameNode(o, t), sameNode(b, t):
 		return o, false
@@ -52,6 +67,52 @@ func mergeKey(k string, b, o, t *yaml.Node) (v *yaml.Node, conflict bool) {
 		if v, ok := unionList(b, o, t); ok {
 			return v, false
 		}
+	}
+	if v, ok := sameDecision(o, t); ok {
+		return v, false
+	}
+	return o, true
+}
+
+// sameDecision settles a decision record (a mapping with an "at" time, such
+// as a memory's trashed: {at, reason, run, score, from}) that two runs wrote
+// with the same decision: when the mappings differ only in at and run, the
+// earlier record is kept, since that run decided first.
+func sameDecision(o, t *yaml.Node) (*yaml.Node, bool) {
+	if o.Kind != yaml.MappingNode || t.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	rest := func(n *yaml.Node) (map[string]string, *yaml.Node) {
+		m := map[string]string{}
+		var at *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			switch k := n.Content[i].Value; k {
+			case "at":
+				at = n.Content[i+1]
+			case "run":
+			default:
+				m[k] = scalarText(n.Content[i+1])
+			}
+		}
+		return m, at
+	}
+	om, oat := rest(o)
+	tm, tat := rest(t)
+	if oat == nil || tat == nil || len(om) != len(tm) {
+		return nil, false
+	}
+	for k, v := range om {
+		if tv, ok := tm[k]; !ok || tv != v {
+			return nil, false
+		}
+	}
+	ot, okO := timeOf(oat)
+	tt, okT := timeOf(tat)
+	if !okO || !okT {
+		return nil, false
+	}
+	if tt.Before(ot) {
+		return t, true
 	}
 	return o, true
 }

@@ -33,12 +33,14 @@ func File(path string, base, ours, theirs []byte) (Result, error) {
 		return Result{}, err
 	}
 	switch {
-	case bytes.Equal(ours, theirs) && (ours == nil) == (theirs == nil):
+	case bytes.Equal(ours, theirs) && (ours == nil) == (theirs == nil) && !sameChange(m, base, ours):
 		return Result{Data: ours}, nil
 	case base != nil && bytes.Equal(base, theirs) && theirs != nil:
 		return Result{Data: ours}, nil
 	case base != nil && bytes.Equal(base, ours) && ours != nil:
 		return Result{Data: theirs}, nil
+	case base == nil && ours != nil && theirs != nil && m.fresh != nil:
+		return m.merge(path, m.fresh, ours, theirs)
 	case base == nil && ours != nil && theirs != nil:
 		return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: string(ours), Theirs: string(theirs), Line: 1}}}, nil
 	case ours == nil || theirs == nil:
@@ -72,6 +74,11 @@ func deleted(path string, base, ours, theirs []byte) Result {
 type kind struct {
 	check func(side string, data []byte) error
 	merge func(path string, base, ours, theirs []byte) (Result, error)
+	// fresh is the base of a file both sides created (nil: a conflict).
+	fresh []byte
+	// record: the same change made on both sides is merged key by key
+	// (two equal increments are two increments).
+	record bool
 }
 
 // kindOf chooses the merge for a store-relative path.
@@ -79,15 +86,15 @@ func kindOf(p string) kind {
 	name := path.Base(p)
 	switch {
 	case strings.HasSuffix(name, ".md"):
-		return kind{checkRecord, mergeRecord}
+		return kind{checkRecord, mergeRecord, nil, true}
 	case p == "memory/state.json" || strings.HasSuffix(p, "/memory/state.json"):
-		return kind{checkJSON, mergeMemoryState}
+		return kind{checkJSON, mergeMemoryState, []byte("{}"), false}
 	case strings.HasPrefix(name, "pipeline-state-") && strings.HasSuffix(name, ".json"):
-		return kind{checkJSON, mergePipelineState}
+		return kind{checkJSON, mergePipelineState, []byte("{}"), false}
 	case strings.HasSuffix(name, ".json"):
-		return kind{checkJSON, mergePlainJSON}
+		return kind{checkJSON, mergePlainJSON, nil, false}
 	}
-	return kind{func(string, []byte) error { return nil }, mergeText}
+	return kind{func(string, []byte) error { return nil }, mergeText, nil, false}
 }
 
 // checkSides parses every present side so that a broken one is reported by
@@ -105,4 +112,11 @@ func checkSides(path string, m kind, base, ours, theirs []byte) error {
 		}
 	}
 	return nil
+}
+
+// sameChange reports whether both sides made one and the same change to a
+// record, which is merged key by key rather than taken once: two agents
+// that each reinforced a bullet made two increments.
+func sameChange(m kind, base, ours []byte) bool {
+	return m.record && base != nil && ours != nil && !bytes.Equal(base, ours)
 }

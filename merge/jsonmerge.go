@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -15,7 +16,9 @@ type jsonRules struct {
 }
 
 // memoryStateRules merge memory/state.json: the watermark is the later.
-var memoryStateRules = jsonRules{later: map[string]bool{"watermark": true}}
+// last_run, a run id, starts with its UTC time, so the later is the run
+// of the later pass.
+var memoryStateRules = jsonRules{later: map[string]bool{"watermark": true, "last_run": true}}
 
 // pipelineStateRules merge pipelines/pipeline-state-*.json.
 var pipelineStateRules = jsonRules{
@@ -242,11 +245,20 @@ func unionArray(b, o, t *value) *value {
 	return out
 }
 
-// jsonTime reads a JSON string holding an RFC 3339 time.
+// jsonTime reads a JSON string holding an RFC 3339 time, or a run id
+// (20261130T140545Z-8ca213), whose time is its first part.
 func jsonTime(v *value) (time.Time, bool) {
 	if v == nil || len(v.raw) < 2 || v.raw[0] != '"' {
 		return time.Time{}, false
 	}
-	t, err := time.Parse(time.RFC3339Nano, string(v.raw[1:len(v.raw)-1]))
-	return t, err == nil
+	s := string(v.raw[1 : len(v.raw)-1])
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	if i := strings.IndexByte(s, '-'); i > 0 {
+		if t, err := time.Parse("20060102T150405Z", s[:i]); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }

@@ -59,6 +59,10 @@ func TestRecordKeys(t *testing.T) {
 	}{
 		{"counters both sides", []string{"helpful_count: 2", "helpful_count: 3"}, []string{"helpful_count: 2", "helpful_count: 5"}, "helpful_count", "6"},
 		{"usage both sides", []string{"usage_count: 5", "usage_count: 6"}, []string{"usage_count: 5", "usage_count: 7"}, "usage_count", "8"},
+		{"the same increment made on both sides counts twice", []string{"helpful_count: 2", "helpful_count: 3"}, []string{"helpful_count: 2", "helpful_count: 3"}, "helpful_count", "4"},
+		{"the same confidence change on both sides", []string{"confidence: 0.5", "confidence: 0.6"}, []string{"confidence: 0.5", "confidence: 0.6"}, "confidence", "0.7"},
+		{"the same edit on both sides is one edit", []string{"validation: none", "validation: approved"}, []string{"validation: none", "validation: approved"}, "validation", "approved"},
+		{"trashed by two runs keeps the first decision", []string{"x_custom: keep", "x_custom: keep\ntrashed:\n  at: 2026-02-01T00:00:02Z\n  reason: low_score\n  run: r2"}, []string{"x_custom: keep", "x_custom: keep\ntrashed:\n  at: 2026-02-01T00:00:01Z\n  reason: low_score\n  run: r1"}, "trashed", "{at: 2026-02-01T00:00:01Z, reason: low_score, run: r1}"},
 		{"counter one side", nil, []string{"harmful_count: 0", "harmful_count: 4"}, "harmful_count", "4"},
 		{"confidence deltas", []string{"confidence: 0.5", "confidence: 0.6"}, []string{"confidence: 0.5", "confidence: 0.7"}, "confidence", "0.8"},
 		{"confidence clamped at 1", []string{"confidence: 0.5", "confidence: 0.9"}, []string{"confidence: 0.5", "confidence: 0.8"}, "confidence", "1"},
