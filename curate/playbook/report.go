@@ -196,9 +196,17 @@ func (p *Playbook) Totals(acts []Action) []BulletTotals {
 	return out
 }
 
+// maxTotalsShown is how many bullets' totals a text summary lists (the
+// JSON report lists them all).
+const maxTotalsShown = 50
+
 // writeTotals prints "  - STRAT-001: now 16 helpful, 0 harmful" lines.
 func writeTotals(w io.Writer, bs []BulletTotals) {
-	for _, b := range bs {
+	for i, b := range bs {
+		if i == maxTotalsShown {
+			fmt.Fprintf(w, "  - … and %d more (--json lists every bullet)\n", len(bs)-i)
+			break
+		}
 		note := ""
 		switch {
 		case !b.Active:
