@@ -204,6 +204,8 @@ func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Act
 			a.Category = NormCategory(lesson.Category)
 		case d.BulletID != "" && pb.IDs.CategoryOf(d.BulletID) != "":
 			a.Category = pb.IDs.CategoryOf(d.BulletID)
+		case lesson != nil:
+			a.Category = NormCategory(lesson.Category) // a lesson without a category is "other"
 		default:
 			return a, errors.New("category is missing (give category, a reflection whose lesson has one, or a bullet_id with a known prefix)")
 		}
