@@ -111,6 +111,11 @@ func (a *IDAllocator) Observe(id string) {
 		a.max[p] = n
 	}
 	base := fmt.Sprintf("%s-%03d", p, n)
+	if v > 1 {
+		a.used[fmt.Sprintf("%s-v%d", base, v)] = true
+	} else {
+		a.used[base] = true
+	}
 	if v > a.versions[base] {
 		a.versions[base] = v
 	}
@@ -138,6 +143,39 @@ func (a *IDAllocator) Prefix(category string) string {
 		return "MISC"
 	}
 	return b.String()
+}
+
+// Used reports whether an id (or the same id written with other padding)
+// was ever used.
+func (a *IDAllocator) Used(id string) bool {
+	if a.used[id] {
+		return true
+	}
+	p, n, v, ok := ParseBulletID(id)
+	if !ok {
+		return false
+	}
+	canon := fmt.Sprintf("%s-%03d", p, n)
+	if v > 1 {
+		canon += fmt.Sprintf("-v%d", v)
+	}
+	return a.used[canon]
+}
+
+// CategoryOf is the category whose prefix an id carries ("" when no
+// category has that prefix).
+func (a *IDAllocator) CategoryOf(id string) string {
+	p, _, _, ok := ParseBulletID(id)
+	if !ok {
+		return ""
+	}
+	best := ""
+	for c, cp := range a.prefixes {
+		if cp == p && (best == "" || c < best) {
+			best = c
+		}
+	}
+	return best
 }
 
 // Next hands out the next free id of a category.

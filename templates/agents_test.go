@@ -20,7 +20,7 @@ var mcpNames = map[string]bool{
 	"ingestion_time_start": true, "ingestion_time_end": true, "include_body": true, "dry_run": true,
 	"reflection_id": true, "project_path": true, "auto_merge": true, "similarity_threshold": true,
 	// result fields
-	"brief_path": true,
+	"brief_path": true, "left_for_reflection": true,
 	// reflection fields
 	"helpful_bullets": true, "harmful_bullets": true,
 }

@@ -105,6 +105,7 @@ func (p *Plan) drop(ids map[string]bool) {
 		return out
 	}
 	p.Duplicates, p.Promoted, p.Discarded, p.Kept = filter(p.Duplicates), filter(p.Promoted), filter(p.Discarded), filter(p.Kept)
+	p.LeftForReflection = filter(p.LeftForReflection)
 }
 
 // Trash moves a memory to the trash, recording why.

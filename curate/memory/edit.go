@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -109,7 +112,7 @@ func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
 	e := &Edit{ID: m.ID, From: m.Path, To: m.Path, Changed: changed, Memory: checked, Run: run}
 	switch {
 	case checked.Status == "inbox" && checked.Maturity == "confirmed":
-		if err := Promote(checked, now, run.Changes); err != nil {
+		if err := promoteEdited(checked, changed, now, run.Changes); err != nil {
 			return nil, err
 		}
 		e.To = mdstore.MemoryPath("confirmed", checked.Type, checked.ID)
@@ -123,21 +126,106 @@ func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
 	return e, nil
 }
 
-// setPath sets key (or key.sub for one entry of a map) to v.
+// promoteEdited promotes an inbox entry that an update confirmed. An
+// observation the same update sets is kept: set whole, it stays as given;
+// set key by key, the keys it lacks get the promotion's values.
+func promoteEdited(m *mdstore.Memory, changed []string, now time.Time, cs *mdstore.Changeset) error {
+	whole, partial := false, false
+	for _, k := range changed {
+		whole = whole || k == "observation"
+		partial = partial || strings.HasPrefix(k, "observation.")
+	}
+	if !whole && !partial {
+		return Promote(m, now, cs)
+	}
+	if !whole {
+		have, err := mapKeys(m, "observation")
+		if err != nil {
+			return err
+		}
+		def := Observation{StartedAt: now.UTC(), WindowDays: ObservationDays, Outcome: "pending"}
+		for _, kv := range []struct {
+			key string
+			val any
+		}{{"started_at", def.StartedAt}, {"window_days", def.WindowDays}, {"outcome", def.Outcome}} {
+			if !have[kv.key] {
+				if err := setPath(m, "observation."+kv.key, kv.val); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	keys, err := promotionKeys(now)
+	if err != nil {
+		return err
+	}
+	var rest []frontmatter.KV
+	for _, kv := range keys {
+		if kv.Key != "observation" {
+			rest = append(rest, kv)
+		}
+	}
+	return promote(m, rest, cs)
+}
+
+// topNode returns the value node of a top-level key (nil when absent).
+func topNode(m *mdstore.Memory, key string) (*yaml.Node, error) {
+	var root yaml.Node
+	if err := m.Doc.Decode(&root); err != nil {
+		return nil, err
+	}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		doc = doc.Content[0]
+	}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i].Value == key {
+			return doc.Content[i+1], nil
+		}
+	}
+	return nil, nil
+}
+
+// mapKeys returns the keys of a top-level map (empty when absent).
+func mapKeys(m *mdstore.Memory, key string) (map[string]bool, error) {
+	n, err := topNode(m, key)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	if n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[n.Content[i].Value] = true
+		}
+	}
+	return out, nil
+}
+
+// setPath sets key (or key.sub for one entry of a map) to v. The other
+// entries of the map keep their order and values; a new entry goes last.
 func setPath(m *mdstore.Memory, key string, v any) error {
 	top, sub, nested := strings.Cut(key, ".")
 	if !nested {
 		return m.Doc.Set(key, v)
 	}
-	var all map[string]any
-	if err := m.Doc.Decode(&all); err != nil {
+	inner, err := topNode(m, top)
+	if err != nil {
 		return err
 	}
-	inner, _ := all[top].(map[string]any)
-	if inner == nil {
-		inner = map[string]any{}
+	if inner == nil || inner.Kind != yaml.MappingNode {
+		inner = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	}
-	inner[sub] = v
+	var val yaml.Node
+	if err := val.Encode(v); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	for i := 0; i+1 < len(inner.Content); i += 2 {
+		if inner.Content[i].Value == sub {
+			inner.Content[i+1] = &val
+			return m.Doc.Set(top, inner)
+		}
+	}
+	inner.Content = append(inner.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: sub}, &val)
 	return m.Doc.Set(top, inner)
 }
 

@@ -277,3 +277,59 @@ func TestPromoteRule(t *testing.T) {
 		t.Fatalf("two cases: %v", err)
 	}
 }
+
+// The memory-curate procedure patches a promotion with its own
+// observation: the update keeps it as given.
+func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
+	m := stored(t, "inbox", "fact", "m-obs")
+	given := map[string]any{"started_at": "2026-11-28T00:00:00Z", "window_days": 14, "outcome": "pending"}
+	e, err := Update(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}, {Key: "observation", Value: given}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := onlyChange(t, e.Run)
+	if c.Path != "memory/confirmed/fact/m-obs.md" {
+		t.Fatalf("to %s", c.Path)
+	}
+	for _, want := range []string{"started_at: \"2026-11-28T00:00:00Z\"", "window_days: 14\n", "status: confirmed\n"} {
+		if !strings.Contains(string(c.Data), want) {
+			t.Errorf("no %q in\n%s", want, c.Data)
+		}
+	}
+	if strings.Contains(string(c.Data), "2026-11-29T09:00:00Z\n    window_days: 7") || strings.Count(string(c.Data), "observation:") != 1 {
+		t.Errorf("the promotion replaced the given observation:\n%s", c.Data)
+	}
+
+	// One key of the observation given: the others are the promotion's.
+	m = stored(t, "inbox", "fact", "m-obs2")
+	e, err = Update(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "observation.window_days", Value: 3}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = onlyChange(t, e.Run)
+	if !strings.Contains(string(c.Data), "observation:\n  window_days: 3\n  started_at: 2026-11-29T09:00:00Z\n  outcome: pending\n") {
+		t.Errorf("observation not completed:\n%s", c.Data)
+	}
+}
+
+// Editing one key of a map keeps the other keys, in their order.
+func TestUpdateMapKeyKeepsOrder(t *testing.T) {
+	m := stored(t, "inbox", "fact", "m-map", "links:\n  zeta: z\n  alpha: a\n  mid: m\n")
+	e, err := Update(m, []Set{{Key: "links.alpha", Value: "A"}, {Key: "links.new", Value: "x"}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := onlyChange(t, e.Run)
+	if !strings.Contains(string(c.Data), "links:\n  zeta: z\n  alpha: A\n  mid: m\n  new: x\n") {
+		t.Errorf("map order lost:\n%s", c.Data)
+	}
+	// The importance factors, in the order the file gives them.
+	m = stored(t, "inbox", "fact", "m-map2", "importance_factors:\n  surprisal: 0.5\n  proximity: 0.4\n  unambiguity: 0.2\n  entity_priority: 0.1\n")
+	e, err = Update(m, []Set{{Key: "importance_factors.proximity", Value: 0.9}}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(onlyChange(t, e.Run).Data); !strings.Contains(got, "importance_factors:\n  surprisal: 0.5\n  proximity: 0.9\n  unambiguity: 0.2\n  entity_priority: 0.1\n") {
+		t.Errorf("importance_factors order changed:\n%s", got)
+	}
+}

@@ -21,10 +21,13 @@ const (
 	ActKeep    = "keep"
 )
 
-// Trash reasons.
+// Trash reasons, and why an entry is left in the inbox unscored.
 const (
 	ReasonDuplicate = "duplicate"
 	ReasonLowScore  = "low_score"
+	// ReasonOtherAuthors: the entry shares its dedup key with entries of
+	// other authors; deep reflection, not the score, decides what to keep.
+	ReasonOtherAuthors = "different_authors"
 )
 
 // Action is one decision of the memory pass.
@@ -36,6 +39,9 @@ type Action struct {
 	Channel     string  `json:"channel,omitempty"`
 	Reason      string  `json:"reason,omitempty"`
 	DuplicateOf string  `json:"duplicate_of,omitempty"`
+	// SharesKeyWith are the entries of other authors with the same dedup
+	// key (left for reflection).
+	SharesKeyWith []string `json:"shares_key_with,omitempty"`
 }
 
 // Plan is every decision of one pass, grouped as the report shows them.
@@ -46,6 +52,10 @@ type Plan struct {
 	Promoted   []Action `json:"promoted"`
 	Discarded  []Action `json:"discarded"`
 	Kept       []Action `json:"kept"`
+	// LeftForReflection are the entries that share their dedup key with
+	// entries of other authors: they stay in the inbox, neither scored into
+	// confirmed nor trashed, for deep reflection.
+	LeftForReflection []Action `json:"left_for_reflection"`
 }
 
 // PlanPass decides, for every inbox entry of the window, whether it is a
@@ -57,17 +67,23 @@ func PlanPass(w Window, candidates []*mdstore.Memory, opt Options) *Plan {
 	ms := append([]*mdstore.Memory(nil), candidates...)
 	mdstore.SortMemories(ms)
 	p := &Plan{Window: w, Candidates: make([]string, 0, len(ms)),
-		Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}}
+		Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}, LeftForReflection: []Action{}}
 	for _, m := range ms {
 		p.Candidates = append(p.Candidates, m.ID)
 	}
 	dupOf := Duplicates(ms, opt.DedupPrefix)
+	shared := SharedKeys(ms, dupOf, opt.DedupPrefix)
 	for _, m := range ms {
 		score := Score(m)
 		a := Action{ID: m.ID, Type: m.Type, Score: round(score)}
 		if keep, ok := dupOf[m.ID]; ok {
 			a.Kind, a.Reason, a.DuplicateOf = ActTrash, ReasonDuplicate, keep
 			p.Duplicates = append(p.Duplicates, a)
+			continue
+		}
+		if others := shared[m.ID]; len(others) > 0 {
+			a.Kind, a.Reason, a.SharesKeyWith = ActKeep, ReasonOtherAuthors, others
+			p.LeftForReflection = append(p.LeftForReflection, a)
 			continue
 		}
 		if m.Type != "lesson" {
@@ -135,6 +151,34 @@ func Duplicates(ms []*mdstore.Memory, prefix int) map[string]string {
 		newest := g[len(g)-1]
 		for _, m := range g[:len(g)-1] {
 			out[m.ID] = newest.ID
+		}
+	}
+	return out
+}
+
+// SharedKeys maps each entry that is not a duplicate (dupOf) and shares its
+// dedup key with entries of other authors to those entries' ids, sorted.
+func SharedKeys(ms []*mdstore.Memory, dupOf map[string]string, prefix int) map[string][]string {
+	groups := map[string][]*mdstore.Memory{}
+	for _, m := range ms {
+		if _, dup := dupOf[m.ID]; !dup {
+			k := DedupKey(m, prefix)
+			groups[k] = append(groups[k], m)
+		}
+	}
+	out := map[string][]string{}
+	for _, g := range groups {
+		for _, m := range g {
+			var others []string
+			for _, o := range g {
+				if o.Author != m.Author {
+					others = append(others, o.ID)
+				}
+			}
+			if len(others) > 0 {
+				sort.Strings(others)
+				out[m.ID] = others
+			}
 		}
 	}
 	return out

@@ -56,6 +56,9 @@ func decisions(p *Plan) map[string]string {
 	for _, a := range p.Kept {
 		out[a.ID] = "keep"
 	}
+	for _, a := range p.LeftForReflection {
+		out[a.ID] = "reflect:" + strings.Join(a.SharesKeyWith, ",")
+	}
 	return out
 }
 
@@ -104,10 +107,14 @@ func TestPlanMemoryDedup(t *testing.T) {
 			{id: "a", brief: "same", author: "x", at: 1, p: 0.8},
 			{id: "b", brief: "same", author: "x", at: 2, p: 0.8},
 		}, map[string]string{"a": "trash/duplicate:b", "b": "keep"}},
-		{"different authors are left alone", []mem{
+		{"different authors are left for reflection, not scored", []mem{
 			{id: "a", brief: "same", author: "x", at: 1, p: 0.8},
 			{id: "b", brief: "same", author: "y", at: 2, p: 0.8},
-		}, map[string]string{"a": "keep", "b": "keep"}},
+		}, map[string]string{"a": "reflect:b", "b": "reflect:a"}},
+		{"different authors: a strong entry is not promoted, a weak one not trashed", []mem{
+			{id: "a", brief: "same", author: "x", at: 1, s: 0.95, conf: 5},
+			{id: "b", brief: "same", author: "y", at: 2},
+		}, map[string]string{"a": "reflect:b", "b": "reflect:a"}},
 		{"different types never collide", []mem{
 			{id: "a", brief: "same", author: "x", at: 1, p: 0.8},
 			{id: "b", typ: "concept", brief: "same", author: "x", at: 2, p: 0.8},
@@ -136,7 +143,7 @@ func TestPlanMemoryDedup(t *testing.T) {
 			{id: "a", brief: "same", author: "x", at: 1, p: 0.9, s: 0.95},
 			{id: "b", brief: "same", author: "y", at: 2, p: 0.8},
 			{id: "c", brief: "same", author: "x", at: 3, p: 0.8},
-		}, map[string]string{"a": "trash/duplicate:c", "b": "keep", "c": "keep"}},
+		}, map[string]string{"a": "trash/duplicate:c", "b": "reflect:c", "c": "reflect:b"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

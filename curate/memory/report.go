@@ -12,9 +12,11 @@ type Report struct {
 	Duplicates []Action               `json:"duplicates"`
 	Invalid    []*mdstore.InvalidFile `json:"invalid"`
 	Kept       []Action               `json:"kept"`
-	Promoted   []Action               `json:"promoted"`
-	RunID      string                 `json:"run_id"`
-	Window     Window                 `json:"window"`
+	// LeftForReflection: entries sharing a dedup key with other authors'.
+	LeftForReflection []Action `json:"left_for_reflection"`
+	Promoted          []Action `json:"promoted"`
+	RunID             string   `json:"run_id"`
+	Window            Window   `json:"window"`
 }
 
 // Report is the pass's report once it was saved as commit (empty for a
@@ -27,7 +29,7 @@ func (r *Run) Report(commit string, dryRun bool) Report {
 	}
 	return Report{
 		Candidates: p.Candidates, Commit: commit, Discarded: p.Discarded, DryRun: dryRun,
-		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, Promoted: p.Promoted,
+		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, LeftForReflection: p.LeftForReflection, Promoted: p.Promoted,
 		RunID: r.Commit.RunID, Window: p.Window,
 	}
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
@@ -39,8 +40,12 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 	if w.To.After(st.Watermark) {
 		cs.Write(mdstore.MemoryStatePath, mdstore.MemoryState{Watermark: w.To, LastRun: run}.Bytes())
 	}
+	summary := fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept))
+	if n := len(plan.LeftForReflection); n > 0 {
+		summary += fmt.Sprintf(", %d left for reflection", n)
+	}
 	return &Run{Plan: plan, Run: &mdstore.Run{Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
-		Summary:   fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept)),
+		Summary:   summary,
 		Decisions: plan.Decisions(),
 		RunID:     run,
 		At:        now,
@@ -58,6 +63,9 @@ func (p *Plan) Decisions() []string {
 	}
 	for _, a := range p.Discarded {
 		out = append(out, fmt.Sprintf("trash %s: score %.4g < %.2g", a.ID, a.Score, TrashScore))
+	}
+	for _, a := range p.LeftForReflection {
+		out = append(out, fmt.Sprintf("keep %s for reflection: same dedup key as %s (other authors)", a.ID, strings.Join(a.SharesKeyWith, ", ")))
 	}
 	return out
 }

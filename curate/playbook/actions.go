@@ -72,10 +72,15 @@ func (a Action) Subject() string {
 	return a.TargetBulletID
 }
 
-// LogLine renders an action as a merge-log line.
+// LogLine renders an action as a merge-log line. An increment's line
+// names the bullet it changed as bullet_id too (beside target_bullet_id).
 func (a Action) LogLine(runID string, at time.Time) mdstore.MergeLogLine {
+	bulletID := a.BulletID
+	if bulletID == "" && (a.Type == ActIncrementHelpful || a.Type == ActIncrementHarmful) {
+		bulletID = a.TargetBulletID
+	}
 	return mdstore.MergeLogLine{
-		RunID: runID, At: at.UTC(), MergeType: a.Type, BulletID: a.BulletID,
+		RunID: runID, At: at.UTC(), MergeType: a.Type, BulletID: bulletID,
 		TargetBulletID: a.TargetBulletID, MergedFromBulletIDs: a.MergedFrom,
 		SimilarityScore: round6(a.Similarity), NewContent: a.Content, CuratorReasoning: a.Reasoning,
 		ReflectionID: a.ReflectionID, Lesson: a.Lesson, Category: a.Category,

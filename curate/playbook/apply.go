@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/curator-dev/curator/mdstore"
@@ -16,26 +17,70 @@ type CurationDocument struct {
 	CurationActions    []CurationDocAction `json:"curation_actions"`
 	ValidationRequired []string            `json:"validation_required"`
 	Summary            json.RawMessage     `json:"summary"`
+	// ReflectionID is the reflection the whole answer curates (an action's
+	// own reflection_id wins).
+	ReflectionID string `json:"reflection_id"`
 }
 
 // CurationDocAction is one action of a CurationDocument.
 type CurationDocAction struct {
-	Action          string   `json:"action"`
-	BulletID        string   `json:"bullet_id"`
-	TargetBulletID  string   `json:"target_bullet_id"`
-	SimilarityScore float64  `json:"similarity_score"`
-	Reasoning       string   `json:"reasoning"`
-	MergedContent   string   `json:"merged_content"`
-	Content         string   `json:"content"`
-	Category        string   `json:"category"`
-	Confidence      *float64 `json:"confidence"`
-	Priority        int      `json:"priority"`
-	Tags            []string `json:"tags"`
-	ReflectionID    string   `json:"reflection_id"`
+	Action          string         `json:"action"`
+	BulletID        string         `json:"bullet_id"`
+	TargetBulletID  string         `json:"target_bullet_id"`
+	SimilarityScore float64        `json:"similarity_score"`
+	Reasoning       string         `json:"reasoning"`
+	MergedContent   string         `json:"merged_content"`
+	Content         string         `json:"content"`
+	Category        string         `json:"category"`
+	Confidence      *float64       `json:"confidence"`
+	Priority        AnswerPriority `json:"priority"`
+	Tags            []string       `json:"tags"`
+	ReflectionID    string         `json:"reflection_id"`
+	// ValidationRequired marks the bullet the action makes for human review.
+	ValidationRequired bool `json:"validation_required"`
+}
+
+// AnswerPriority is a bullet's priority in an answer: a number 1–10 or one of
+// the tiers "high" (9), "medium" (5) and "low" (2); 0 when absent.
+type AnswerPriority int
+
+// PriorityTiers are the numbers the tier names of an answer stand for.
+var PriorityTiers = map[string]AnswerPriority{"high": 9, "medium": 5, "low": 2}
+
+// UnmarshalJSON reads a number or a tier name.
+func (p *AnswerPriority) UnmarshalJSON(b []byte) error {
+	var n int
+	if err := json.Unmarshal(b, &n); err == nil {
+		*p = AnswerPriority(n)
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("priority %s: want a number 1–10 or high, medium or low", b)
+	}
+	s = strings.ToLower(strings.TrimSpace(s))
+	if t, ok := PriorityTiers[s]; ok {
+		*p = t
+		return nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		*p = AnswerPriority(n)
+		return nil
+	}
+	return fmt.Errorf("priority %q: want a number 1–10 or high, medium or low", s)
 }
 
 // ErrInvalidDocument means a curation document was refused; nothing was written.
 var ErrInvalidDocument = errors.New("invalid curation document")
+
+// Answer is what a curation document is applied with: the reflection it
+// answers (--reflection-id; "" takes the document's own reflection_id) and
+// the pending reflections by id, whose lessons give a new bullet without
+// a category its category, confidence and priority.
+type Answer struct {
+	ReflectionID string
+	Reflections  map[string]*mdstore.Reflection
+}
 
 // PlanDocument validates a curation document completely against the
 // playbook and turns it into actions, carried out on pb. Any problem (bad
@@ -43,6 +88,15 @@ var ErrInvalidDocument = errors.New("invalid curation document")
 // merged_content, a secret) refuses the whole document: the error lists
 // every problem, and the caller writes nothing.
 func PlanDocument(pb *Playbook, data []byte) ([]Action, error) {
+	return PlanAnswer(pb, data, Answer{})
+}
+
+// PlanAnswer is PlanDocument for the answer to a reflection: the actions
+// without a reflection_id are the answer's, a new bullet without a category
+// takes the one of the reflection's lesson it comes from (else the one of
+// its bullet_id's prefix), and a bullet_id a new bullet gives is kept when
+// no bullet ever had it (an id in use refuses the document).
+func PlanAnswer(pb *Playbook, data []byte, ans Answer) ([]Action, error) {
 	var doc CurationDocument
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -51,10 +105,37 @@ func PlanDocument(pb *Playbook, data []byte) ([]Action, error) {
 	if doc.CurationActions == nil {
 		return nil, fmt.Errorf("%w: no \"curation_actions\" list", ErrInvalidDocument)
 	}
+	rid := ans.ReflectionID
+	if rid == "" {
+		rid = doc.ReflectionID
+	}
 	var problems []string
+	// The ids the answer's new bullets give are reserved first, so that an
+	// id allocated for another new bullet never takes one of them.
+	given := map[string]int{}
+	for i, d := range doc.CurationActions {
+		if !isNewBullet(d.Action) || d.BulletID == "" {
+			continue
+		}
+		if err := checkGivenID(pb, d.BulletID); err != nil {
+			problems = append(problems, fmt.Sprintf("curation_actions[%d] (%s): %v", i, d.Action, err))
+			continue
+		}
+		if j, dup := given[d.BulletID]; dup {
+			problems = append(problems, fmt.Sprintf("curation_actions[%d] (%s): bullet_id %s is already given by curation_actions[%d]", i, d.Action, d.BulletID, j))
+			continue
+		}
+		given[d.BulletID] = i
+	}
+	for id := range given {
+		pb.IDs.Observe(id)
+	}
 	var acts []Action
 	for i, d := range doc.CurationActions {
-		a, err := docAction(pb, d)
+		if d.ReflectionID == "" {
+			d.ReflectionID = rid
+		}
+		a, err := docAction(pb, d, ans.Reflections[d.ReflectionID])
 		if err == nil {
 			err = pb.Do(a)
 		}
@@ -65,7 +146,7 @@ func PlanDocument(pb *Playbook, data []byte) ([]Action, error) {
 		acts = append(acts, a)
 	}
 	for i, id := range doc.ValidationRequired {
-		a := Action{Type: ActProposal, TargetBulletID: id, Validation: "required", Reasoning: "listed in validation_required"}
+		a := Action{Type: ActProposal, TargetBulletID: id, Validation: "required", Reasoning: "listed in validation_required", ReflectionID: rid}
 		if err := pb.Do(a); err != nil {
 			problems = append(problems, fmt.Sprintf("validation_required[%d]: %v", i, err))
 			continue
@@ -78,7 +159,23 @@ func PlanDocument(pb *Playbook, data []byte) ([]Action, error) {
 	return acts, nil
 }
 
-func docAction(pb *Playbook, d CurationDocAction) (Action, error) {
+func isNewBullet(action string) bool {
+	return action == ActNewBullet || action == "add" || action == "add_bullet"
+}
+
+// checkGivenID accepts the id a new bullet gives when it has the form
+// PREFIX-NNN and no bullet ever had it.
+func checkGivenID(pb *Playbook, id string) error {
+	if _, _, v, ok := mdstore.ParseBulletID(id); !ok || v != 1 || strings.Contains(id, "-v") {
+		return fmt.Errorf("bullet_id %q is not a new bullet's id (PREFIX-NNN)", id)
+	}
+	if pb.Bullet(id) != nil || pb.IDs.Used(id) {
+		return fmt.Errorf("bullet_id %s is already in use (leave bullet_id out and curator allocates a free one)", id)
+	}
+	return nil
+}
+
+func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Action, error) {
 	content := d.MergedContent
 	if content == "" {
 		content = d.Content
@@ -86,26 +183,52 @@ func docAction(pb *Playbook, d CurationDocAction) (Action, error) {
 	if err := checkDocAction(pb.Secrets, d); err != nil {
 		return Action{}, err
 	}
-	a := Action{Similarity: d.SimilarityScore, Reasoning: d.Reasoning, ReflectionID: d.ReflectionID, Tags: d.Tags}
+	a := Action{Similarity: d.SimilarityScore, Reasoning: d.Reasoning, ReflectionID: d.ReflectionID, Tags: d.Tags, Priority: int(d.Priority)}
 	subject := d.BulletID
 	if subject == "" {
 		subject = d.TargetBulletID
 	}
-	switch d.Action {
-	case ActNewBullet, "add", "add_bullet":
+	switch {
+	case isNewBullet(d.Action):
 		if strings.TrimSpace(content) == "" {
 			return a, errors.New("content (or merged_content) is missing")
 		}
-		if d.Category == "" {
-			return a, errors.New("category is missing")
+		a.Type, a.Content = ActNewBullet, content
+		lesson, n := lessonOf(refl, content)
+		a.Lesson = n
+		conf := d.Confidence
+		switch {
+		case d.Category != "":
+			a.Category = NormCategory(d.Category)
+		case lesson != nil && lesson.Category != "":
+			a.Category = NormCategory(lesson.Category)
+		case d.BulletID != "" && pb.IDs.CategoryOf(d.BulletID) != "":
+			a.Category = pb.IDs.CategoryOf(d.BulletID)
+		case lesson != nil:
+			a.Category = NormCategory(lesson.Category) // a lesson without a category is "other"
+		default:
+			return a, errors.New("category is missing (give category, a reflection whose lesson has one, or a bullet_id with a known prefix)")
 		}
-		a.Type, a.Category, a.Content = ActNewBullet, NormCategory(d.Category), content
-		a.BulletID = pb.IDs.Next(a.Category)
-		a.Confidence, a.Priority, a.Validation = DefaultLessonConf(d.Confidence), d.Priority, "none"
-		if a.Confidence < LowConfidence-Tolerance {
+		if lesson != nil {
+			if conf == nil {
+				conf = lesson.Confidence
+			}
+			if a.Priority == 0 && lesson.Priority != nil {
+				a.Priority = *lesson.Priority
+			}
+			if a.Tags == nil {
+				a.Tags = lesson.Tags
+			}
+		}
+		a.BulletID = d.BulletID
+		if a.BulletID == "" {
+			a.BulletID = pb.IDs.Next(a.Category)
+		}
+		a.Confidence, a.Validation = DefaultLessonConf(conf), "none"
+		if a.Confidence < LowConfidence-Tolerance || d.ValidationRequired {
 			a.Validation = "required"
 		}
-	case ActIncrementHelpful, ActIncrementHarmful, ActArchive, ActPrune, ActProposal:
+	case d.Action == ActIncrementHelpful || d.Action == ActIncrementHarmful || d.Action == ActArchive || d.Action == ActPrune || d.Action == ActProposal:
 		if subject == "" {
 			return a, errors.New("bullet_id is missing")
 		}
@@ -113,32 +236,91 @@ func docAction(pb *Playbook, d CurationDocAction) (Action, error) {
 		if d.Action == ActProposal {
 			a.Content, a.Validation = content, "required"
 		}
-	case ActMergeSimilar:
-		if d.TargetBulletID == "" {
-			return a, errors.New("a merge needs target_bullet_id")
+	case d.Action == ActMergeSimilar:
+		target, other := d.TargetBulletID, d.BulletID
+		if target == "" {
+			// The procedure's shape: bullet_id is the bullet the lesson merges into.
+			target, other = d.BulletID, ""
 		}
-		if strings.TrimSpace(d.MergedContent) == "" {
+		if target == "" {
+			return a, errors.New("a merge needs target_bullet_id (or bullet_id)")
+		}
+		if strings.TrimSpace(content) == "" {
 			return a, errors.New("merged_content is missing")
 		}
-		if pb.Bullet(d.TargetBulletID) == nil {
-			return a, fmt.Errorf("target %q: no such bullet", d.TargetBulletID)
+		if pb.Bullet(target) == nil {
+			return a, fmt.Errorf("target %q: no such bullet", target)
 		}
-		a.Type, a.TargetBulletID, a.Content = ActMergeSimilar, d.TargetBulletID, d.MergedContent
-		// Without bullet_id the reflection's lesson itself is merged into the target.
-		a.MergedFrom = []string{d.TargetBulletID}
-		if d.BulletID != "" {
-			a.MergedFrom = union(a.MergedFrom, []string{d.BulletID})
+		a.Type, a.TargetBulletID, a.Content = ActMergeSimilar, target, content
+		// Without another bullet the reflection's lesson itself is merged into the target.
+		a.MergedFrom = []string{target}
+		if other != "" {
+			a.MergedFrom = union(a.MergedFrom, []string{other})
 		}
-		a.BulletID = pb.IDs.NextVersion(d.TargetBulletID)
+		a.BulletID = pb.IDs.NextVersion(target)
 		if d.Confidence != nil {
 			a.Confidence = *d.Confidence
 		}
-	case ActSkip:
+		if d.ValidationRequired {
+			a.Validation = "required"
+		}
+	case d.Action == ActSkip:
 		a.Type, a.TargetBulletID = ActSkip, subject
 	default:
 		return a, fmt.Errorf("unknown action %q (want new_bullet, increment_helpful, increment_harmful, merge_similar, proposal, archive, prune or skip)", d.Action)
 	}
 	return a, nil
+}
+
+// lessonOf finds the lesson of a reflection a new bullet's text comes from:
+// the only lesson, else the lesson sharing the most words with it (words of
+// three letters or more; at least LessonMatch of the two texts' words,
+// Jaccard). n is its 1-based index (0 when none).
+func lessonOf(r *mdstore.Reflection, content string) (l *mdstore.Lesson, n int) {
+	if r == nil || len(r.Lessons) == 0 {
+		return nil, 0
+	}
+	if len(r.Lessons) == 1 {
+		return &r.Lessons[0], 1
+	}
+	words := wordSet(content)
+	best, bestScore := -1, 0.0
+	for i, les := range r.Lessons {
+		lw := wordSet(les.Content)
+		common := 0
+		for w := range lw {
+			if words[w] {
+				common++
+			}
+		}
+		if common == 0 {
+			continue
+		}
+		score := float64(common) / float64(len(words)+len(lw)-common)
+		if score >= LessonMatch && score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best < 0 {
+		return nil, 0
+	}
+	return &r.Lessons[best], best + 1
+}
+
+// LessonMatch is the least word overlap (Jaccard) between a new bullet and
+// the lesson it is taken to come from.
+const LessonMatch = 0.3
+
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	}) {
+		if len([]rune(w)) >= 3 {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // DefaultLessonConf is a confidence or, when nil, the lesson default.

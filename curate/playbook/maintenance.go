@@ -141,7 +141,7 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 			if set.RequireValidation {
 				v = "required"
 			}
-			if err := do(mergeGroup(pb, []string{p.A, p.B}, nil, fmt.Sprintf("overlapping bullets (similarity %.4f in [%.2f, %.2f]) merged", p.Score, thr, DedupThreshold), v)); err != nil {
+			if err := do(mergeGroup(pb, []string{p.A, p.B}, []similar.Pair{{A: p.A, B: p.B, Score: p.Score}}, fmt.Sprintf("overlapping bullets (similarity %.4f in [%.2f, %.2f]) merged", p.Score, thr, DedupThreshold), v)); err != nil {
 				return nil, err
 			}
 			continue
@@ -168,8 +168,10 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 }
 
 // mergeGroup builds the merge of a group of active bullets into a new
-// version of its strongest member. pairs (may be nil) give the similarity
-// logged: the lowest among the group's pairs.
+// version of its strongest member. pairs give the similarity logged: the
+// score that decided the merge, i.e. the weakest link the group needs to
+// hold together (the bottleneck of its strongest pairs: adding the group's
+// pairs strongest first, the score of the pair that joins its last member).
 func mergeGroup(pb *Playbook, group []string, pairs []similar.Pair, why, validation string) Action {
 	bs := make([]*mdstore.Bullet, len(group))
 	for i, id := range group {
@@ -190,12 +192,7 @@ func mergeGroup(pb *Playbook, group []string, pairs []similar.Pair, why, validat
 		conf = math.Max(conf, b.Confidence)
 		in[b.ID] = true
 	}
-	low := 1.0
-	for _, p := range pairs {
-		if in[p.A] && in[p.B] && p.Score < low {
-			low = p.Score
-		}
-	}
+	low := decidingScore(in, pairs)
 	parent := bs[0]
 	return Action{
 		Type: ActMergeSimilar, BulletID: pb.IDs.NextVersion(parent.ID), TargetBulletID: parent.ID,
@@ -203,6 +200,31 @@ func mergeGroup(pb *Playbook, group []string, pairs []similar.Pair, why, validat
 		Category: parent.Category, Validation: validation,
 		Reasoning: fmt.Sprintf("%s: %s", why, strings.Join(ids, ", ")),
 	}
+}
+
+// decidingScore is the score at which the bullets of a group become
+// connected: the group's pairs are joined strongest first, and the score
+// of the pair that connects the last bullet is returned (0 without pairs).
+func decidingScore(in map[string]bool, pairs []similar.Pair) float64 {
+	var ps []similar.Pair
+	for _, p := range pairs {
+		if in[p.A] && in[p.B] {
+			ps = append(ps, p)
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Score > ps[j].Score })
+	uf := newUnionFind()
+	parts := len(in)
+	for _, p := range ps {
+		if uf.find(p.A) != uf.find(p.B) {
+			uf.union(p.A, p.B)
+			parts--
+			if parts == 1 {
+				return p.Score
+			}
+		}
+	}
+	return 0
 }
 
 // unionFind groups ids connected by pairs.

@@ -154,6 +154,9 @@ func (p *Playbook) Do(a Action) error {
 			b.HarmfulCount++
 		}
 		b.UsageCount++
+		if a.Priority != 0 {
+			b.Priority = clampPriority(a.Priority)
+		}
 		b.LastUsedAt, b.UpdatedAt = now, now
 		if a.ReflectionID != "" && !contains(b.SourceReflections, a.ReflectionID) {
 			b.SourceReflections = append(b.SourceReflections, a.ReflectionID)
@@ -274,6 +277,9 @@ func (p *Playbook) merge(a Action) error {
 		nb.SourceReflections = union(nb.SourceReflections, []string{a.ReflectionID})
 	}
 	nb.LastUsedAt = lastUsed
+	if a.Priority != 0 {
+		nb.Priority = clampPriority(a.Priority)
+	}
 	for _, b := range from {
 		p.archive(b)
 	}

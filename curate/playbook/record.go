@@ -80,6 +80,8 @@ func addMergeLog(r *mdstore.Run, acts []Action) {
 type ReflectionMove struct {
 	From, To string
 	Data     []byte
+	// ID is the reflection's id.
+	ID string
 }
 
 // Record builds the run that records what acts did to pb: the bullet files,
@@ -102,26 +104,32 @@ func Record(s *mdstore.Store, pb *Playbook, acts []Action, summary string, moves
 }
 
 // AnsweredReflections returns the moves to merged/ of the pending
-// reflections named by the actions' reflection_id: the answer (of `context
-// apply`) is their curation, so curate and the next prompt must not count
-// their lessons again. A reflection holding a secret stays pending (it is
-// never committed).
-func AnsweredReflections(s *mdstore.Store, acts []Action) ([]ReflectionMove, error) {
+// reflections named by the actions' reflection_id (and of the ones named
+// in also): the answer (of `context apply`) is their curation, so curate
+// and the next prompt must not count their lessons again. A reflection
+// holding a secret stays pending (it is never committed).
+func AnsweredReflections(s *mdstore.Store, acts []Action, also ...string) ([]ReflectionMove, error) {
+	pending, err := s.ListReflections("pending")
+	if err != nil {
+		return nil, err
+	}
+	return answered(s, pending.Reflections, acts, also...)
+}
+
+func answered(s *mdstore.Store, pending []*mdstore.Reflection, acts []Action, also ...string) ([]ReflectionMove, error) {
 	named := map[string]bool{}
 	for _, a := range acts {
 		if a.ReflectionID != "" {
 			named[a.ReflectionID] = true
 		}
 	}
-	if len(named) == 0 {
-		return nil, nil
-	}
-	pending, err := s.ListReflections("pending")
-	if err != nil {
-		return nil, err
+	for _, id := range also {
+		if id != "" {
+			named[id] = true
+		}
 	}
 	var out []ReflectionMove
-	for _, r := range pending.Reflections {
+	for _, r := range pending {
 		if !named[r.ID] || r.CheckSecrets(s.Secrets()) != nil {
 			continue
 		}
@@ -129,25 +137,53 @@ func AnsweredReflections(s *mdstore.Store, acts []Action) ([]ReflectionMove, err
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Path, err)
 		}
-		out = append(out, ReflectionMove{r.Path, mdstore.ReflectionPath("merged", r.ID, r.JSON), data})
+		out = append(out, ReflectionMove{From: r.Path, To: mdstore.ReflectionPath("merged", r.ID, r.JSON), Data: data, ID: r.ID})
 	}
 	return out, nil
 }
 
 // Apply carries out a curation_actions document (an LLM's answer to the
 // prompt) on pb and builds its run, the reflections it answers moved to
-// merged/. A refused document is an error wrapping ErrInvalidDocument.
-func Apply(s *mdstore.Store, pb *Playbook, data []byte, source string) ([]Action, *mdstore.Run, error) {
-	acts, err := PlanDocument(pb, data)
+// merged/: reflectionID (--reflection-id; "" the document's own
+// reflection_id) and those its actions name. A refused document is an
+// error wrapping ErrInvalidDocument; a reflectionID that is not pending is
+// mdstore.ErrNotFound.
+func Apply(s *mdstore.Store, pb *Playbook, data []byte, source, reflectionID string) (*Applied, error) {
+	pending, err := s.ListReflections("pending")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	answered, err := AnsweredReflections(s, acts)
+	ans := Answer{ReflectionID: reflectionID, Reflections: map[string]*mdstore.Reflection{}}
+	for _, r := range pending.Reflections {
+		ans.Reflections[r.ID] = r
+	}
+	if reflectionID != "" && ans.Reflections[reflectionID] == nil {
+		return nil, fmt.Errorf("%w: pending reflection %s", mdstore.ErrNotFound, reflectionID)
+	}
+	acts, err := PlanAnswer(pb, data, ans)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	run, err := Record(s, pb, acts, fmt.Sprintf("context apply %s: %d actions", source, len(acts)), answered...)
-	return acts, run, err
+	moves, err := answered(s, pending.Reflections, acts, reflectionID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Applied{Actions: acts, Reflections: []string{}, Bullets: pb.Totals(acts)}
+	for _, m := range moves {
+		out.Reflections = append(out.Reflections, m.ID)
+	}
+	out.Run, err = Record(s, pb, acts, fmt.Sprintf("context apply %s: %d actions", source, len(acts)), moves...)
+	return out, err
+}
+
+// Applied is what `context apply` did: its actions, the reflections it
+// moved to merged/, each bullet it touched as it is now, and the run that
+// records it.
+type Applied struct {
+	Actions     []Action
+	Reflections []string
+	Bullets     []BulletTotals
+	Run         *mdstore.Run
 }
 
 // RefusedError is a request the playbook's rules refuse (a review the

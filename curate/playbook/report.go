@@ -11,17 +11,19 @@ import (
 
 // Report is the JSON report of a curate run (--json, --output).
 type Report struct {
-	RunID             string             `json:"run_id"`
-	Commit            string             `json:"commit"`
-	DryRun            bool               `json:"dry_run"`
-	Counts            map[string]int     `json:"counts"`
-	Actions           []Action           `json:"actions"`
-	ReflectionsMerged []string           `json:"reflections_merged"`
-	ReflectionsHeld   []HeldReflection   `json:"reflections_held"`
-	Maintenance       *MaintenanceReport `json:"maintenance,omitempty"`
-	Before            Stats              `json:"before"`
-	After             Stats              `json:"after"`
-	Invalid           []string           `json:"invalid"`
+	RunID             string           `json:"run_id"`
+	Commit            string           `json:"commit"`
+	DryRun            bool             `json:"dry_run"`
+	Counts            map[string]int   `json:"counts"`
+	Actions           []Action         `json:"actions"`
+	ReflectionsMerged []string         `json:"reflections_merged"`
+	ReflectionsHeld   []HeldReflection `json:"reflections_held"`
+	// Bullets are the bullets the run touched, as it left them.
+	Bullets     []BulletTotals     `json:"bullets"`
+	Maintenance *MaintenanceReport `json:"maintenance,omitempty"`
+	Before      Stats              `json:"before"`
+	After       Stats              `json:"after"`
+	Invalid     []string           `json:"invalid"`
 	// Warnings are what the run wants its reader to know (the similarity
 	// engine fell back to the lexical one).
 	Warnings []string `json:"warnings,omitempty"`
@@ -35,6 +37,7 @@ func (r *Run) Report(commit string, dry bool) Report {
 	if rep.Actions == nil {
 		rep.Actions = []Action{}
 	}
+	rep.Bullets = r.Playbook.Totals(rep.Actions)
 	if rep.ReflectionsHeld == nil {
 		rep.ReflectionsHeld = []HeldReflection{}
 	}
@@ -85,6 +88,9 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 		title += ".\n"
 	}
 	fmt.Fprintf(w, "%s\n", title)
+	if len(rep.ReflectionsMerged) > 0 {
+		fmt.Fprintf(w, "Reflections: %s\n", strings.Join(rep.ReflectionsMerged, ", "))
+	}
 	for _, note := range rep.Warnings {
 		fmt.Fprintf(w, "⚠️  %s\n", note)
 	}
@@ -114,6 +120,10 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 			line += fmt.Sprintf(" [%s#%d]", a.ReflectionID, a.Lesson)
 		}
 		fmt.Fprintf(w, "%s: %s\n", line, a.Reasoning)
+	}
+	if len(rep.Bullets) > 0 {
+		fmt.Fprint(w, "\n"+h("Bullets now:"))
+		writeTotals(w, rep.Bullets)
 	}
 	if m := rep.Maintenance; m != nil {
 		fmt.Fprint(w, "\n"+h("Maintenance:"))
@@ -151,8 +161,60 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 			first = ids[0]
 		}
 		fmt.Fprintf(w, "  review %d bullet(s) awaiting validation: curator context review approve|reject %s\n", rep.After.ValidationRequired, first)
+		fmt.Fprintln(w, "  "+InjectHint)
 	default:
-		fmt.Fprintln(w, "  curator context inject --top 10 --file CLAUDE.md   # share the best bullets with your agents")
+		fmt.Fprintln(w, "  "+InjectHint)
+	}
+}
+
+// InjectHint is the next step a run that changed the playbook suggests.
+const InjectHint = "curator context inject --top 10 --file CLAUDE.md   # share the best bullets with your agents"
+
+// BulletTotals is a bullet as a run left it.
+type BulletTotals struct {
+	ID         string `json:"id"`
+	Helpful    int    `json:"helpful_count"`
+	Harmful    int    `json:"harmful_count"`
+	Active     bool   `json:"is_active"`
+	Validation string `json:"validation"`
+}
+
+// Totals returns the bullets the actions are about (skips left out), in
+// the order of the actions, as they are now in p.
+func (p *Playbook) Totals(acts []Action) []BulletTotals {
+	out := []BulletTotals{}
+	seen := map[string]bool{}
+	for _, a := range acts {
+		id := a.Subject()
+		b := p.Bullet(id)
+		if a.Type == ActSkip || b == nil || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, BulletTotals{ID: id, Helpful: b.HelpfulCount, Harmful: b.HarmfulCount, Active: b.IsActive, Validation: b.Validation})
+	}
+	return out
+}
+
+// maxTotalsShown is how many bullets' totals a text summary lists (the
+// JSON report lists them all).
+const maxTotalsShown = 50
+
+// writeTotals prints "  - STRAT-001: now 16 helpful, 0 harmful" lines.
+func writeTotals(w io.Writer, bs []BulletTotals) {
+	for i, b := range bs {
+		if i == maxTotalsShown {
+			fmt.Fprintf(w, "  - … and %d more (--json lists every bullet)\n", len(bs)-i)
+			break
+		}
+		note := ""
+		switch {
+		case !b.Active:
+			note = " (archived)"
+		case b.Validation == "required":
+			note = " (awaiting review)"
+		}
+		fmt.Fprintf(w, "  - %s: now %d helpful, %d harmful%s\n", b.ID, b.Helpful, b.Harmful, note)
 	}
 }
 
@@ -184,6 +246,12 @@ type ActionsReport struct {
 	Actions []Action               `json:"actions"`
 	Commit  string                 `json:"commit"`
 	Invalid []*mdstore.InvalidFile `json:"invalid"`
+	// DryRun: nothing was changed (apply --dry-run).
+	DryRun bool `json:"dry_run"`
+	// ReflectionsMerged are the reflections the run moved to merged/.
+	ReflectionsMerged []string `json:"reflections_merged"`
+	// Bullets are the bullets the run touched, as it left them.
+	Bullets []BulletTotals `json:"bullets"`
 }
 
 // NewActionsReport never holds nil lists.
@@ -194,7 +262,36 @@ func NewActionsReport(acts []Action, commit string, invalid []*mdstore.InvalidFi
 	if invalid == nil {
 		invalid = []*mdstore.InvalidFile{}
 	}
-	return ActionsReport{Actions: acts, Commit: commit, Invalid: invalid}
+	return ActionsReport{Actions: acts, Commit: commit, Invalid: invalid, ReflectionsMerged: []string{}, Bullets: []BulletTotals{}}
+}
+
+// WriteText prints the report as apply and review do: each action, the
+// reflections merged, each touched bullet's totals and the next step.
+func (rep ActionsReport) WriteText(w io.Writer) {
+	if rep.DryRun {
+		fmt.Fprintln(w, "Dry run: nothing was changed. These actions would be applied:")
+	}
+	for _, a := range rep.Actions {
+		line := a.Type + " " + a.Subject()
+		if a.Type == ActMergeSimilar && len(a.MergedFrom) > 0 {
+			line += " ← " + strings.Join(a.MergedFrom, " + ")
+		}
+		fmt.Fprintf(w, "%s: %s\n", line, a.Reasoning)
+	}
+	if len(rep.ReflectionsMerged) > 0 {
+		verb := "merged"
+		if rep.DryRun {
+			verb = "to be merged"
+		}
+		fmt.Fprintf(w, "Reflections %s: %s\n", verb, strings.Join(rep.ReflectionsMerged, ", "))
+	}
+	if len(rep.Bullets) > 0 {
+		fmt.Fprintln(w, "Bullets now:")
+		writeTotals(w, rep.Bullets)
+	}
+	if len(rep.Actions) > 0 && !rep.DryRun {
+		fmt.Fprintln(w, "Next step: "+InjectHint)
+	}
 }
 
 // ImportReport is the --json output of import.

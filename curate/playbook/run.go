@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/curate/similar"
@@ -158,8 +159,13 @@ func Decisions(acts []Action) []string {
 	out := make([]string, 0, len(acts))
 	for _, a := range acts {
 		line := a.Type + " " + a.Subject()
-		if a.TargetBulletID != "" && a.BulletID != "" {
+		switch {
+		case a.BulletID != "" && len(a.MergedFrom) > 0:
+			line += " ← " + strings.Join(a.MergedFrom, " + ")
+		case a.TargetBulletID != "" && a.BulletID != "":
 			line += " ← " + a.TargetBulletID
+		case len(a.MergedFrom) > 0:
+			line += " (merging " + strings.Join(a.MergedFrom, " + ") + ")"
 		}
 		if a.ReflectionID != "" {
 			line += fmt.Sprintf(" (reflection %s", a.ReflectionID)

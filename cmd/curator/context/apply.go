@@ -9,6 +9,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // ApplyOptions are what `context apply` was asked to do.
@@ -16,6 +17,11 @@ type ApplyOptions struct {
 	cmdutil.Env
 	// File is the curation_actions document ("-": stdin).
 	File string
+	// ReflectionID is the reflection the document answers ("" the
+	// document's own reflection_id); it moves to merged/.
+	ReflectionID string
+	// DryRun prints the actions and changes nothing.
+	DryRun bool
 }
 
 // NewCmdApply builds `curator context apply`; runF replaces the run in tests.
@@ -25,7 +31,12 @@ func NewCmdApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cli.Comman
 		Usage:     "execute a curation_actions JSON document (e.g. an LLM's answer to `context prompt`)",
 		ArgsUsage: "FILE | -",
 		Description: "The whole document is validated before anything is written: an unknown action, an unknown\n" +
-			"or archived bullet, a merge without merged_content or a secret refuses it (exit 3).",
+			"or archived bullet, a merge without merged_content, a new bullet_id already in use or a secret\n" +
+			"refuses it (exit 3). A new_bullet without category takes its lesson's (or its bullet_id prefix's).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reflection-id", Usage: "the pending reflection the document answers (it moves to merged/)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the actions and change nothing"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cmdutil.Usagef("apply needs a file (or - for stdin)")
@@ -34,7 +45,7 @@ func NewCmdApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cli.Comman
 			if err != nil {
 				return err
 			}
-			opts := &ApplyOptions{Env: f.Env(c), File: file}
+			opts := &ApplyOptions{Env: f.Env(c), File: file, ReflectionID: c.String("reflection-id"), DryRun: c.Bool("dry-run")}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -59,19 +70,34 @@ func Apply(opts *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
-	acts, run, err := playbook.Apply(s, pb, data, filepath.Base(name))
-	if errors.Is(err, playbook.ErrInvalidDocument) {
+	res, err := playbook.Apply(s, pb, data, filepath.Base(name), opts.ReflectionID)
+	switch {
+	case errors.Is(err, playbook.ErrInvalidDocument):
 		return cmdutil.Blocked(fmt.Errorf("%s: %w", name, err))
-	}
-	if err != nil {
+	case errors.Is(err, mdstore.ErrNotFound):
+		return cmdutil.Usage(fmt.Errorf("--reflection-id: %w", err))
+	case err != nil:
 		return err
 	}
-	commit, err := opts.Save(tx, run)
-	if err != nil {
-		return err
+	commit := ""
+	if !opts.DryRun {
+		if commit, err = opts.Save(tx, res.Run); err != nil {
+			return err
+		}
 	}
-	if err := printActions(opts.Env, acts, commit, invalid); err != nil {
-		return err
+	rep := playbook.NewActionsReport(res.Actions, commit, invalid)
+	rep.DryRun, rep.ReflectionsMerged, rep.Bullets = opts.DryRun, res.Reflections, res.Bullets
+	if opts.Globals.JSON {
+		if err := opts.PrintJSON(rep); err != nil {
+			return err
+		}
+	} else if !opts.Globals.Quiet {
+		rep.WriteText(opts.IO.Out)
+		if commit != "" {
+			opts.Say("Committed %s\n", short(commit))
+		} else if len(res.Actions) == 0 {
+			opts.Say("Nothing to change.\n")
+		}
 	}
 	opts.ReportInvalid(invalid)
 	return cmdutil.Skipped(len(invalid))

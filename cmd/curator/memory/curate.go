@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -125,7 +126,10 @@ func printReport(w io.Writer, r *memory.Run, commit string, dry bool) {
 		return fmt.Sprintf("→ confirmed/%s (channel %s, score %.4g)", a.Type, a.Channel, a.Score)
 	})
 	section("discarded", p.Discarded, func(a memory.Action) string { return fmt.Sprintf("score %.4g", a.Score) })
-	section("left for reflection", p.Kept, func(a memory.Action) string { return fmt.Sprintf("%s, score %.4g", a.Type, a.Score) })
+	section("kept in the inbox", p.Kept, func(a memory.Action) string { return fmt.Sprintf("%s, score %.4g", a.Type, a.Score) })
+	section("left for reflection", p.LeftForReflection, func(a memory.Action) string {
+		return fmt.Sprintf("%s, same dedup key as %s (other authors)", a.Type, strings.Join(a.SharesKeyWith, ", "))
+	})
 	if len(r.Invalid) > 0 {
 		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(r.Invalid))
 	}
