@@ -21,9 +21,21 @@
 //     under the frontmatter key merge_conflicts (a mapping of key to theirs'
 //     value, kept across merges until a reviewer removes it) and reported as
 //     a Conflict. The frontmatter never gets conflict markers.
-//   - Bodies changed on both sides get a line three-way merge; overlapping
-//     changes get git-style markers (<<<<<<< ours, =======, >>>>>>> theirs)
-//     in the body only, each reported as a Conflict with Key "".
+//   - Bodies changed on both sides get a line three-way merge. Lines both
+//     sides added at the same place, changing no line of the base there,
+//     are kept both, ours first (two notes appended on two machines). Other
+//     overlapping changes get git-style markers (<<<<<<< ours, =======,
+//     >>>>>>> theirs) in the body only, each reported as a Conflict with
+//     Key "". Other text files get no such joining.
+//   - The same change made on both sides to a record is merged key by key,
+//     so two equal increments count twice (git itself runs no merge driver
+//     for a file both sides changed to the very same bytes: there `git pull`
+//     counts once, curator sync twice).
+//   - A decision record (a mapping with "at" and "run", such as a memory's
+//     trashed) that two runs wrote with the same decision keeps the earlier.
+//   - memory/state.json and pipeline state files created on both sides are
+//     merged field by field from an empty object; last_run (a run id, which
+//     starts with its time) is the later, like the watermark.
 //   - A file added on both sides: identical is one file; different keeps
 //     ours and reports a Conflict with Key "" (the caller renumbers ids).
 //   - A file deleted on one side (nil) and unchanged on the other is deleted

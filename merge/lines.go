@@ -14,9 +14,12 @@ const (
 
 // textMerge is a line three-way merge (diff3): changes on one side are taken,
 // identical changes once, and overlapping different changes are written
-// between conflict markers. It returns the merged text and, for each
-// conflict, the 0-based line of its opening marker with the two sides.
-func textMerge(base, ours, theirs []byte) ([]byte, []Conflict) {
+// between conflict markers. With joinAdded, lines both sides added at the
+// same place (no base line changed there) are kept both, ours first: notes
+// appended to a record on two machines are two notes. It returns the merged
+// text and, for each conflict, the 0-based line of its opening marker with
+// the two sides.
+func textMerge(base, ours, theirs []byte, joinAdded bool) ([]byte, []Conflict) {
 	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
 	mo, mt := match(b, o), match(b, t)
 	eol := "\n"
@@ -46,6 +49,9 @@ func textMerge(base, ours, theirs []byte) ([]byte, []Conflict) {
 			out = append(out, ct...)
 		case equal(ct, cb), equal(co, ct):
 			out = append(out, co...)
+		case joinAdded && len(cb) == 0:
+			out = append(out, closed(co, eol)...)
+			out = append(out, ct...)
 		default:
 			conflicts = append(conflicts, Conflict{Ours: strings.Join(co, ""), Theirs: strings.Join(ct, ""), Line: len(out)})
 			out = append(out, markOurs+eol)
@@ -142,7 +148,7 @@ func match(a, b []string) []int {
 
 // mergeText merges a file that is neither a record nor JSON, as text.
 func mergeText(path string, base, ours, theirs []byte) (Result, error) {
-	data, cs := textMerge(base, ours, theirs)
+	data, cs := textMerge(base, ours, theirs, false)
 	for i := range cs {
 		cs[i].Path, cs[i].Line = path, cs[i].Line+1
 	}

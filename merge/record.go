@@ -130,7 +130,7 @@ func mergeBody(base, ours, theirs []byte) ([]byte, []Conflict) {
 	case bytes.Equal(base, ours):
 		return theirs, nil
 	}
-	return textMerge(base, ours, theirs)
+	return textMerge(base, ours, theirs, true)
 }
 
 // asideValue is the merged merge_conflicts mapping: the entries both sides

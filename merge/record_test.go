@@ -158,6 +158,8 @@ func TestBodies(t *testing.T) {
 		{"one side", []string{"line two", "line 2"}, nil, "\nline one\nline 2\nline three\n", 0},
 		{"both sides apart", []string{"line one", "line 1"}, []string{"line three", "line 3"}, "\nline 1\nline two\nline 3\n", 0},
 		{"same change both", []string{"line two", "line 2"}, []string{"line two", "line 2"}, "\nline one\nline 2\nline three\n", 0},
+		{"lines added at the same place are both kept", []string{"line three\n", "line three\nnote a\n"}, []string{"line three\n", "line three\nnote b\n"},
+			"\nline one\nline two\nline three\nnote a\nnote b\n", 0},
 		{"overlap", []string{"line two", "ours two"}, []string{"line two", "theirs two"},
 			"\nline one\n<<<<<<< ours\nours two\n=======\ntheirs two\n>>>>>>> theirs\nline three\n", 1},
 	}
