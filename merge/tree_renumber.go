@@ -232,3 +232,42 @@ func setKey(p string, data []byte, key string, value any) ([]byte, error) {
 	}
 	return d.Bytes(), nil
 }
+
+// Rename applies renumberings made earlier (by an earlier step of the same
+// rebase) to one side's files: each record that still has an old id moves
+// to its new id's path with its id key set, and references to the old ids
+// are rewritten, so the side pairs with the records as they are now.
+func Rename(files map[string][]byte, renames []Renumber) (map[string][]byte, error) {
+	if len(renames) == 0 {
+		return files, nil
+	}
+	byKey, ids := map[string]string{}, map[string]string{}
+	for _, r := range renames {
+		if rp, ok := recordOf(r.Path); ok {
+			byKey[recordPath{kind: rp.kind, id: r.Old}.key()] = r.New
+			ids[r.Old] = r.New
+		}
+	}
+	out := make(map[string][]byte, len(files))
+	for _, p := range sortedPaths(files) {
+		data := files[p]
+		if rp, ok := recordOf(p); ok && byKey[rp.key()] != "" {
+			n := byKey[rp.key()]
+			np := withID(p, n)
+			if strings.HasSuffix(np, ".md") {
+				d, err := setKey(np, data, "id", n)
+				if err != nil {
+					return nil, err
+				}
+				data = d
+			}
+			p = np
+		}
+		d, err := rewriteRefs(p, data, ids)
+		if err != nil {
+			return nil, err
+		}
+		out[p] = d
+	}
+	return out, nil
+}

@@ -67,6 +67,10 @@ type Repo struct {
 	// Prefix is the store folder relative to the work tree root, with a
 	// trailing slash ("" when the store is the root).
 	Prefix string
+	// Renumbered are ids that earlier steps of the same rebase gave to
+	// records of the commits being replayed: the base and theirs take
+	// them before merging (see merge.Rename).
+	Renumbered []merge.Renumber
 }
 
 // PlanMerge plans merging commit theirs into ours. base is their merge

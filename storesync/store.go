@@ -62,6 +62,13 @@ func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*
 			put(s.out, rel, data)
 		}
 	}
+	var err error
+	if base, err = merge.Rename(base, r.Renumbered); err != nil {
+		return err
+	}
+	if theirs, err = merge.Rename(theirs, r.Renumbered); err != nil {
+		return err
+	}
 	known := func() ([]string, error) { return r.storePaths(trees) }
 	res, err := merge.TreeOf(base, ours, theirs, known)
 	if err != nil {

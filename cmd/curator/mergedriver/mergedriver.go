@@ -15,6 +15,7 @@ import (
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/merge"
+	"github.com/curator-dev/curator/storesync"
 )
 
 // NewCmd builds `curator merge-driver BASE OURS THEIRS PATH`.
@@ -58,6 +59,11 @@ func Run(env cmdutil.Env, basePath, oursPath, theirsPath, path string) error {
 	if len(base) == 0 {
 		base = nil // both sides added the file
 	}
+	if n := renumberedEarlier(path); n != nil {
+		// Git calls the driver from the work tree's root.
+		return fmt.Errorf("%s: this rebase gave the record the id %s at an earlier commit; run `curator resolve` to apply this commit's change to %s",
+			path, n.New, n.Path)
+	}
 	res, err := merge.File(storePath(path), base, ours, theirs)
 	if err != nil {
 		return fmt.Errorf("%s: %w (ours kept; merge it by hand)", path, err)
@@ -96,4 +102,28 @@ func theirsNote(c merge.Conflict) string {
 		return "between conflict markers"
 	}
 	return "under merge_conflicts"
+}
+
+// renumberedEarlier is the renumbering an earlier step of the rebase in
+// progress made for the record at path (nil when none did). Git runs the
+// driver in the work tree's root.
+func renumberedEarlier(path string) *merge.Renumber {
+	gitDir := ".git"
+	if b, err := os.ReadFile(".git"); err == nil {
+		gitDir = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
+	}
+	list, err := storesync.Renumbered(storesync.RebaseState(gitDir))
+	if err != nil || len(list) == 0 {
+		return nil
+	}
+	key, ok := merge.RecordKey(storePath(path))
+	if !ok {
+		return nil
+	}
+	for i, r := range list {
+		if k, ok := merge.RecordKey(r.Path); ok && k[:strings.IndexByte(k, 0)+1]+r.Old == key {
+			return &list[i]
+		}
+	}
+	return nil
 }

@@ -80,7 +80,19 @@ func Resolve(opts *ResolveOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix}.PlanMerge(base, ours, theirs)
+	gitDir, err := gitDirOf(repo)
+	if err != nil {
+		return err
+	}
+	state := ""
+	if op == "rebase" {
+		state = storesync.RebaseState(gitDir)
+	}
+	earlier, err := storesync.Renumbered(state)
+	if err != nil {
+		return fmt.Errorf("reading the ids renumbered earlier in this rebase: %w", err)
+	}
+	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier}.PlanMerge(base, ours, theirs)
 	if err != nil {
 		return err
 	}
@@ -105,6 +117,9 @@ func Resolve(opts *ResolveOptions) error {
 		if err := tx.Store.Stage(c); err != nil {
 			return fmt.Errorf("staging the resolved files: %w", err)
 		}
+	}
+	if err := storesync.KeepRenumbered(state, plan.Renumbered); err != nil {
+		return err
 	}
 	if rep.Unresolved, err = unresolved(repo, prefix); err != nil {
 		return err
@@ -163,7 +178,7 @@ func inProgress(repo *git.Repository) (op string, base, ours, theirs plumbing.Ha
 	}
 	for _, f := range []struct{ file, op string }{{"REBASE_HEAD", "rebase"}, {"CHERRY_PICK_HEAD", "cherry-pick"}} {
 		h, ok := read(f.file)
-		if !ok || f.op == "rebase" && !rebasing(gitDir) {
+		if !ok || f.op == "rebase" && storesync.RebaseState(gitDir) == "" {
 			continue // git leaves REBASE_HEAD behind after a rebase ends
 		}
 		c, err := repo.CommitObject(h)
@@ -220,14 +235,4 @@ func unresolved(repo *git.Repository, prefix string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// rebasing reports whether a rebase is in progress (its state folder).
-func rebasing(gitDir string) bool {
-	for _, d := range []string{"rebase-merge", "rebase-apply"} {
-		if fi, err := os.Stat(filepath.Join(gitDir, d)); err == nil && fi.IsDir() {
-			return true
-		}
-	}
-	return false
 }
