@@ -1,6 +1,7 @@
 package initcmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,9 @@ type Options struct {
 	Agent string
 	// DryRun reports what would be created or changed and writes nothing.
 	DryRun bool
+	// MergeDriver only registers the merge driver of an existing store
+	// (a fresh clone's repository config lacks it).
+	MergeDriver bool
 }
 
 // Report is the --json output of init.
@@ -42,6 +46,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(KnownAgents, " or ")},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created or changed, and write nothing"},
+			&cli.BoolFlag{Name: "merge-driver", Usage: "only register curator's git merge driver for an existing store (after git clone)"},
 		},
 		Description: "Creates DIR/.curator (DIR defaults to the working directory) with config.yaml and the\n" +
 			"folders of the store layout, and a git repository in DIR when DIR is not inside one.\n" +
@@ -52,12 +57,19 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"`context inject` in CLAUDE.md. --agent agents-md writes the playbook block and a curator section\n" +
 			"into AGENTS.md. These files belong to your project: they are written, not committed.\n" +
 			"Running it again with the same playbook changes nothing. --dry-run prints each file with\n" +
-			"create, merge, keep or unchanged, and writes nothing.",
+			"create, merge, keep or unchanged, and writes nothing.\n\n" +
+			"init also registers curator's merge driver, so that git merge, pull and rebase merge the\n" +
+			"store's records record by record: .curator/.gitattributes names it for *.md and *.json, and\n" +
+			"merge.curator.driver in the repository's config runs `curator merge-driver`. A git clone does\n" +
+			"not copy repository config: run `curator init` (or `curator init --merge-driver`) in each clone.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("init takes at most one folder")
 			}
-			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), DryRun: c.Bool("dry-run")}
+			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), DryRun: c.Bool("dry-run"), MergeDriver: c.Bool("merge-driver")}
+			if opts.MergeDriver && (opts.DryRun || c.IsSet("agent")) {
+				return cmdutil.Usagef("--merge-driver registers the merge driver only; it takes neither --agent nor --dry-run")
+			}
 			if opts.Dir == "" {
 				opts.Dir = "."
 			}
@@ -80,6 +92,9 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 // with nothing changed.
 func Run(opts *Options) error {
 	storeDir := filepath.Join(opts.Dir, mdstore.DirName)
+	if opts.MergeDriver {
+		return mergeDriver(opts, storeDir)
+	}
 	rep := Report{AgentFiles: []AgentFile{}, DryRun: opts.DryRun}
 	if opts.Agent != "" {
 		block, invalid, err := playbookBlock(storeDir)
@@ -173,4 +188,34 @@ func sayAgentFiles(opts *Options, files []AgentFile) {
 			return
 		}
 	}
+}
+
+// mergeDriver registers the merge driver of the existing store in
+// opts.Dir, adding .curator/.gitattributes when the store lacks it.
+func mergeDriver(opts *Options, storeDir string) error {
+	if fi, err := os.Stat(filepath.Join(storeDir, "config.yaml")); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a curator store (no config.yaml); create one with `curator init`", storeDir)
+	}
+	opts.Globals.Quiet = opts.Globals.Quiet || opts.Globals.JSON
+	s, created, err := mdstore.Init(opts.Dir)
+	if err != nil {
+		return err
+	}
+	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []AgentFile{}}
+	if len(created) > 0 && !opts.Globals.NoCommit {
+		tx, err := opts.Begin(s)
+		if err != nil {
+			return err
+		}
+		defer tx.Close()
+		if rep.Commit, err = tx.SaveStore("curator init --merge-driver"); err != nil {
+			return err
+		}
+	}
+	if opts.Globals.JSON {
+		return opts.PrintJSON(rep)
+	}
+	opts.Say("Merge driver registered: %s names it, merge.curator.driver in the repository's config runs it.\n",
+		filepath.Join(s.Dir, ".gitattributes"))
+	return nil
 }
