@@ -5,10 +5,11 @@ import (
 	"strings"
 )
 
-// accumulate adds what a validated artifact reports (key decisions, files
-// modified, deviations, test results) to the pipeline's accumulated context.
-func accumulate(a *Accumulated, path string, o *Outline) {
-	a.ArtifactsCreated = addUnique(a.ArtifactsCreated, path)
+// accumulate adds a validated artifact of a phase (validated at at) and
+// what it reports (key decisions, files modified, deviations, test results)
+// to the pipeline's accumulated context.
+func accumulate(a *Accumulated, path, phase, at string, o *Outline) {
+	a.ArtifactsCreated = addCreated(a.ArtifactsCreated, CreatedArtifact{Path: path, Phase: phase, Timestamp: at})
 	if o == nil {
 		return
 	}
@@ -77,4 +78,21 @@ func addUnique(list []string, items ...string) []string {
 		}
 	}
 	return list
+}
+
+// addCreated adds an artifact to artifacts_created; an artifact already
+// listed keeps its entry (its phase is filled in when it had none).
+func addCreated(list []CreatedArtifact, c CreatedArtifact) []CreatedArtifact {
+	for i := range list {
+		if list[i].Path == c.Path {
+			if list[i].Phase == "" {
+				list[i].Phase = c.Phase
+			}
+			if list[i].Timestamp == "" {
+				list[i].Timestamp = c.Timestamp
+			}
+			return list
+		}
+	}
+	return append(list, c)
 }

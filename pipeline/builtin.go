@@ -21,19 +21,30 @@ var specRule = ArtifactRule{
 	},
 }
 
+// The implementer's report is completion-report.md or, as spec-kit writes
+// it, tasks.md (the first found wins).
 var completionRule = ArtifactRule{
-	Type: "completion-report", Paths: paths("completion-report.md"), MinBytes: 200,
+	Type: "completion-report", Paths: append(paths("completion-report.md"), paths("tasks.md")...), MinBytes: 200,
 	Sections: []SectionRule{
 		{AnyOf: []string{"Summary"}},
 		{AnyOf: []string{"User Stories Implemented"}, OrTaskMarkers: true},
 	},
 }
 
+// The reviewer's artifact is review.md (markdown sections) or
+// review-report.html (read as HTML: required texts in the page's visible
+// text, what every review report holds — a summary, findings and a
+// verdict).
 var reviewRule = ArtifactRule{
-	Type: "review", Paths: paths("review.md"), MinBytes: 200,
+	Type: "review", Paths: append(paths("review.md"), paths("review-report.html")...), MinBytes: 200,
 	Sections: []SectionRule{
 		{AnyOf: []string{"Summary"}},
 		{AnyOf: []string{"Verdict", "Decision"}},
+	},
+	Patterns: []PatternRule{
+		{AnyOf: []string{"Summary", "Overview"}},
+		{AnyOf: []string{"Findings", "Issues", "Observations"}},
+		{AnyOf: []string{"Verdict", "Decision", "Approved", "Changes Requested", "Rejected"}},
 	},
 }
 
@@ -59,13 +70,18 @@ var reviewer = PhaseDef{
 var specExclude = []string{"Review Checklist", "Review & Acceptance Checklist", "Execution Flow", "Clarifications", "Open Questions", "Research Notes", "Alternatives Considered"}
 var specOptional = []string{"Assumptions", "Edge Cases", "Key Entities", "Out of Scope", "Dependencies"}
 
+// The procedure's include lists. spec-writer → implementer: user stories,
+// acceptance criteria, tech stack, decisions (chunked by user story).
+var toImplementerInclude = []string{"User Stories", "User Scenarios", "Acceptance Criteria", "Success Criteria",
+	"Tech Stack", "Technology Stack", "Technical Stack", "Technical Context", "Technologies", "Decisions"}
+
+// implementer → reviewer: the completion report (the whole artifact: an
+// include entry that names an artifact type keeps all of it), files
+// modified, test results.
 var toReviewer = Transition{
-	From: "implementer", To: "reviewer", Chunking: ChunkFull,
-	Include: []string{"User Stories", "User Scenarios", "Functional Requirements", "Requirements", "Success Criteria",
-		"Acceptance Criteria", "Summary", "User Stories Implemented", "Tasks", "Files Modified", "Key Decisions",
-		"Test Results", "Deviations", "Known Issues"},
-	Exclude:  append([]string{"Implementation Notes", "Debug Log"}, specExclude...),
-	Optional: []string{"Acceptance Scenarios", "Edge Cases", "Tasks"},
+	From: "implementer", To: "reviewer", Chunking: ChunkFull, Sources: []string{"completion-report", "spec"},
+	Include: []string{"completion_report", "Files Modified", "Files Changed", "Test Results"},
+	Exclude: append([]string{"Implementation Notes", "Debug Log"}, specExclude...),
 }
 
 var rework = Transition{
@@ -84,7 +100,7 @@ func Builtin() map[string]*Pipeline {
 			Phases:      []PhaseDef{specWriter, implementer, reviewer},
 			Transitions: []Transition{
 				{From: "spec-writer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec"},
-					Exclude: specExclude, Optional: specOptional},
+					Include: toImplementerInclude, Exclude: specExclude, Optional: specOptional},
 				toReviewer,
 				rework,
 			},

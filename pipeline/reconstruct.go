@@ -116,7 +116,7 @@ func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old
 			for _, c := range x.checks {
 				if c.Path != "" {
 					ph.Artifacts = append(ph.Artifacts, c.Record)
-					accumulate(&st.AccumulatedContext, c.Path, c.outline)
+					accumulate(&st.AccumulatedContext, c.Path, ph.PhaseName, stamp(now), c.outline)
 				}
 			}
 			if ph.CompletedAt == "" {

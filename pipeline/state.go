@@ -105,12 +105,40 @@ type Step struct {
 
 // Accumulated is what the pipeline learned so far, carried into every brief.
 type Accumulated struct {
-	KeyDecisions     []string        `json:"key_decisions"`
-	ArtifactsCreated []string        `json:"artifacts_created"`
-	FilesModified    []string        `json:"files_modified"`
-	TestResults      json.RawMessage `json:"test_results"`
-	Deviations       []string        `json:"deviations"`
-	Extra            Extra           `json:"-"`
+	KeyDecisions     []string          `json:"key_decisions"`
+	ArtifactsCreated []CreatedArtifact `json:"artifacts_created"`
+	FilesModified    []string          `json:"files_modified"`
+	TestResults      json.RawMessage   `json:"test_results"`
+	Deviations       []string          `json:"deviations"`
+	Extra            Extra             `json:"-"`
+}
+
+// CreatedArtifact is an entry of accumulated_context.artifacts_created: an
+// artifact's path, the phase that produced it and when it was first
+// validated. A plain path string (as older states hold) is read as an
+// entry with only its path.
+type CreatedArtifact struct {
+	Path      string `json:"path"`
+	Phase     string `json:"phase"`
+	Timestamp string `json:"timestamp"`
+	Extra     Extra  `json:"-"`
+}
+
+func (c *CreatedArtifact) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*c = CreatedArtifact{Path: s}
+		return nil
+	}
+	type plain CreatedArtifact
+	x, err := decodeKeep(b, (*plain)(c))
+	c.Extra = x
+	return err
+}
+
+func (c CreatedArtifact) MarshalJSON() ([]byte, error) {
+	type plain CreatedArtifact
+	return encodeKeep(plain(c), c.Extra)
 }
 
 // StateConfig is the budget and feature switches in effect.

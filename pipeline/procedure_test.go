@@ -1,0 +1,322 @@
+package pipeline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A spec-kit spec as the pipeline procedure's examples write it: stories
+// wrapped at about 100 columns, a tech stack and key decisions.
+const kitSpec = `# Feature Specification: Team notes
+
+**Feature Branch**: ` + "`001-team-notes`" + `
+**Created**: 2026-11-02
+
+## User Scenarios & Testing *(mandatory)*
+
+### User Story 1 - Write a note (Priority: P1)
+
+A team member writes a short note in markdown and saves it to the team's shared board, where every
+member of the team sees it at once without reloading the page. Notes are kept for a year.
+
+**Acceptance Scenarios**:
+
+1. **Given** an empty board, **When** a member saves a note, **Then** every member sees it.
+
+### User Story 2 - Tag notes (Priority: P2)
+
+A member tags a note with one or more labels so that notes on the same topic can be found
+together later, from the board's filter bar or from a link shared in chat. Tags are free text.
+
+**Acceptance Scenarios**:
+
+1. **Given** a note, **When** a member adds the tag "infra", **Then** the filter "infra" lists it.
+
+### User Story 3 - Search notes (Priority: P3)
+
+A member searches the notes of the team by words of their text and by tag.
+
+## Requirements *(mandatory)*
+
+### Functional Requirements
+
+- **FR-001**: The system MUST store notes per team.
+
+## Tech Stack
+
+- Go 1.26, PostgreSQL 16, server-sent events for live updates.
+
+## Key Decisions
+
+- Notes are stored as markdown, rendered on the client.
+
+## Success Criteria *(mandatory)*
+
+- **SC-001**: A saved note is visible to the whole team within 2 seconds.
+
+## Review & Acceptance Checklist
+
+- [ ] No implementation details
+`
+
+const kitReport = `# Completion Report: Team notes
+
+## Summary
+
+All three stories are implemented with tests; the board updates live over server-sent events.
+
+## User Stories Implemented
+
+- [X] User Story 1 - Write a note
+- [X] User Story 2 - Tag notes
+
+## Files Modified
+
+- ` + "`internal/notes/store.go`" + `
+- ` + "`internal/notes/board.go`" + `
+
+## Test Results
+
+42 tests pass, coverage 81%.
+
+## Deviations
+
+- Tags are lower-cased.
+
+## Implementation Notes
+
+Tried a websocket first and dropped it.
+`
+
+func (f *fixture) brief(name string) string {
+	f.t.Helper()
+	b, err := os.ReadFile(filepath.Join(f.env.Home.Dir, name))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustContain(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q", what, w)
+		}
+	}
+}
+
+func mustLack(t *testing.T, what, text string, unwanted ...string) {
+	t.Helper()
+	for _, w := range unwanted {
+		if strings.Contains(text, w) {
+			t.Errorf("%s holds %q", what, w)
+		}
+	}
+}
+
+// Resume (mode 2) writes a fresh brief for the current phase and step,
+// with the current artifacts (drift included), and saves the state.
+func TestResumeWritesBrief(t *testing.T) {
+	f := newFixture(t, 5)
+	f.write("spec.md", kitSpec)
+	if _, err := f.transition("spec-writer", "implementer", 2); err != nil {
+		t.Fatal(err)
+	}
+	name := "context-briefs/shop/2-implementer-step-2.md"
+	os.Remove(filepath.Join(f.env.Home.Dir, name))
+	f.write("spec.md", strings.Replace(kitSpec, "Tags are free text.", "Tags are free text, at most 20.", 1))
+
+	r, err := f.env.Resume(ProjectRequest{Project: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.apply(r)
+	if r.BriefPath != name {
+		t.Fatalf("brief %q, want %q", r.BriefPath, name)
+	}
+	var wrote []string
+	for _, file := range r.Files {
+		wrote = append(wrote, file.Name)
+	}
+	mustContain(t, "files written", strings.Join(wrote, " "), name, StateName("shop"), DashboardName("shop"))
+	b := f.brief(name)
+	mustContain(t, "resume brief", b, "**Mode**: resume", "##### User Story 2 - Tag notes", "at most 20", "Drift: spec.md (phase spec-writer) changed")
+	st := f.state()
+	if st.CurrentPhase.PhaseName != "implementer" || st.CurrentPhase.StepNumber != 2 || st.LastBrief == nil || st.LastBrief.Path != name ||
+		st.Phases[1].ContextBriefPath != name {
+		t.Fatalf("state after resume: %+v %+v", st.CurrentPhase, st.LastBrief)
+	}
+	if len(st.Drift) != 1 {
+		t.Errorf("drift not recorded: %+v", st.Drift)
+	}
+
+	// Without a state, resume reconstructs it and writes the brief too.
+	os.Remove(filepath.Join(f.env.Home.Dir, StateName("shop")))
+	r, err = f.env.Resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.State.Reconstructed || r.BriefPath != "context-briefs/shop/2-implementer-step-1.md" {
+		t.Fatalf("reconstructed resume: %v %q", r.State.Reconstructed, r.BriefPath)
+	}
+}
+
+// The procedure's default sdd include lists.
+func TestSDDIncludeLists(t *testing.T) {
+	f := newFixture(t, 5)
+	f.write("spec.md", kitSpec)
+	if _, err := f.transition("spec-writer", "implementer", 1); err != nil {
+		t.Fatal(err)
+	}
+	b := f.brief("context-briefs/shop/2-implementer-step-1.md")
+	// include: [user_stories, acceptance_criteria, tech_stack, decisions]
+	mustContain(t, "implementer brief", b, "User Story 1 - Write a note", "**Acceptance Scenarios**", "Tech Stack", "PostgreSQL 16",
+		"Key Decisions", "stored as markdown", "Success Criteria", "SC-001")
+	mustLack(t, "implementer brief", b, "FR-001", "Review & Acceptance Checklist", "User Story 2 - Tag notes")
+
+	f.write("completion-report.md", kitReport)
+	if _, err := f.transition("implementer", "reviewer", 0); err != nil {
+		t.Fatal(err)
+	}
+	// include: [completion_report, files_modified, test_results]: the whole report.
+	b = f.brief("context-briefs/shop/3-reviewer.md")
+	mustContain(t, "reviewer brief", b, "### From `completion-report.md`", "All three stories are implemented", "User Stories Implemented",
+		"internal/notes/board.go", "42 tests pass", "Tags are lower-cased", "`spec.md` — ")
+	mustLack(t, "reviewer brief", b, "Tried a websocket", "PostgreSQL 16")
+}
+
+// The implementer's report may be tasks.md; the reviewer's artifact may
+// be review-report.html, read as HTML.
+func TestProcedureArtifactPaths(t *testing.T) {
+	f := newFixture(t, 5)
+	f.write("specs/001-team-notes/spec.md", kitSpec)
+	f.write("specs/001-team-notes/tasks.md", "# Tasks: Team notes\n\n## Summary\n\nThe board and the tags are done; search is next.\n\n"+
+		"## Phase 1: Setup\n\n- [X] T001 Create the notes package\n- [X] T002 Board handler\n- [X] T003 Tag filter\n- [ ] T004 Search\n")
+	if _, err := f.transition("spec-writer", "implementer", 1); err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.transition("implementer", "reviewer", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := f.state().Phases[1].Artifacts[0].Path; p != "specs/001-team-notes/tasks.md" {
+		t.Fatalf("implementer artifact %q", p)
+	}
+	mustContain(t, "reviewer brief", string(r.Files[0].Data), "T002 Board handler")
+
+	page := `<!DOCTYPE html><html><head><title>Review</title><style>.verdict{color:red}</style></head><body>
+<h1>Review: Team notes</h1>
+<section><h2>Summary</h2><p>The board works; tags &amp; search meet FR-001.</p></section>
+<section><h2>Findings</h2><ul><li>Tags are lower-cased (documented).</li><li>No load test.</li></ul></section>
+<section class="verdict"><h2>Verdict</h2><p><strong>Approved</strong> with one follow-up.</p></section>
+</body></html>`
+	rule := reviewRule
+	if problems, _, _ := ValidateFile(rule, "review-report.html", []byte(page)); len(problems) > 0 {
+		t.Fatalf("valid review report: %v", problems)
+	}
+	// The words must be in the page's text: not in tags, attributes, styles
+	// or scripts.
+	hidden := `<html><head><style>.verdict{}</style><script>var findings = 1;</script></head><body class="summary">
+<h1>Review</h1><p>` + strings.Repeat("Looks fine to me overall. ", 10) + `</p></body></html>`
+	problems, missing, _ := ValidateFile(rule, "review-report.html", []byte(hidden))
+	if len(missing) != 3 || !strings.Contains(strings.Join(problems, ";"), `missing text "Verdict"`) {
+		t.Fatalf("hidden words counted: %v", problems)
+	}
+	if problems, _, _ := ValidateFile(rule, "review-report.html", []byte(strings.Repeat("Summary, findings, verdict: approved. ", 10))); !strings.Contains(strings.Join(problems, ";"), "not an HTML page") {
+		t.Errorf("plain text passed as HTML: %v", problems)
+	}
+
+	f.write("review-report.html", hidden)
+	_, err = f.transition("reviewer", Done, 0)
+	if !errors.Is(err, ErrBlocked) || !strings.Contains(err.Error(), `review-report.html: missing text "Findings" or "Issues" or "Observations"`) {
+		t.Fatalf("blocked review: %v", err)
+	}
+	f.write("review-report.html", page)
+	// The rework brief picks the HTML report's sections like markdown ones.
+	r, err = f.env.Transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: "reviewer", To: "implementer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := string(r.Files[0].Data)
+	mustContain(t, "rework brief", b, "#### Findings", "- No load test.", "tags & search meet FR-001", "Approved")
+	mustLack(t, "rework brief", b, "<h2>", "color:red")
+}
+
+// The brief follows the procedure's template: title, header lines, budget
+// with use and rest, budget pressure under Warnings, the dashboard under
+// References; earlier stories summarised by their whole first sentence.
+func TestBriefTemplate(t *testing.T) {
+	f := newFixture(t, 5)
+	f.write("spec.md", kitSpec)
+	r, err := f.transition("spec-writer", "implementer", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.brief(r.BriefPath)
+	for _, re := range []string{
+		`(?m)\A# Context Brief: spec-writer → implementer \(step 3 of 3\)\n`,
+		`(?m)^\*\*Pipeline\*\*: sdd \| \*\*Project\*\*: shop$`,
+		`(?m)^\*\*Pipeline ID\*\*: ` + "`" + `[0-9a-f-]{36}` + "`$",
+		`(?m)^\*\*Transition\*\*: spec-writer → implementer$`,
+		`(?m)^\*\*Mode\*\*: transition$`,
+		`(?m)^\*\*Generated\*\*: 2026-11-29T\d\d:\d\d:\d\dZ$`,
+		`(?m)^- \*\*Estimated tokens\*\*: \d+$`,
+		`(?m)^- \*\*Target window\*\*: 128000 tokens × 0.6 compression threshold = 76800-token budget$`,
+		`(?m)^- \*\*Budget used\*\*: \d+\.\d%$`,
+		`(?m)^- \*\*Budget remaining\*\*: \d+ tokens$`,
+		`(?m)^- \*\*Status\*\*: ✅ within budget$`,
+		`(?m)^- Dashboard: .*dashboard-shop\.html$`,
+		// whole first sentences, though wrapped over two lines in the spec
+		`(?m)^- ✓ User Story 1 - Write a note \(Priority: P1\): A team member writes a short note in markdown and saves it to the team's shared board, where every member of the team sees it at once without reloading the page\.$`,
+		`(?m)^- ✓ User Story 2 - Tag notes \(Priority: P2\): A member tags a note with one or more labels so that notes on the same topic can be found together later, from the board's filter bar or from a link shared in chat\.$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(b) {
+			t.Errorf("brief does not match %s", re)
+		}
+	}
+	if r.Budget.Remaining != r.Budget.Limit-r.Budget.Tokens || r.Budget.UsedPercent <= 0 {
+		t.Errorf("budget: %+v", r.Budget)
+	}
+
+	// Budget pressure (⚠️) is listed under Warnings.
+	f.env.Config.Settings.ContextWindow = r.Budget.Tokens * 100 / 48 // ~80 % of a 0.6 budget
+	r, err = f.transition("spec-writer", "implementer", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = f.brief(r.BriefPath)
+	if r.Budget.Status != BudgetPressure {
+		t.Fatalf("status %s, want ⚠️ (%+v)", r.Budget.Status, r.Budget)
+	}
+	_, warnings, _ := strings.Cut(b, "## Warnings & Known Issues")
+	mustContain(t, "Warnings", warnings, "- ⚠️ Context pressure: this brief uses")
+}
+
+// A 🔴 brief ends within its budget and still carries the current step's
+// story, even when the story alone and the accumulated state are large.
+func TestOverBudgetBriefFits(t *testing.T) {
+	f := newFixture(t, 5)
+	long := strings.Repeat("The member sees every note of the team, in the order they were written, with its author. ", 120)
+	spec := strings.Replace(kitSpec, "A member searches the notes of the team by words of their text and by tag.",
+		"A member searches the notes of the team by words of their text and by tag.\n\n"+long, 1)
+	f.write("spec.md", spec)
+	f.env.Config.Settings.ContextWindow = 2500
+	r, err := f.transition("spec-writer", "implementer", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.brief(r.BriefPath)
+	if r.Budget.Status != BudgetOver || EstimateTokens(b) > r.Budget.Limit || r.Budget.Tokens != EstimateTokens(b) {
+		t.Fatalf("🔴 brief: %d tokens for a %d budget (%+v)", EstimateTokens(b), r.Budget.Limit, r.Budget)
+	}
+	_, ctx, _ := strings.Cut(b, "## Curated Context")
+	ctx, _, _ = strings.Cut(ctx, "## Accumulated State")
+	mustContain(t, "Curated Context", ctx, "User Story 3 - Search notes", "A member searches the notes of the team")
+	_, warnings, _ := strings.Cut(b, "## Warnings & Known Issues")
+	mustContain(t, "Warnings", warnings, "- 🔴 Over budget: the brief was about")
+}
