@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -96,3 +97,35 @@ func addCreated(list []CreatedArtifact, c CreatedArtifact) []CreatedArtifact {
 	}
 	return append(list, c)
 }
+
+// phaseSummary is a completed phase's summary, from its main artifact: the
+// first paragraph of its Summary section, or else its first paragraph of
+// prose (metadata lines such as "**Created**: …" are passed over), at most
+// 400 bytes, cut after a sentence when longer.
+func phaseSummary(o *Outline) string {
+	text := ""
+	if s := o.Find("Summary"); s != nil {
+		text = firstParagraph(o.Body(s))
+	}
+	if text == "" {
+		for _, block := range strings.Split(string(o.Source), "\n\n") {
+			if metadata.MatchString(strings.TrimSpace(block)) {
+				continue
+			}
+			if text = firstParagraph(block); text != "" {
+				break
+			}
+		}
+	}
+	if len(text) <= 400 {
+		return text
+	}
+	cut := strings.LastIndex(text[:400], ". ")
+	if cut < 0 {
+		return oneLine(text, "")
+	}
+	return text[:cut+1]
+}
+
+// metadata matches a paragraph made only of "**Key**: value" lines.
+var metadata = regexp.MustCompile(`^(\*\*[^*\n]+\*\*:[^\n]*(\n|$))+$`)

@@ -320,3 +320,44 @@ func TestOverBudgetBriefFits(t *testing.T) {
 	_, warnings, _ := strings.Cut(b, "## Warnings & Known Issues")
 	mustContain(t, "Warnings", warnings, "- 🔴 Over budget: the brief was about")
 }
+
+// The state's schema: null where nothing is set yet, artifacts_created as
+// {path, phase, timestamp} objects (plain paths read too), a summary for
+// every completed phase.
+func TestStateSchema(t *testing.T) {
+	f := newFixture(t, 5)
+	f.write("spec.md", kitSpec)
+	if _, err := f.transition("spec-writer", "implementer", 0); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(f.env.Home.Dir, StateName("shop")))
+	for _, re := range []string{
+		`"reconstruction_confidence": null`,
+		`"phase_name": "reviewer",[^}]*"started_at": null,\s*"completed_at": null,`,
+		`"phase_name": "implementer",[^}]*"completed_at": null,`,
+		`"artifacts_created": \[\s*\{\s*"path": "spec.md",\s*"phase": "spec-writer",\s*"timestamp": "2026-11-29T10:\d\d:00Z"\s*\}\s*\]`,
+		// no Summary section: the spec's first paragraph of prose, whole
+		`"summary": "A team member writes a short note in markdown and saves it to the team's shared board, where every member of the team sees it at once without reloading the page. Notes are kept for a year."`,
+	} {
+		if !regexp.MustCompile(re).Match(raw) {
+			t.Errorf("state does not match %s", re)
+		}
+	}
+	st := f.state()
+	st.CurrentPhase.StepNumber, st.CurrentPhase.StepName = 0, ""
+	out, _ := st.MarshalJSON()
+	mustContain(t, "state", string(out), `"step_number":null`, `"step_name":null`)
+	st.Reconstructed, st.ReconstructionConfidence = true, 0.8
+	out, _ = st.MarshalJSON()
+	mustContain(t, "reconstructed state", string(out), `"reconstruction_confidence":0.8`)
+
+	old, err := ParseState([]byte(`{"pipeline_type": "sdd", "phases": [{"phase_name": "spec-writer", "completed_at": null}],
+		"accumulated_context": {"artifacts_created": ["spec.md", {"path": "tasks.md", "phase": "implementer", "timestamp": "t", "size": 3}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := old.AccumulatedContext.ArtifactsCreated
+	if len(a) != 2 || a[0].Path != "spec.md" || a[1].Phase != "implementer" || string(a[1].Extra["size"]) != "3" {
+		t.Fatalf("old artifacts_created: %+v", a)
+	}
+}

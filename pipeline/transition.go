@@ -33,13 +33,24 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := p.Transition(req.From, req.To)
-	if err != nil {
-		return nil, err
-	}
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
+	}
+	t, err := p.Transition(req.From, req.To)
+	if err != nil && l.State != nil && skippedBetween(p, l.State, req.From, req.To) {
+		// The phases in between are skipped: hand over as into To.
+		num, _, _ := p.Phase(req.To)
+		lead := *leadingTransition(p, num)
+		lead.From, err = req.From, nil
+		t = &lead
+	}
+	if err != nil {
+		return nil, err
+	}
+	if l.State != nil && l.State.OverallStatus == OverallOnHold {
+		return nil, fmt.Errorf("%w: %s (since %s%s); run `curator pipeline continue --project %s` first", ErrOnHold, req.Project,
+			holdSince(l.State), reasonText(holdReason(l.State)), req.Project)
 	}
 	r := &Report{Mode: "transition", Project: req.Project, summary: fmt.Sprintf("pipeline %s: %s → %s", req.Project, req.From, req.To)}
 	now := e.now()
@@ -106,6 +117,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 
 	// The phase that ends: record its validated artifacts.
 	outlines := map[string]*Outline{}
+	var main *Outline // the phase's main artifact: the first that validates
 	from.Blockers = nil
 	from.Artifacts = nil
 	for _, c := range checks {
@@ -117,8 +129,8 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 			c.outline = e.redactOutline(c.Path, c.data, c.outline, r)
 			outlines[c.Path] = c.outline
 			accumulate(&st.AccumulatedContext, c.Path, req.From, stamp(now), c.outline)
-			if s := c.outline.Find("Summary"); s != nil && from.Summary == "" {
-				from.Summary = firstSentence(c.outline.Body(s))
+			if main == nil {
+				main = c.outline
 			}
 		} else {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("optional artifact %s: %s", c.Path, strings.Join(c.Problems, "; ")))
@@ -132,6 +144,9 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 			from.Status, from.CompletedAt = StatusCompleted, stamp(now)
 		}
 		completeSteps(from, 0, now)
+		if main != nil {
+			from.Summary = phaseSummary(main)
+		}
 	}
 	r.Decisions = append(r.Decisions, fmt.Sprintf("validated %s (%d artifact(s))", req.From, len(from.Artifacts)))
 
