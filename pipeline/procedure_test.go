@@ -361,3 +361,42 @@ func TestStateSchema(t *testing.T) {
 		t.Fatalf("old artifacts_created: %+v", a)
 	}
 }
+
+// "~" is the user's home folder; a project under it is stored as "~/…".
+func TestHomePaths(t *testing.T) {
+	home := filepath.FromSlash("/home/ana")
+	for _, tt := range []struct{ in, want, stored string }{
+		{"~", home, "~"},
+		{"~/src/shop", filepath.Join(home, "src", "shop"), "~/src/shop"},
+		{filepath.FromSlash("/srv/shop"), filepath.FromSlash("/srv/shop"), filepath.FromSlash("/srv/shop")},
+		{filepath.FromSlash("/home/anabel/shop"), filepath.FromSlash("/home/anabel/shop"), filepath.FromSlash("/home/anabel/shop")},
+		{"~ana/x", "~ana/x", "~ana/x"},
+	} {
+		got, err := ExpandHome(tt.in, home)
+		if err != nil || got != tt.want {
+			t.Errorf("ExpandHome(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+		if filepath.IsAbs(got) {
+			if s := PortablePath(got, home); s != tt.stored {
+				t.Errorf("PortablePath(%q) = %q, want %q", got, s, tt.stored)
+			}
+		}
+	}
+	if _, err := ExpandHome("~/x", ""); err == nil {
+		t.Error("~ expanded without a home folder")
+	}
+
+	// Stored as ~/…, read back expanded.
+	f := newFixture(t, 5)
+	f.env.UserHome = filepath.Dir(f.project)
+	f.write("spec.md", kitSpec)
+	if _, err := f.transition("spec-writer", "implementer", 0); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(f.env.Home.Dir, StateName("shop")))
+	mustContain(t, "state file", string(raw), `"project_path": "~/proj"`)
+	s, err := f.env.Status(ProjectRequest{Project: "shop"})
+	if err != nil || s.State.ProjectPath != f.project {
+		t.Fatalf("read back: %q, %v", s.State.ProjectPath, err)
+	}
+}
