@@ -91,6 +91,29 @@ var rework = Transition{
 	Optional: []string{"Success Criteria", "Acceptance Criteria"},
 }
 
+// The ui-lifecycle pipeline starts with user research and information
+// architecture, as the pipeline procedure's default rule does.
+var uxResearch = PhaseDef{
+	Name: "ux-research", DisplayName: "UX research",
+	Mission: "Research the users: write ux-research.md with a research summary, personas and the key insights.",
+	Artifacts: []ArtifactRule{{Type: "ux-research", Paths: append(paths("ux-research.md"), paths("user-research.md")...), MinBytes: 300,
+		Sections: []SectionRule{
+			{AnyOf: []string{"Research Summary", "Summary"}},
+			{AnyOf: []string{"Personas", "User Personas", "Users"}},
+			{AnyOf: []string{"Key Insights", "Insights", "Findings"}},
+		}}},
+}
+
+var infoArch = PhaseDef{
+	Name: "info-arch", DisplayName: "Information architecture",
+	Mission: "Structure the product from the research: write information-architecture.md with the sitemap (or navigation) and the user flows or content model.",
+	Artifacts: []ArtifactRule{{Type: "info-arch", Paths: append(paths("information-architecture.md"), paths("info-arch.md")...), MinBytes: 300,
+		Sections: []SectionRule{
+			{AnyOf: []string{"Sitemap", "Site Map", "Navigation", "Structure", "Hierarchy"}},
+			{AnyOf: []string{"User Flows", "Flows", "Content", "Taxonomy", "Labeling"}},
+		}}},
+}
+
 // Builtin returns fresh copies of the built-in pipelines.
 func Builtin() map[string]*Pipeline {
 	return map[string]*Pipeline{
@@ -107,8 +130,8 @@ func Builtin() map[string]*Pipeline {
 		},
 		"ui-lifecycle": {
 			Name:        "ui-lifecycle",
-			Description: "spec-writer → ui-designer → implementer (one user story per step) → ui-reviewer",
-			Phases: []PhaseDef{specWriter,
+			Description: "ux-research → info-arch → spec-writer → ui-designer → implementer (one user story per step) → ui-reviewer",
+			Phases: []PhaseDef{uxResearch, infoArch, specWriter,
 				{Name: "ui-designer", DisplayName: "UI design",
 					Mission: "Design the screens and components for the spec's user stories; write ui-design.md with screens, user flows and accessibility notes.",
 					Artifacts: []ArtifactRule{{Type: "ui-design", Paths: paths("ui-design.md"), MinBytes: 300, Sections: []SectionRule{
@@ -125,13 +148,21 @@ func Builtin() map[string]*Pipeline {
 					}}}},
 			},
 			Transitions: []Transition{
-				{From: "spec-writer", To: "ui-designer", Chunking: ChunkFull, Sources: []string{"spec"},
+				// The procedure's rule: ux-research → info-arch, include
+				// [research_summary, personas, key_insights], chunking full.
+				{From: "ux-research", To: "info-arch", Chunking: ChunkFull, Sources: []string{"ux-research"},
+					Include: []string{"Research Summary", "Summary", "Personas", "Key Insights", "Insights"}},
+				{From: "info-arch", To: "spec-writer", Chunking: ChunkFull, Sources: []string{"ux-research", "info-arch"},
+					Include: []string{"Research Summary", "Summary", "Personas", "Key Insights", "Insights",
+						"Sitemap", "Site Map", "Navigation", "Structure", "Hierarchy", "User Flows", "Flows", "Content", "Taxonomy", "Labeling"}},
+				{From: "spec-writer", To: "ui-designer", Chunking: ChunkFull, Sources: []string{"spec", "info-arch"},
 					Include: []string{"User Stories", "User Scenarios", "Functional Requirements", "Requirements", "Success Criteria", "Acceptance Criteria", "Key Entities"},
 					Exclude: specExclude, Optional: specOptional},
 				{From: "ui-designer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec", "ui-design"},
 					Exclude: specExclude, Optional: specOptional},
 				{From: "implementer", To: "ui-reviewer", Chunking: ChunkFull, Sources: []string{"spec", "ui-design", "completion-report"},
-					Include: append([]string{"Screens", "Components", "User Flows", "Accessibility"}, toReviewer.Include...),
+					Include: append([]string{"Screens", "Components", "User Flows", "Accessibility", "Functional Requirements",
+						"Success Criteria", "Acceptance Criteria"}, toReviewer.Include...),
 					Exclude: toReviewer.Exclude, Optional: toReviewer.Optional},
 				{From: "ui-reviewer", To: "implementer", Chunking: ChunkFull, Sources: []string{"ui-review", "ui-design"},
 					Include: append([]string{"Accessibility", "Usability", "Visual", "Screens", "Components"}, rework.Include...)},
