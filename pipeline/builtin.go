@@ -57,13 +57,13 @@ var specWriter = PhaseDef{
 var implementer = PhaseDef{
 	Name: "implementer", DisplayName: "Implementation", Steps: ChunkByUserStory,
 	Mission: "Implement the current user story against the spec, with tests. Record finished tasks as [X], " +
-		"files modified, key decisions, test results and deviations in completion-report.md.",
+		"files modified, key decisions, test results and deviations in completion-report.md (or tasks.md).",
 	Artifacts: []ArtifactRule{completionRule},
 }
 
 var reviewer = PhaseDef{
 	Name: "reviewer", DisplayName: "Review",
-	Mission:   "Review the implementation against the functional requirements and success criteria; write review.md with a Summary, Findings and a Verdict.",
+	Mission:   "Review the implementation against the functional requirements and success criteria; write review.md (or review-report.html) with a Summary, Findings and a Verdict.",
 	Artifacts: []ArtifactRule{reviewRule},
 }
 

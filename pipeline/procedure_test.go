@@ -400,3 +400,55 @@ func TestHomePaths(t *testing.T) {
 		t.Fatalf("read back: %q, %v", s.State.ProjectPath, err)
 	}
 }
+
+// Hold stops handoffs until Continue; a skipped phase is passed over.
+func TestHoldAndSkip(t *testing.T) {
+	f := newFixture(t, 5)
+	f.write("spec.md", kitSpec)
+	if _, err := f.transition("spec-writer", "implementer", 0); err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.env.Hold(ProjectRequest{Project: "shop"}, "waiting for design")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.apply(r)
+	if st := f.state(); st.OverallStatus != OverallOnHold || st.Hold == nil || st.Hold.Reason != "waiting for design" {
+		t.Fatalf("hold: %s %+v", st.OverallStatus, st.Hold)
+	}
+	if _, err := f.transition("spec-writer", "implementer", 2); !errors.Is(err, ErrOnHold) {
+		t.Fatalf("handoff on hold: %v", err)
+	}
+	r, err = f.env.Continue(ProjectRequest{Project: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.apply(r)
+	r, err = f.env.Skip(ProjectRequest{Project: "shop"}, "implementer", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.apply(r)
+	st := f.state()
+	if st.OverallStatus != OverallInProgress || st.Phases[1].Status != StatusSkipped || st.Phases[1].Summary != "Skipped." ||
+		st.CurrentPhase.PhaseName != "reviewer" || st.Phases[2].Status != StatusInProgress {
+		t.Fatalf("skip: %s %+v %+v", st.OverallStatus, st.CurrentPhase, st.Phases[1])
+	}
+	// spec-writer → reviewer passes over the skipped implementer.
+	r, err = f.transition("spec-writer", "reviewer", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.BriefPath != "context-briefs/shop/3-reviewer.md" {
+		t.Fatalf("brief %q", r.BriefPath)
+	}
+	if _, err := f.transition("spec-writer", "reviewer", 0); err != nil {
+		t.Fatal(err)
+	}
+	// Without the skip, there is no such handoff.
+	g := newFixture(t, 5)
+	g.write("spec.md", kitSpec)
+	if _, err := g.transition("spec-writer", "reviewer", 0); !errors.Is(err, ErrUnknown) {
+		t.Fatalf("spec-writer → reviewer without a skip: %v", err)
+	}
+}
