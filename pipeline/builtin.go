@@ -63,7 +63,8 @@ var implementer = PhaseDef{
 
 var reviewer = PhaseDef{
 	Name: "reviewer", DisplayName: "Review",
-	Mission:   "Review the implementation against the functional requirements and success criteria; write review.md (or review-report.html) with a Summary, Findings and a Verdict.",
+	Mission: "Review the implementation against the spec's functional requirements and success criteria (the spec is listed under References); " +
+		"write review.md (or review-report.html) with a Summary, Findings and a Verdict.",
 	Artifacts: []ArtifactRule{reviewRule},
 }
 
