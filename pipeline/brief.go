@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/template"
 
@@ -125,13 +126,21 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 		d.Budget = NewBudget(tokens, window, threshold)
 	}
 	raw := tokens
+	var whole []Excerpt
+	all := d.Accumulated
 	for _, level := range []string{LevelDropOptional, LevelSummariseSteps, LevelHeadsSentences, LevelReferences, LevelTruncate, LevelCut} {
 		if tokens <= d.Budget.Limit {
 			break
 		}
-		if level == LevelCut {
-			ex = cutToFit(ex, d, renderEx)
-		} else {
+		switch level {
+		case LevelCut:
+			// Cut from what was there before sections were left out, so
+			// that what is kept is the beginning of the brief's content.
+			ex = cutToFit(whole, d, all, renderEx)
+		case LevelTruncate:
+			whole = ex
+			fallthrough
+		default:
 			ex = compress(level, ex, d, tokens-d.Budget.Limit)
 		}
 		d.Budget.Compressed = append(d.Budget.Compressed, level)
@@ -172,7 +181,7 @@ func budgetWarnings(b Budget) []string {
 // cutToFit is the last level of the ladder: it shortens the accumulated
 // lists and the warnings, then gives the excerpts the tokens that are left,
 // the current story first, cutting each at a line (or word) boundary.
-func cutToFit(ex []Excerpt, d *BriefData, render func([]Excerpt) ([]byte, int, error)) []Excerpt {
+func cutToFit(ex []Excerpt, d *BriefData, all Accumulated, render func([]Excerpt) ([]byte, int, error)) []Excerpt {
 	a := &d.Accumulated
 	a.KeyDecisions, a.FilesModified, a.Deviations = lastN(a.KeyDecisions, 3), lastN(a.FilesModified, 5), lastN(a.Deviations, 3)
 	if n := len(a.ArtifactsCreated); n > 5 {
@@ -185,24 +194,70 @@ func cutToFit(ex []Excerpt, d *BriefData, render func([]Excerpt) ([]byte, int, e
 	if err != nil {
 		return ex
 	}
-	avail := d.Budget.Limit - frame - 16
+	if frame+minContent > d.Budget.Limit {
+		// The frame itself leaves no room: the accumulated lists become
+		// counts, the warnings one line, the references their names.
+		compactFrame(d, all)
+		if _, frame, err = render(nil); err != nil {
+			return ex
+		}
+	}
+	// The budget section's numbers change once the brief is rated again:
+	// keep some slack for them.
+	target := d.Budget.Limit - budgetSlack
+	avail := target - frame
 	var out []Excerpt
-	for range 4 {
+	for range 6 {
 		out = cutExcerpts(ex, avail)
 		_, n, err := render(out)
-		if err != nil || n <= d.Budget.Limit {
+		if err != nil || n <= target {
 			return out
 		}
-		avail -= n - d.Budget.Limit + 8
+		avail -= n - target + 4
 	}
 	return out
+}
+
+// budgetSlack is how many tokens the cut level leaves free for the budget
+// section's own numbers, which change once the brief is rated again.
+const budgetSlack = 12
+
+// minContent is the room, in tokens, a brief keeps for its content when
+// the cut level shrinks its frame.
+const minContent = 96
+
+// compactFrame shrinks the parts of a brief around its content to their
+// least: counts for the accumulated lists, one line of warnings, references
+// by name; the state file holds the rest.
+func compactFrame(d *BriefData, all Accumulated) {
+	a := &d.Accumulated
+	count := func(list []string) []string {
+		if len(list) == 0 {
+			return list
+		}
+		return []string{fmt.Sprintf("(%d in the state file)", len(list))}
+	}
+	a.KeyDecisions, a.FilesModified, a.Deviations = count(all.KeyDecisions), count(all.FilesModified), count(all.Deviations)
+	if n := len(a.ArtifactsCreated); n > 2 {
+		a.ArtifactsCreated = a.ArtifactsCreated[n-2:]
+	}
+	if len(d.Warnings) > 1 {
+		d.Warnings = []string{fmt.Sprintf("%d warnings: run `curator pipeline status`", len(d.Warnings))}
+	}
+	for i, r := range d.References {
+		if name, _, ok := strings.Cut(r, " — "); ok {
+			d.References[i] = name
+		} else if label, path, ok := strings.Cut(r, ": "); ok {
+			d.References[i] = label + ": `" + filepath.Base(path) + "`"
+		}
+	}
 }
 
 // cutExcerpts keeps as much of the excerpts as fits in avail tokens: the
 // current story first (cut when it alone is too long), then the others in
 // order; at least the beginning of one excerpt is kept.
 func cutExcerpts(ex []Excerpt, avail int) []Excerpt {
-	avail = max(avail, 24)
+	avail = max(avail, 8)
 	order := make([]int, 0, len(ex))
 	for i, e := range ex {
 		if e.Kind == KindCurrentStory {

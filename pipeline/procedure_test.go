@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -450,5 +451,44 @@ func TestHoldAndSkip(t *testing.T) {
 	g.write("spec.md", kitSpec)
 	if _, err := g.transition("spec-writer", "reviewer", 0); !errors.Is(err, ErrUnknown) {
 		t.Fatalf("spec-writer → reviewer without a skip: %v", err)
+	}
+}
+
+// A full handoff over budget, with long accumulated lists, still ends
+// within the budget and carries the beginning of the curated sections.
+func TestOverBudgetFullHandoffFits(t *testing.T) {
+	f := newFixture(t, 5)
+	var decisions, files strings.Builder
+	for i := 0; i < 150; i++ {
+		decisions.WriteString("- Decision " + strings.Repeat("x", i%7+1) + " number " + string(rune('a'+i%26)) + " on the board cache and its invalidation.\n")
+		files.WriteString("- `internal/notes/file" + strings.Repeat("y", i%5+1) + string(rune('a'+i%26)) + ".go`\n")
+	}
+	report := strings.Replace(kitReport, "## Test Results", "## Key Decisions\n\n"+decisions.String()+"\n## Test Results", 1)
+	report = strings.Replace(report, "- `internal/notes/store.go`\n", files.String(), 1)
+	f.write("spec.md", kitSpec)
+	f.write("completion-report.md", report)
+	if _, err := f.transition("spec-writer", "implementer", 1); err != nil {
+		t.Fatal(err)
+	}
+	cut := false
+	for _, window := range []int{1100, 1300, 1600, 2000, 3000} {
+		f.env.Config.Settings.ContextWindow = window
+		r, err := f.env.Transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: "implementer", To: "reviewer"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := string(r.Files[0].Data)
+		if r.Budget.Status != BudgetOver || EstimateTokens(b) > r.Budget.Limit {
+			t.Fatalf("window %d: 🔴 brief: %d tokens for a %d budget (%+v)\n%s", window, EstimateTokens(b), r.Budget.Limit, r.Budget, b)
+		}
+		_, ctx, _ := strings.Cut(b, "## Curated Context")
+		ctx, _, _ = strings.Cut(ctx, "## Accumulated State")
+		mustContain(t, fmt.Sprintf("window %d: Curated Context", window), ctx, "### From `completion-report.md`", "Completion Report: Team notes")
+		if c := r.Budget.Compressed; c[len(c)-1] == LevelCut {
+			cut = true
+		}
+	}
+	if !cut {
+		t.Error("no window needed the cut that makes a brief fit")
 	}
 }
