@@ -17,13 +17,15 @@ type View struct {
 	Current                                        string
 	Reconstructed                                  bool
 	Confidence                                     string
-	Phases                                         []PhaseView
-	Budget                                         *pipeline.Budget
-	BriefPath                                      string
-	Blockers                                       []string
-	Warnings                                       []string
-	DriftCount                                     int
-	Decisions                                      []string
+	// Hold is why and since when the pipeline is on hold (nil otherwise).
+	Hold       *pipeline.Hold
+	Phases     []PhaseView
+	Budget     *pipeline.Budget
+	BriefPath  string
+	Blockers   []string
+	Warnings   []string
+	DriftCount int
+	Decisions  []string
 }
 
 // PhaseView is one phase row.
@@ -51,6 +53,9 @@ func ViewOf(st *pipeline.State, r *pipeline.Report) View {
 		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
 		OverallStatus: st.OverallStatus, StartedAt: st.StartedAt, UpdatedAt: st.UpdatedAt, Reconstructed: st.Reconstructed,
 		Confidence: fmt.Sprintf("%.0f%%", st.ReconstructionConfidence*100),
+	}
+	if st.OverallStatus == pipeline.OverallOnHold {
+		v.Hold = st.Hold
 	}
 	v.Current = fmt.Sprintf("%d. %s", st.CurrentPhase.PhaseNumber, st.CurrentPhase.PhaseName)
 	if st.CurrentPhase.StepNumber > 0 {

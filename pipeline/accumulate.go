@@ -2,13 +2,15 @@ package pipeline
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
-// accumulate adds what a validated artifact reports (key decisions, files
-// modified, deviations, test results) to the pipeline's accumulated context.
-func accumulate(a *Accumulated, path string, o *Outline) {
-	a.ArtifactsCreated = addUnique(a.ArtifactsCreated, path)
+// accumulate adds a validated artifact of a phase (validated at at) and
+// what it reports (key decisions, files modified, deviations, test results)
+// to the pipeline's accumulated context.
+func accumulate(a *Accumulated, path, phase, at string, o *Outline) {
+	a.ArtifactsCreated = addCreated(a.ArtifactsCreated, CreatedArtifact{Path: path, Phase: phase, Timestamp: at})
 	if o == nil {
 		return
 	}
@@ -78,3 +80,52 @@ func addUnique(list []string, items ...string) []string {
 	}
 	return list
 }
+
+// addCreated adds an artifact to artifacts_created; an artifact already
+// listed keeps its entry (its phase is filled in when it had none).
+func addCreated(list []CreatedArtifact, c CreatedArtifact) []CreatedArtifact {
+	for i := range list {
+		if list[i].Path == c.Path {
+			if list[i].Phase == "" {
+				list[i].Phase = c.Phase
+			}
+			if list[i].Timestamp == "" {
+				list[i].Timestamp = c.Timestamp
+			}
+			return list
+		}
+	}
+	return append(list, c)
+}
+
+// phaseSummary is a completed phase's summary, from its main artifact: the
+// first paragraph of its Summary section, or else its first paragraph of
+// prose (metadata lines such as "**Created**: …" are passed over), at most
+// 400 bytes, cut after a sentence when longer.
+func phaseSummary(o *Outline) string {
+	text := ""
+	if s := o.Find("Summary"); s != nil {
+		text = firstParagraph(o.Body(s))
+	}
+	if text == "" {
+		for _, block := range strings.Split(string(o.Source), "\n\n") {
+			if metadata.MatchString(strings.TrimSpace(block)) {
+				continue
+			}
+			if text = firstParagraph(block); text != "" {
+				break
+			}
+		}
+	}
+	if len(text) <= 400 {
+		return text
+	}
+	cut := strings.LastIndex(text[:400], ". ")
+	if cut < 0 {
+		return oneLine(text, "")
+	}
+	return text[:cut+1]
+}
+
+// metadata matches a paragraph made only of "**Key**: value" lines.
+var metadata = regexp.MustCompile(`^(\*\*[^*\n]+\*\*:[^\n]*(\n|$))+$`)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/template"
 
@@ -13,19 +14,27 @@ import (
 // BriefData is what the brief template renders.
 type BriefData struct {
 	Project, PipelineType, PipelineID, ProjectPath string
-	Phase, PhaseDisplay, From                      string
-	PhaseNumber, PhaseCount                        int
-	Step, StepCount                                int
-	StepName                                       string
-	GeneratedAt                                    string
-	Mission                                        string
-	Budget                                         Budget
-	Groups                                         []Group
-	LeftOut                                        int
-	Accumulated                                    Accumulated
-	TestResults                                    string
-	Warnings                                       []string
-	References                                     []string
+	// Source → Target is the brief's title: the phase that hands over and
+	// the phase (and step) that begins.
+	Source, Target string
+	// Mode is transition, resume or refresh.
+	Mode                      string
+	Phase, PhaseDisplay, From string
+	PhaseNumber, PhaseCount   int
+	Step, StepCount           int
+	StepName                  string
+	GeneratedAt               string
+	Mission                   string
+	Budget                    Budget
+	Groups                    []Group
+	LeftOut                   int
+	Accumulated               Accumulated
+	TestResults               string
+	// BudgetWarnings say that the brief is under context pressure or was
+	// over budget; they open the Warnings section.
+	BudgetWarnings []string
+	Warnings       []string
+	References     []string
 }
 
 // Group is the excerpts of one source artifact.
@@ -88,16 +97,23 @@ const (
 	LevelHeadsSentences = "kept section heads and first sentences"
 	LevelReferences     = "replaced bodies by file references"
 	LevelTruncate       = "left out the last sections"
+	LevelCut            = "cut the remaining text to fit"
 )
 
 // fitBrief renders the brief, estimates it, and compresses it level by level
-// while it is over budget. It returns the final brief and its budget.
+// while it is over budget. It returns the final brief and its budget. A
+// brief that was over budget ends within it (unless the brief's own frame —
+// title, budget, accumulated state, warnings, references — is larger than
+// the budget) and still carries the beginning of the current step's story,
+// or of the first curated section.
 func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte, error) {
-	render := func() ([]byte, int, error) {
+	renderEx := func(ex []Excerpt) ([]byte, int, error) {
 		d.Groups = groups(ex)
+		d.BudgetWarnings = budgetWarnings(d.Budget)
 		out, err := renderBrief(d)
 		return out, EstimateTokens(string(out)), err
 	}
+	render := func() ([]byte, int, error) { return renderEx(ex) }
 	// Rate the brief with its own budget section filled in (twice: the
 	// numbers change the count a little).
 	d.Budget = NewBudget(0, window, threshold)
@@ -110,24 +126,219 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 		d.Budget = NewBudget(tokens, window, threshold)
 	}
 	raw := tokens
-	for _, level := range []string{LevelDropOptional, LevelSummariseSteps, LevelHeadsSentences, LevelReferences, LevelTruncate} {
+	var whole []Excerpt
+	all := d.Accumulated
+	for _, level := range []string{LevelDropOptional, LevelSummariseSteps, LevelHeadsSentences, LevelReferences, LevelTruncate, LevelCut} {
 		if tokens <= d.Budget.Limit {
 			break
 		}
-		ex = compress(level, ex, d, tokens-d.Budget.Limit)
+		switch level {
+		case LevelCut:
+			// Cut from what was there before sections were left out, so
+			// that what is kept is the beginning of the brief's content.
+			ex = cutToFit(whole, d, all, renderEx)
+		case LevelTruncate:
+			whole = ex
+			fallthrough
+		default:
+			ex = compress(level, ex, d, tokens-d.Budget.Limit)
+		}
 		d.Budget.Compressed = append(d.Budget.Compressed, level)
 		if _, tokens, err = render(); err != nil {
 			return nil, err
 		}
 	}
-	// The budget section itself changes the count a little: rate the final text.
-	d.Budget.Tokens, d.Budget.RawTokens = tokens, raw
-	out, err := renderBrief(d)
-	if err != nil {
-		return nil, err
+	// The budget section itself changes the count a little: rate the final
+	// text until the numbers it shows are the numbers of the text.
+	d.Budget.RawTokens = raw
+	for range 3 {
+		d.Budget.SetTokens(tokens)
+		out, n, err := render()
+		if err != nil {
+			return nil, err
+		}
+		if n == tokens {
+			return out, nil
+		}
+		tokens = n
 	}
-	d.Budget.Tokens = EstimateTokens(string(out))
-	return renderBrief(d)
+	d.Budget.SetTokens(tokens)
+	out, _, err := render()
+	return out, err
+}
+
+// budgetWarnings are the brief's Warnings about its own budget.
+func budgetWarnings(b Budget) []string {
+	switch b.Status {
+	case BudgetPressure:
+		return []string{fmt.Sprintf("%s Context pressure: this brief uses %.0f%% of its %d-token budget; keep what you add to your context small.", BudgetPressure, b.UsedPercent, b.Limit)}
+	case BudgetOver:
+		return []string{fmt.Sprintf("%s Over budget: the brief was about %d tokens for a %d-token budget and was compressed (see Context Budget); what was shortened is in the files under References.", BudgetOver, b.RawTokens, b.Limit)}
+	}
+	return nil
+}
+
+// cutToFit is the last level of the ladder: it shortens the accumulated
+// lists and the warnings, then gives the excerpts the tokens that are left,
+// the current story first, cutting each at a line (or word) boundary.
+func cutToFit(ex []Excerpt, d *BriefData, all Accumulated, render func([]Excerpt) ([]byte, int, error)) []Excerpt {
+	a := &d.Accumulated
+	a.KeyDecisions, a.FilesModified, a.Deviations = lastN(a.KeyDecisions, 3), lastN(a.FilesModified, 5), lastN(a.Deviations, 3)
+	if n := len(a.ArtifactsCreated); n > 5 {
+		a.ArtifactsCreated = a.ArtifactsCreated[n-5:]
+	}
+	if n := len(d.Warnings); n > 5 {
+		d.Warnings = append(d.Warnings[:5:5], fmt.Sprintf("(%d more warnings: run `curator pipeline status`)", n-5))
+	}
+	_, frame, err := render(nil)
+	if err != nil {
+		return ex
+	}
+	if frame+minContent > d.Budget.Limit {
+		// The frame itself leaves no room: the accumulated lists become
+		// counts, the warnings one line, the references their names.
+		compactFrame(d, all)
+		if _, frame, err = render(nil); err != nil {
+			return ex
+		}
+	}
+	// The budget section's numbers change once the brief is rated again:
+	// keep some slack for them.
+	target := d.Budget.Limit - budgetSlack
+	avail := target - frame
+	var out []Excerpt
+	for range 6 {
+		out = cutExcerpts(ex, avail)
+		_, n, err := render(out)
+		if err != nil || n <= target {
+			return out
+		}
+		avail -= n - target + 4
+	}
+	return out
+}
+
+// budgetSlack is how many tokens the cut level leaves free for the budget
+// section's own numbers, which change once the brief is rated again.
+const budgetSlack = 12
+
+// minContent is the room, in tokens, a brief keeps for its content when
+// the cut level shrinks its frame.
+const minContent = 96
+
+// compactFrame shrinks the parts of a brief around its content to their
+// least: counts for the accumulated lists, one line of warnings, references
+// by name; the state file holds the rest.
+func compactFrame(d *BriefData, all Accumulated) {
+	a := &d.Accumulated
+	count := func(list []string) []string {
+		if len(list) == 0 {
+			return list
+		}
+		return []string{fmt.Sprintf("(%d in the state file)", len(list))}
+	}
+	a.KeyDecisions, a.FilesModified, a.Deviations = count(all.KeyDecisions), count(all.FilesModified), count(all.Deviations)
+	if n := len(a.ArtifactsCreated); n > 2 {
+		a.ArtifactsCreated = a.ArtifactsCreated[n-2:]
+	}
+	if len(d.Warnings) > 1 {
+		d.Warnings = []string{fmt.Sprintf("%d warnings: run `curator pipeline status`", len(d.Warnings))}
+	}
+	for i, r := range d.References {
+		if name, _, ok := strings.Cut(r, " — "); ok {
+			d.References[i] = name
+		} else if label, path, ok := strings.Cut(r, ": "); ok {
+			d.References[i] = label + ": `" + filepath.Base(path) + "`"
+		}
+	}
+}
+
+// cutExcerpts keeps as much of the excerpts as fits in avail tokens: the
+// current story first (cut when it alone is too long), then the others in
+// order; at least the beginning of one excerpt is kept.
+func cutExcerpts(ex []Excerpt, avail int) []Excerpt {
+	avail = max(avail, 8)
+	order := make([]int, 0, len(ex))
+	for i, e := range ex {
+		if e.Kind == KindCurrentStory {
+			order = append(order, i)
+		}
+	}
+	for i, e := range ex {
+		if e.Kind != KindCurrentStory {
+			order = append(order, i)
+		}
+	}
+	kept := make([]bool, len(ex))
+	texts := make([]string, len(ex))
+	used, left := 0, 0
+	for _, e := range ex {
+		left += e.LeftOut
+	}
+	for _, i := range order {
+		if ex[i].LeftOut > 0 {
+			continue
+		}
+		t := EstimateTokens(ex[i].Text)
+		switch {
+		case used+t <= avail:
+			kept[i], texts[i] = true, ex[i].Text
+			used += t
+		case used == 0 || ex[i].Kind == KindCurrentStory:
+			// At least the story's heading and first sentence: it is the
+			// work of the step.
+			note := fmt.Sprintf("\n_…cut to fit the budget; the rest is in `%s`._\n", ex[i].Source)
+			text := cutText(ex[i].Text, avail-used-EstimateTokens(note))
+			if least := headAndSentence(ex[i]); len(text) < len(least) {
+				text = least
+			}
+			kept[i], texts[i] = true, text+note
+			used = avail
+		default:
+			left++
+		}
+	}
+	var out []Excerpt
+	for i, e := range ex {
+		if kept[i] {
+			e.Text = texts[i]
+			out = append(out, e)
+		}
+	}
+	if left > 0 && len(ex) > 0 {
+		out = append(out, leftOutNote(ex[len(ex)-1].Source, left))
+	}
+	return out
+}
+
+// leftOutNote says how many sections were left out to fit the budget.
+func leftOutNote(source string, n int) Excerpt {
+	return Excerpt{Source: source, Kind: KindReference, LeftOut: n,
+		Text: fmt.Sprintf("\n_%d more sections left out to fit the budget; read them in the files under References._\n", n)}
+}
+
+// cutText keeps the beginning of text that fits in max tokens: whole lines,
+// then whole words of the first line that does not fit.
+func cutText(text string, max int) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if EstimateTokens(b.String()+line) <= max {
+			b.WriteString(line)
+			continue
+		}
+		for _, w := range strings.SplitAfter(line, " ") {
+			if EstimateTokens(b.String()+w) > max {
+				break
+			}
+			b.WriteString(w)
+		}
+		break
+	}
+	s := strings.TrimRight(b.String(), " ")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "…\n"
+	}
+	return s
 }
 
 // compress applies one level of the ladder; over is how many tokens must go.
@@ -161,7 +372,10 @@ func compress(level string, ex []Excerpt, d *BriefData, over int) []Excerpt {
 		}
 		a := &d.Accumulated
 		a.KeyDecisions, a.FilesModified = lastN(a.KeyDecisions, 10), lastN(a.FilesModified, 20)
-		a.ArtifactsCreated, a.Deviations = lastN(a.ArtifactsCreated, 20), lastN(a.Deviations, 10)
+		a.Deviations = lastN(a.Deviations, 10)
+		if n := len(a.ArtifactsCreated); n > 20 {
+			a.ArtifactsCreated = a.ArtifactsCreated[n-20:]
+		}
 	case LevelHeadsSentences:
 		for _, e := range ex {
 			if e.Kind == KindSection {
@@ -179,7 +393,7 @@ func compress(level string, ex []Excerpt, d *BriefData, over int) []Excerpt {
 		}
 	case LevelTruncate:
 		// Keep the current story, then as many excerpts as fit.
-		budget := max(EstimateTokens(joinText(ex))-over, 0)
+		budget := max(EstimateTokens(joinText(ex))-over-EstimateTokens(leftOutNote("", 100).Text)-16, 0)
 		used, left := 0, 0
 		for _, e := range ex {
 			t := EstimateTokens(e.Text)
@@ -191,15 +405,16 @@ func compress(level string, ex []Excerpt, d *BriefData, over int) []Excerpt {
 			}
 		}
 		if left > 0 {
-			out = append(out, Excerpt{Source: ex[len(ex)-1].Source, Kind: KindReference,
-				Text: fmt.Sprintf("\n_%d more sections left out to fit the budget; read them in the files under References._\n", left)})
+			out = append(out, leftOutNote(ex[len(ex)-1].Source, left))
 		}
 	}
 	return out
 }
 
 func headAndSentence(e Excerpt) string {
-	head, body, _ := strings.Cut(e.Text, "\n")
+	lead := e.Text[:len(e.Text)-len(strings.TrimLeft(e.Text, "\n"))]
+	head, body, _ := strings.Cut(e.Text[len(lead):], "\n")
+	head = lead + head
 	if e.Title == "" {
 		return firstSentence(e.Text) + "\n"
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"unicode"
 	"unicode/utf8"
 )
@@ -26,6 +27,9 @@ type Budget struct {
 	Window    int     `json:"context_window"`
 	Threshold float64 `json:"compression_threshold"`
 	Limit     int     `json:"budget"`
+	// UsedPercent is Tokens as a share of Limit; Remaining is Limit − Tokens.
+	UsedPercent float64 `json:"used_percent"`
+	Remaining   int     `json:"remaining"`
 	// Status is ✅, ⚠️ or 🔴 (over budget, compressed); Label says it in words.
 	Status string `json:"status"`
 	Label  string `json:"label"`
@@ -33,9 +37,19 @@ type Budget struct {
 	Compressed []string `json:"compressed,omitempty"`
 }
 
+// SetTokens sets the estimate of the brief as written, and the share of
+// the budget it uses; the status stays that of the uncompressed brief.
+func (b *Budget) SetTokens(tokens int) {
+	b.Tokens, b.Remaining = tokens, b.Limit-tokens
+	if b.Limit > 0 {
+		b.UsedPercent = math.Round(float64(tokens)*1000/float64(b.Limit)) / 10
+	}
+}
+
 // NewBudget rates an estimate against a window and threshold.
 func NewBudget(tokens, window int, threshold float64) Budget {
-	b := Budget{Tokens: tokens, RawTokens: tokens, Window: window, Threshold: threshold, Limit: int(float64(window) * threshold)}
+	b := Budget{RawTokens: tokens, Window: window, Threshold: threshold, Limit: int(float64(window) * threshold)}
+	b.SetTokens(tokens)
 	switch {
 	case tokens > b.Limit:
 		b.Status, b.Label = BudgetOver, "over budget"

@@ -21,19 +21,30 @@ var specRule = ArtifactRule{
 	},
 }
 
+// The implementer's report is completion-report.md or, as spec-kit writes
+// it, tasks.md (the first found wins).
 var completionRule = ArtifactRule{
-	Type: "completion-report", Paths: paths("completion-report.md"), MinBytes: 200,
+	Type: "completion-report", Paths: append(paths("completion-report.md"), paths("tasks.md")...), MinBytes: 200,
 	Sections: []SectionRule{
 		{AnyOf: []string{"Summary"}},
 		{AnyOf: []string{"User Stories Implemented"}, OrTaskMarkers: true},
 	},
 }
 
+// The reviewer's artifact is review.md (markdown sections) or
+// review-report.html (read as HTML: required texts in the page's visible
+// text, what every review report holds — a summary, findings and a
+// verdict).
 var reviewRule = ArtifactRule{
-	Type: "review", Paths: paths("review.md"), MinBytes: 200,
+	Type: "review", Paths: append(paths("review.md"), paths("review-report.html")...), MinBytes: 200,
 	Sections: []SectionRule{
 		{AnyOf: []string{"Summary"}},
 		{AnyOf: []string{"Verdict", "Decision"}},
+	},
+	Patterns: []PatternRule{
+		{AnyOf: []string{"Summary", "Overview"}},
+		{AnyOf: []string{"Findings", "Issues", "Observations"}},
+		{AnyOf: []string{"Verdict", "Decision", "Approved", "Changes Requested", "Rejected"}},
 	},
 }
 
@@ -46,26 +57,32 @@ var specWriter = PhaseDef{
 var implementer = PhaseDef{
 	Name: "implementer", DisplayName: "Implementation", Steps: ChunkByUserStory,
 	Mission: "Implement the current user story against the spec, with tests. Record finished tasks as [X], " +
-		"files modified, key decisions, test results and deviations in completion-report.md.",
+		"files modified, key decisions, test results and deviations in completion-report.md (or tasks.md).",
 	Artifacts: []ArtifactRule{completionRule},
 }
 
 var reviewer = PhaseDef{
 	Name: "reviewer", DisplayName: "Review",
-	Mission:   "Review the implementation against the functional requirements and success criteria; write review.md with a Summary, Findings and a Verdict.",
+	Mission: "Review the implementation against the spec's functional requirements and success criteria (the spec is listed under References); " +
+		"write review.md (or review-report.html) with a Summary, Findings and a Verdict.",
 	Artifacts: []ArtifactRule{reviewRule},
 }
 
 var specExclude = []string{"Review Checklist", "Review & Acceptance Checklist", "Execution Flow", "Clarifications", "Open Questions", "Research Notes", "Alternatives Considered"}
 var specOptional = []string{"Assumptions", "Edge Cases", "Key Entities", "Out of Scope", "Dependencies"}
 
+// The procedure's include lists. spec-writer → implementer: user stories,
+// acceptance criteria, tech stack, decisions (chunked by user story).
+var toImplementerInclude = []string{"User Stories", "User Scenarios", "Acceptance Criteria", "Success Criteria",
+	"Tech Stack", "Technology Stack", "Technical Stack", "Technical Context", "Technologies", "Decisions"}
+
+// implementer → reviewer: the completion report (the whole artifact: an
+// include entry that names an artifact type keeps all of it), files
+// modified, test results.
 var toReviewer = Transition{
-	From: "implementer", To: "reviewer", Chunking: ChunkFull,
-	Include: []string{"User Stories", "User Scenarios", "Functional Requirements", "Requirements", "Success Criteria",
-		"Acceptance Criteria", "Summary", "User Stories Implemented", "Tasks", "Files Modified", "Key Decisions",
-		"Test Results", "Deviations", "Known Issues"},
-	Exclude:  append([]string{"Implementation Notes", "Debug Log"}, specExclude...),
-	Optional: []string{"Acceptance Scenarios", "Edge Cases", "Tasks"},
+	From: "implementer", To: "reviewer", Chunking: ChunkFull, Sources: []string{"completion-report", "spec"},
+	Include: []string{"completion_report", "Files Modified", "Files Changed", "Test Results"},
+	Exclude: append([]string{"Implementation Notes", "Debug Log"}, specExclude...),
 }
 
 var rework = Transition{
@@ -73,6 +90,29 @@ var rework = Transition{
 	Include:  []string{"Summary", "Findings", "Issues", "Required Changes", "Verdict", "Functional Requirements", "Success Criteria", "Acceptance Criteria"},
 	Exclude:  specExclude,
 	Optional: []string{"Success Criteria", "Acceptance Criteria"},
+}
+
+// The ui-lifecycle pipeline starts with user research and information
+// architecture, as the pipeline procedure's default rule does.
+var uxResearch = PhaseDef{
+	Name: "ux-research", DisplayName: "UX research",
+	Mission: "Research the users: write ux-research.md with a research summary, personas and the key insights.",
+	Artifacts: []ArtifactRule{{Type: "ux-research", Paths: append(paths("ux-research.md"), paths("user-research.md")...), MinBytes: 300,
+		Sections: []SectionRule{
+			{AnyOf: []string{"Research Summary", "Summary"}},
+			{AnyOf: []string{"Personas", "User Personas", "Users"}},
+			{AnyOf: []string{"Key Insights", "Insights", "Findings"}},
+		}}},
+}
+
+var infoArch = PhaseDef{
+	Name: "info-arch", DisplayName: "Information architecture",
+	Mission: "Structure the product from the research: write information-architecture.md with the sitemap (or navigation) and the user flows or content model.",
+	Artifacts: []ArtifactRule{{Type: "info-arch", Paths: append(paths("information-architecture.md"), paths("info-arch.md")...), MinBytes: 300,
+		Sections: []SectionRule{
+			{AnyOf: []string{"Sitemap", "Site Map", "Navigation", "Structure", "Hierarchy"}},
+			{AnyOf: []string{"User Flows", "Flows", "Content", "Taxonomy", "Labeling"}},
+		}}},
 }
 
 // Builtin returns fresh copies of the built-in pipelines.
@@ -84,15 +124,15 @@ func Builtin() map[string]*Pipeline {
 			Phases:      []PhaseDef{specWriter, implementer, reviewer},
 			Transitions: []Transition{
 				{From: "spec-writer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec"},
-					Exclude: specExclude, Optional: specOptional},
+					Include: toImplementerInclude, Exclude: specExclude, Optional: specOptional},
 				toReviewer,
 				rework,
 			},
 		},
 		"ui-lifecycle": {
 			Name:        "ui-lifecycle",
-			Description: "spec-writer → ui-designer → implementer (one user story per step) → ui-reviewer",
-			Phases: []PhaseDef{specWriter,
+			Description: "ux-research → info-arch → spec-writer → ui-designer → implementer (one user story per step) → ui-reviewer",
+			Phases: []PhaseDef{uxResearch, infoArch, specWriter,
 				{Name: "ui-designer", DisplayName: "UI design",
 					Mission: "Design the screens and components for the spec's user stories; write ui-design.md with screens, user flows and accessibility notes.",
 					Artifacts: []ArtifactRule{{Type: "ui-design", Paths: paths("ui-design.md"), MinBytes: 300, Sections: []SectionRule{
@@ -109,13 +149,21 @@ func Builtin() map[string]*Pipeline {
 					}}}},
 			},
 			Transitions: []Transition{
-				{From: "spec-writer", To: "ui-designer", Chunking: ChunkFull, Sources: []string{"spec"},
+				// The procedure's rule: ux-research → info-arch, include
+				// [research_summary, personas, key_insights], chunking full.
+				{From: "ux-research", To: "info-arch", Chunking: ChunkFull, Sources: []string{"ux-research"},
+					Include: []string{"Research Summary", "Summary", "Personas", "Key Insights", "Insights"}},
+				{From: "info-arch", To: "spec-writer", Chunking: ChunkFull, Sources: []string{"ux-research", "info-arch"},
+					Include: []string{"Research Summary", "Summary", "Personas", "Key Insights", "Insights",
+						"Sitemap", "Site Map", "Navigation", "Structure", "Hierarchy", "User Flows", "Flows", "Content", "Taxonomy", "Labeling"}},
+				{From: "spec-writer", To: "ui-designer", Chunking: ChunkFull, Sources: []string{"spec", "info-arch"},
 					Include: []string{"User Stories", "User Scenarios", "Functional Requirements", "Requirements", "Success Criteria", "Acceptance Criteria", "Key Entities"},
 					Exclude: specExclude, Optional: specOptional},
 				{From: "ui-designer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec", "ui-design"},
 					Exclude: specExclude, Optional: specOptional},
 				{From: "implementer", To: "ui-reviewer", Chunking: ChunkFull, Sources: []string{"spec", "ui-design", "completion-report"},
-					Include: append([]string{"Screens", "Components", "User Flows", "Accessibility"}, toReviewer.Include...),
+					Include: append([]string{"Screens", "Components", "User Flows", "Accessibility", "Functional Requirements",
+						"Success Criteria", "Acceptance Criteria"}, toReviewer.Include...),
 					Exclude: toReviewer.Exclude, Optional: toReviewer.Optional},
 				{From: "ui-reviewer", To: "implementer", Chunking: ChunkFull, Sources: []string{"ui-review", "ui-design"},
 					Include: append([]string{"Accessibility", "Usability", "Visual", "Screens", "Components"}, rework.Include...)},

@@ -23,6 +23,8 @@ type Excerpt struct {
 	Kind     string `json:"kind"`
 	Text     string `json:"-"`
 	Optional bool   `json:"optional,omitempty"`
+	// LeftOut is, for a note that sections were left out, their count.
+	LeftOut int `json:"-"`
 }
 
 // Story is a user story found in a spec.
@@ -74,10 +76,12 @@ func Stories(o *Outline) []*Section {
 	return out
 }
 
-// curate adds to c what the transition's rules keep of one artifact.
+// curate adds to c what the transition's rules keep of one artifact (path,
+// of type typ). An include entry that names the artifact's type
+// ("completion_report" for a completion-report) keeps the whole artifact.
 // step > 0 with by_user_story chunking keeps story step in full, earlier
 // stories as one line each, and leaves later stories out.
-func curate(c *Chunk, path string, o *Outline, t *Transition, step int) error {
+func curate(c *Chunk, path, typ string, o *Outline, t *Transition, step int) error {
 	stories := map[*Section]int{}
 	if t.Chunking == ChunkByUserStory && step > 0 {
 		list := Stories(o)
@@ -92,7 +96,8 @@ func curate(c *Chunk, path string, o *Outline, t *Transition, step int) error {
 			c.Step = step
 		}
 	}
-	if pre := strings.TrimSpace(string(o.Preamble)); pre != "" && len(t.Include) == 0 {
+	whole := len(t.Include) == 0 || namesType(t.Include, typ)
+	if pre := strings.TrimSpace(string(o.Preamble)); pre != "" && whole {
 		c.Excerpts = append(c.Excerpts, Excerpt{Source: path, Kind: KindSection, Text: pre + "\n"})
 	}
 	var walk func(list []*Section, included, optional bool)
@@ -127,8 +132,22 @@ func curate(c *Chunk, path string, o *Outline, t *Transition, step int) error {
 			walk(s.Children, in, opt)
 		}
 	}
-	walk(o.Sections, false, false)
+	walk(o.Sections, whole, false)
 	return nil
+}
+
+// namesType reports whether a list names an artifact type ("completion
+// report", "completion_report" and "completion-report" are the same).
+func namesType(list []string, typ string) bool {
+	if typ == "" {
+		return false
+	}
+	for _, x := range list {
+		if normalize(x) == normalize(typ) {
+			return true
+		}
+	}
+	return false
 }
 
 var reasoningBlock = regexp.MustCompile(`(?is)<(thinking|reasoning|scratchpad)>.*?</(thinking|reasoning|scratchpad)>\n?`)
@@ -141,31 +160,78 @@ func stripReasoning(s string) string {
 	return reasoningBlock.ReplaceAllString(s, "")
 }
 
-// firstSentence is the first sentence of a markdown body, without markup.
+// firstSentence is the first sentence of a markdown body, without markup:
+// the first paragraph, its lines joined (a sentence wrapped over several
+// lines is kept whole), up to the first ". ", "! " or "? ".
 func firstSentence(body string) string {
-	for _, line := range strings.Split(body, "\n") {
-		line = strings.TrimSpace(line)
-		line = strings.TrimLeft(line, "#>-*+ ")
-		if line == "" || strings.HasPrefix(line, "```") || strings.HasPrefix(line, "|") {
-			continue
+	p := firstParagraph(body)
+	for i := 0; i+1 < len(p); i++ {
+		if (p[i] == '.' || p[i] == '!' || p[i] == '?') && p[i+1] == ' ' {
+			return p[:i+1]
 		}
-		line = strings.NewReplacer("**", "", "__", "", "`", "").Replace(line)
-		if i := strings.Index(line, ". "); i > 0 {
-			line = line[:i+1]
-		}
-		return line
 	}
-	return ""
+	return p
 }
 
-// oneLine joins a title and a sentence and cuts the line at 200 bytes.
+// firstParagraph is the first paragraph of a markdown body as one line,
+// without markup; headings, tables and code blocks are skipped, and a list
+// item is a paragraph of its own.
+func firstParagraph(body string) string {
+	var para []string
+	fence := ""
+	for _, line := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if len(para) > 0 {
+				break
+			}
+			fence = t[:3]
+			continue
+		}
+		t, item := trimMarker(t)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || (item && len(para) > 0) {
+			if len(para) > 0 {
+				break
+			}
+			continue
+		}
+		para = append(para, t)
+	}
+	return strings.NewReplacer("**", "", "__", "", "`", "").Replace(strings.Join(para, " "))
+}
+
+var listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+`)
+
+// trimMarker removes a list item's or a block quote's marker from a line.
+func trimMarker(t string) (string, bool) {
+	item := false
+	for {
+		switch {
+		case strings.HasPrefix(t, ">"):
+			t = strings.TrimSpace(t[1:])
+		case listMarker.MatchString(t):
+			t, item = strings.TrimSpace(listMarker.ReplaceAllString(t, "")), true
+		default:
+			return t, item
+		}
+	}
+}
+
+// oneLine joins a title and a sentence and cuts the line at 400 bytes
+// (only an unusually long sentence is cut).
 func oneLine(title, sentence string) string {
 	s := title
 	if sentence != "" {
 		s += ": " + sentence
 	}
-	if len(s) > 200 {
-		cut := 197
+	if len(s) > 400 {
+		cut := 397
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}

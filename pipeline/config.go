@@ -49,6 +49,12 @@ type ArtifactRule struct {
 	Paths    []string      `json:"paths"`
 	MinBytes int64         `json:"min_bytes,omitempty"`
 	Sections []SectionRule `json:"sections,omitempty"`
+	// Patterns are the texts an HTML artifact (.html, .htm) must hold: one
+	// of each rule's AnyOf in the page's visible text (case-insensitive,
+	// whole words; tags, attributes, scripts and styles do not count). An
+	// HTML artifact is checked against Patterns when there are any, a
+	// markdown one always against Sections.
+	Patterns []PatternRule `json:"patterns,omitempty"`
 	// Optional artifacts are validated when present and never block.
 	Optional bool `json:"optional,omitempty"`
 }
@@ -59,6 +65,11 @@ type ArtifactRule struct {
 type SectionRule struct {
 	AnyOf         []string `json:"any_of"`
 	OrTaskMarkers bool     `json:"or_task_markers,omitempty"`
+}
+
+// PatternRule requires one text among AnyOf in an HTML artifact.
+type PatternRule struct {
+	AnyOf []string `json:"any_of"`
 }
 
 // Transition is the rule of one handoff: which sections of the earlier

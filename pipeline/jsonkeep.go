@@ -60,11 +60,20 @@ func decodeKeep(data []byte, v any) (Extra, error) {
 }
 
 // encodeKeep encodes v (a struct without JSON methods) followed by the
-// unknown fields in extra, in key order.
-func encodeKeep(v any, extra Extra) ([]byte, error) {
+// unknown fields in extra, in key order. Each of nulls is a key with its
+// zero value as encoded (`"completed_at":""`): that key is written as null
+// instead, as the state's schema shows fields not set yet.
+func encodeKeep(v any, extra Extra, nulls ...string) ([]byte, error) {
 	data, err := json.Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return data, err
+	if err != nil {
+		return nil, err
+	}
+	for _, z := range nulls {
+		k, _, _ := strings.Cut(z, ":")
+		data = bytes.ReplaceAll(data, []byte(z), []byte(k+":null"))
+	}
+	if len(extra) == 0 {
+		return data, nil
 	}
 	keys := make([]string, 0, len(extra))
 	for k := range extra {

@@ -217,3 +217,15 @@ func matchesAny(heading string, names []string) bool {
 	}
 	return false
 }
+
+// containsAny reports whether text holds one of names as whole words,
+// ignoring case and punctuation.
+func containsAny(text string, names []string) bool {
+	t := " " + normalize(text) + " "
+	for _, n := range names {
+		if n := normalize(n); n != "" && strings.Contains(t, " "+n+" ") {
+			return true
+		}
+	}
+	return false
+}

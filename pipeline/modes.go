@@ -39,26 +39,65 @@ func (e *Env) Status(req ProjectRequest) (*Report, error) {
 	return r, nil
 }
 
-// Resume reports where the pipeline stands without advancing it. When the
-// state is missing (or corrupt) it is reconstructed from the artifacts and
-// written.
+// Resume picks a pipeline up where it stands: it loads the state (or
+// reconstructs it from the artifacts when it is missing or corrupt), finds
+// the current phase and step, validates the current phase's artifacts as
+// they are now (drift included), writes a fresh brief for the current phase
+// and step, and saves the state and the dashboard. It never advances the
+// pipeline; a completed pipeline gets no brief.
 func (e *Env) Resume(req ProjectRequest) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
 	}
-	if l.State != nil {
-		r, err := e.Status(req)
-		if r != nil {
-			r.Mode = "resume"
+	r := &Report{Mode: "resume", Project: req.Project}
+	st := l.State
+	if st == nil {
+		if r, st, err = e.reconstructed(req, l); err != nil {
+			return nil, err
 		}
-		return r, err
-	}
-	r, err := e.reconstruct(req, l)
-	if r != nil {
 		r.Mode = "resume"
+	} else if req.ProjectPath != "" {
+		st.ProjectPath = req.ProjectPath
 	}
-	return r, err
+	if !statOK(st.ProjectPath) {
+		return nil, fmt.Errorf("project folder %s does not exist", st.ProjectPath)
+	}
+	p, err := e.Config.Pipeline(st.PipelineType)
+	if err != nil {
+		return nil, err
+	}
+	syncPhases(st, p)
+	num, def, err := p.Phase(st.CurrentPhase.PhaseName)
+	if err != nil {
+		return nil, err
+	}
+	now := e.now()
+	checks, err := ValidatePhase(st.ProjectPath, def, now)
+	if err != nil {
+		return nil, err
+	}
+	r.Checks = checks
+	for _, c := range checks {
+		if c.Path != "" && !c.OK {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("current phase %s: %s does not validate yet: %s", def.Name, c.Path, strings.Join(c.Problems, "; ")))
+		}
+	}
+	if st.OverallStatus == OverallCompleted {
+		r.Drift = DetectDrift(st)
+		r.Warnings = append(driftWarnings(r.Drift), r.Warnings...)
+		r.Decisions = append(r.Decisions, "resumed a completed pipeline: no brief to write")
+		return r, e.finish(r, st, l.Raw)
+	}
+	if err := e.brief(r, st, p, leadingTransition(p, num), def, st.CurrentPhase.StepNumber, nil, now); err != nil {
+		return nil, err
+	}
+	at := st.CurrentPhase.PhaseName
+	if st.CurrentPhase.StepNumber > 0 {
+		at += fmt.Sprintf(" step %d", st.CurrentPhase.StepNumber)
+	}
+	r.Decisions = append(r.Decisions, fmt.Sprintf("resumed at %s: brief %s (%s %d tokens)", at, r.BriefPath, r.Budget.Status, r.Budget.Tokens))
+	return r, e.finish(r, st, l.Raw)
 }
 
 // Reconstruct infers the state from the artifacts on disk and writes it,
@@ -68,10 +107,17 @@ func (e *Env) Reconstruct(req ProjectRequest) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.reconstruct(req, l)
+	r, st, err := e.reconstructed(req, l)
+	if err != nil {
+		return nil, err
+	}
+	r.Drift = DetectDrift(st)
+	return r, e.finish(r, st, l.Raw)
 }
 
-func (e *Env) reconstruct(req ProjectRequest, l *loaded) (*Report, error) {
+// reconstructed infers a state from the artifacts (and from what the old
+// state, or its newest backup, still says); the report carries the notes.
+func (e *Env) reconstructed(req ProjectRequest, l *loaded) (*Report, *State, error) {
 	r := &Report{Mode: "reconstruct", Project: req.Project}
 	old := l.State
 	if l.Aside != nil {
@@ -92,26 +138,26 @@ func (e *Env) reconstruct(req ProjectRequest, l *loaded) (*Report, error) {
 		path = req.WorkDir
 	}
 	if path == "" {
-		return nil, fmt.Errorf("reconstructing %s: the project folder is needed (--project-path)", req.Project)
+		return nil, nil, fmt.Errorf("reconstructing %s: the project folder is needed (--project-path)", req.Project)
 	}
 	if !statOK(path) {
-		return nil, fmt.Errorf("project folder %s does not exist", path)
+		return nil, nil, fmt.Errorf("project folder %s does not exist", path)
 	}
 	now := e.now()
 	ambiguous := false
 	if typ == "" {
 		var err error
 		if typ, ambiguous, err = InferPipeline(e.Config, path, now); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	p, err := e.Config.Pipeline(typ)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st, notes, err := reconstructState(e.Config, p, req.Project, path, old, now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if ambiguous {
 		st.ReconstructionConfidence = max(0.1, st.ReconstructionConfidence-0.2)
@@ -120,8 +166,7 @@ func (e *Env) reconstruct(req ProjectRequest, l *loaded) (*Report, error) {
 	r.Warnings = append(r.Warnings, notes...)
 	r.Decisions = append(r.Decisions, fmt.Sprintf("reconstructed %s pipeline at %s (confidence %.2f)", typ, st.CurrentPhase.PhaseName, st.ReconstructionConfidence))
 	r.Decisions = append(r.Decisions, notes...)
-	r.Drift = DetectDrift(st)
-	return r, e.finish(r, st, l.Raw)
+	return r, st, nil
 }
 
 // Refresh writes a new brief for the current phase and step from the

@@ -127,3 +127,36 @@ func findArtifact(project string, rule ArtifactRule) (string, error) {
 	}
 	return "", nil
 }
+
+// ExpandHome expands a leading "~" or "~/…" of a path to the user's home
+// folder userHome. Other paths are returned as they are; "~" cannot be
+// expanded when userHome is unknown (""), so it is an error rather than a
+// folder named "~".
+func ExpandHome(p, userHome string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") && !strings.HasPrefix(p, `~\`) {
+		return p, nil
+	}
+	if userHome == "" {
+		return "", fmt.Errorf("%s: the home folder is unknown, so ~ cannot be expanded", p)
+	}
+	if p == "~" {
+		return userHome, nil
+	}
+	return filepath.Join(userHome, filepath.FromSlash(p[2:])), nil
+}
+
+// PortablePath is how a project folder is stored in the state: "~/…" (with
+// slashes) when it lies under the user's home folder, as it is otherwise.
+func PortablePath(p, userHome string) string {
+	if userHome == "" || p == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	rel, err := filepath.Rel(filepath.Clean(userHome), filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return p
+	}
+	if rel == "." {
+		return "~"
+	}
+	return "~/" + filepath.ToSlash(rel)
+}

@@ -113,10 +113,14 @@ func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old
 		switch {
 		case x.valid:
 			ph.Status, ph.Blockers, ph.Artifacts = StatusCompleted, nil, nil
+			summarised := false
 			for _, c := range x.checks {
 				if c.Path != "" {
 					ph.Artifacts = append(ph.Artifacts, c.Record)
-					accumulate(&st.AccumulatedContext, c.Path, c.outline)
+					accumulate(&st.AccumulatedContext, c.Path, ph.PhaseName, stamp(now), c.outline)
+					if c.OK && c.outline != nil && !summarised {
+						ph.Summary, summarised = phaseSummary(c.outline), true
+					}
 				}
 			}
 			if ph.CompletedAt == "" {

@@ -26,6 +26,9 @@ type Env struct {
 	// Secrets finds what is redacted from artifact text before it is
 	// copied (nil: the built-in rules).
 	Secrets *secrets.Policy
+	// UserHome is the user's home folder: a project_path under it is stored
+	// as "~/…" and read back expanded ("": stored as it is).
+	UserHome string
 }
 
 // Report is what a mode did and found. Files are still to be written, in
@@ -110,7 +113,7 @@ func (e *Env) finish(r *Report, st *State, old []byte) error {
 		r.Drift = st.Drift
 	}
 	r.State = st
-	files, err := stateFiles(e.Home, r.Project, st, old, e.Config.Settings.Backups())
+	files, err := stateFiles(e.Home, r.Project, st, old, e.Config.Settings.Backups(), e.UserHome)
 	if err != nil {
 		return err
 	}
@@ -151,7 +154,18 @@ func (e *Env) open(project string) (*loaded, error) {
 	if err := CheckProject(project); err != nil {
 		return nil, err
 	}
-	return loadState(e.Home, project, e.Config.Settings.Backups(), e.now())
+	l, err := loadState(e.Home, project, e.Config.Settings.Backups(), e.now())
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range []*State{l.State, l.Previous} {
+		if st != nil {
+			if st.ProjectPath, err = ExpandHome(st.ProjectPath, e.UserHome); err != nil {
+				return nil, fmt.Errorf("%s: project_path %w", StateName(project), err)
+			}
+		}
+	}
+	return l, nil
 }
 
 func statOK(path string) bool {

@@ -28,7 +28,7 @@ func (e *Env) redactOutline(path string, data []byte, o *Outline, r *Report) *Ou
 		return o
 	}
 	r.Warnings = append(r.Warnings, fmt.Sprintf("artifact %s: %s redacted, not copied into the brief or the state", path, describe(fs)))
-	return ParseOutline([]byte(red))
+	return readOutline(path, []byte(red))
 }
 
 // RedactFiles redacts the secrets left in a report's files (state, brief,

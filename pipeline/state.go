@@ -39,6 +39,9 @@ type State struct {
 	Config                   StateConfig `json:"config"`
 	Reconstructed            bool        `json:"reconstructed"`
 	ReconstructionConfidence float64     `json:"reconstruction_confidence"`
+	// Hold is why and since when the pipeline is on hold (curator's
+	// addition; set while overall_status is on-hold).
+	Hold *Hold `json:"hold,omitempty"`
 	// LastBrief describes the newest brief (curator's addition to the schema).
 	LastBrief *BriefInfo `json:"last_brief,omitempty"`
 	// Drift is the validated artifacts that changed afterwards, as last
@@ -47,12 +50,20 @@ type State struct {
 	Extra Extra   `json:"-"`
 }
 
+// Hold records a pipeline put on hold: why, since when, and the overall
+// status it goes back to when it continues.
+type Hold struct {
+	Reason string `json:"reason,omitempty"`
+	Since  string `json:"since"`
+	Status string `json:"previous_status"`
+}
+
 // Position is where the pipeline stands.
 type Position struct {
 	PhaseNumber int    `json:"phase_number"`
 	PhaseName   string `json:"phase_name"`
-	StepNumber  int    `json:"step_number,omitempty"`
-	StepName    string `json:"step_name,omitempty"`
+	StepNumber  int    `json:"step_number"`
+	StepName    string `json:"step_name"`
 	Extra       Extra  `json:"-"`
 }
 
@@ -62,11 +73,11 @@ type Phase struct {
 	PhaseName        string     `json:"phase_name"`
 	DisplayName      string     `json:"display_name"`
 	Status           string     `json:"status"`
-	StartedAt        string     `json:"started_at,omitempty"`
-	CompletedAt      string     `json:"completed_at,omitempty"`
+	StartedAt        string     `json:"started_at"`
+	CompletedAt      string     `json:"completed_at"`
 	Summary          string     `json:"summary"`
 	Artifacts        []Artifact `json:"artifacts"`
-	ContextBriefPath string     `json:"context_brief_path,omitempty"`
+	ContextBriefPath string     `json:"context_brief_path"`
 	Blockers         []Blocker  `json:"blockers"`
 	Steps            []Step     `json:"steps"`
 	Extra            Extra      `json:"-"`
@@ -97,20 +108,48 @@ type Step struct {
 	StepNumber       int    `json:"step_number"`
 	StepName         string `json:"step_name"`
 	Status           string `json:"status"`
-	StartedAt        string `json:"started_at,omitempty"`
-	CompletedAt      string `json:"completed_at,omitempty"`
-	ContextBriefPath string `json:"context_brief_path,omitempty"`
+	StartedAt        string `json:"started_at"`
+	CompletedAt      string `json:"completed_at"`
+	ContextBriefPath string `json:"context_brief_path"`
 	Extra            Extra  `json:"-"`
 }
 
 // Accumulated is what the pipeline learned so far, carried into every brief.
 type Accumulated struct {
-	KeyDecisions     []string        `json:"key_decisions"`
-	ArtifactsCreated []string        `json:"artifacts_created"`
-	FilesModified    []string        `json:"files_modified"`
-	TestResults      json.RawMessage `json:"test_results"`
-	Deviations       []string        `json:"deviations"`
-	Extra            Extra           `json:"-"`
+	KeyDecisions     []string          `json:"key_decisions"`
+	ArtifactsCreated []CreatedArtifact `json:"artifacts_created"`
+	FilesModified    []string          `json:"files_modified"`
+	TestResults      json.RawMessage   `json:"test_results"`
+	Deviations       []string          `json:"deviations"`
+	Extra            Extra             `json:"-"`
+}
+
+// CreatedArtifact is an entry of accumulated_context.artifacts_created: an
+// artifact's path, the phase that produced it and when it was first
+// validated. A plain path string (as older states hold) is read as an
+// entry with only its path.
+type CreatedArtifact struct {
+	Path      string `json:"path"`
+	Phase     string `json:"phase"`
+	Timestamp string `json:"timestamp"`
+	Extra     Extra  `json:"-"`
+}
+
+func (c *CreatedArtifact) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*c = CreatedArtifact{Path: s}
+		return nil
+	}
+	type plain CreatedArtifact
+	x, err := decodeKeep(b, (*plain)(c))
+	c.Extra = x
+	return err
+}
+
+func (c CreatedArtifact) MarshalJSON() ([]byte, error) {
+	type plain CreatedArtifact
+	return encodeKeep(plain(c), c.Extra)
 }
 
 // StateConfig is the budget and feature switches in effect.
@@ -140,7 +179,17 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	s.Extra = x
 	return err
 }
-func (s State) MarshalJSON() ([]byte, error) { type plain State; return encodeKeep(plain(s), s.Extra) }
+
+// MarshalJSON writes reconstruction_confidence as null for a state that was
+// not reconstructed.
+func (s State) MarshalJSON() ([]byte, error) {
+	type plain State
+	if s.Reconstructed {
+		return encodeKeep(plain(s), s.Extra)
+	}
+	s.ReconstructionConfidence = 0
+	return encodeKeep(plain(s), s.Extra, `"reconstruction_confidence":0`)
+}
 
 func (p *Position) UnmarshalJSON(b []byte) error {
 	type plain Position
@@ -150,7 +199,7 @@ func (p *Position) UnmarshalJSON(b []byte) error {
 }
 func (p Position) MarshalJSON() ([]byte, error) {
 	type plain Position
-	return encodeKeep(plain(p), p.Extra)
+	return encodeKeep(plain(p), p.Extra, `"step_number":0`, `"step_name":""`)
 }
 
 func (p *Phase) UnmarshalJSON(b []byte) error {
@@ -162,7 +211,7 @@ func (p *Phase) UnmarshalJSON(b []byte) error {
 func (p Phase) MarshalJSON() ([]byte, error) {
 	type plain Phase
 	p.Artifacts, p.Blockers, p.Steps = orEmpty(p.Artifacts), orEmpty(p.Blockers), orEmpty(p.Steps)
-	return encodeKeep(plain(p), p.Extra)
+	return encodeKeep(plain(p), p.Extra, `"started_at":""`, `"completed_at":""`, `"context_brief_path":""`)
 }
 
 func (a *Artifact) UnmarshalJSON(b []byte) error {
@@ -182,7 +231,10 @@ func (s *Step) UnmarshalJSON(b []byte) error {
 	s.Extra = x
 	return err
 }
-func (s Step) MarshalJSON() ([]byte, error) { type plain Step; return encodeKeep(plain(s), s.Extra) }
+func (s Step) MarshalJSON() ([]byte, error) {
+	type plain Step
+	return encodeKeep(plain(s), s.Extra, `"started_at":""`, `"completed_at":""`, `"context_brief_path":""`)
+}
 
 func (a *Accumulated) UnmarshalJSON(b []byte) error {
 	type plain Accumulated

@@ -79,8 +79,12 @@ func loadState(h Home, project string, backups int, now time.Time) (*loaded, err
 
 // stateFiles renders the new state and rotates the backups: the state being
 // replaced becomes .bak.1, .bak.i becomes .bak.i+1, up to n backups.
-func stateFiles(h Home, project string, st *State, old []byte, n int) ([]File, error) {
-	data, err := json.MarshalIndent(st, "", "  ")
+// The project folder is stored in its portable form ("~/…" under the user's
+// home folder userHome).
+func stateFiles(h Home, project string, st *State, old []byte, n int, userHome string) ([]File, error) {
+	stored := *st
+	stored.ProjectPath = PortablePath(st.ProjectPath, userHome)
+	data, err := json.MarshalIndent(stored, "", "  ")
 	if err != nil {
 		return nil, err
 	}

@@ -33,13 +33,24 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := p.Transition(req.From, req.To)
-	if err != nil {
-		return nil, err
-	}
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
+	}
+	t, err := p.Transition(req.From, req.To)
+	if err != nil && l.State != nil && skippedBetween(p, l.State, req.From, req.To) {
+		// The phases in between are skipped: hand over as into To.
+		num, _, _ := p.Phase(req.To)
+		lead := *leadingTransition(p, num)
+		lead.From, err = req.From, nil
+		t = &lead
+	}
+	if err != nil {
+		return nil, err
+	}
+	if l.State != nil && l.State.OverallStatus == OverallOnHold {
+		return nil, fmt.Errorf("%w: %s (since %s%s); run `curator pipeline continue --project %s` first", ErrOnHold, req.Project,
+			holdSince(l.State), reasonText(holdReason(l.State)), req.Project)
 	}
 	r := &Report{Mode: "transition", Project: req.Project, summary: fmt.Sprintf("pipeline %s: %s → %s", req.Project, req.From, req.To)}
 	now := e.now()
@@ -106,6 +117,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 
 	// The phase that ends: record its validated artifacts.
 	outlines := map[string]*Outline{}
+	var main *Outline // the phase's main artifact: the first that validates
 	from.Blockers = nil
 	from.Artifacts = nil
 	for _, c := range checks {
@@ -116,9 +128,9 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		if c.OK {
 			c.outline = e.redactOutline(c.Path, c.data, c.outline, r)
 			outlines[c.Path] = c.outline
-			accumulate(&st.AccumulatedContext, c.Path, c.outline)
-			if s := c.outline.Find("Summary"); s != nil && from.Summary == "" {
-				from.Summary = firstSentence(c.outline.Body(s))
+			accumulate(&st.AccumulatedContext, c.Path, req.From, stamp(now), c.outline)
+			if main == nil {
+				main = c.outline
 			}
 		} else {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("optional artifact %s: %s", c.Path, strings.Join(c.Problems, "; ")))
@@ -132,6 +144,9 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 			from.Status, from.CompletedAt = StatusCompleted, stamp(now)
 		}
 		completeSteps(from, 0, now)
+		if main != nil {
+			from.Summary = phaseSummary(main)
+		}
 	}
 	r.Decisions = append(r.Decisions, fmt.Sprintf("validated %s (%d artifact(s))", req.From, len(from.Artifacts)))
 
@@ -215,9 +230,9 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 				r.Warnings = append(r.Warnings, fmt.Sprintf("source %s cannot be read: %v", src.Path, err))
 				continue
 			}
-			o = e.redactOutline(src.Path, data, ParseOutline(data), r)
+			o = e.redactOutline(src.Path, data, readOutline(src.Path, data), r)
 		}
-		if err := curate(chunk, src.Path, o, &rule, step); err != nil {
+		if err := curate(chunk, src.Path, src.Type, o, &rule, step); err != nil {
 			return err
 		}
 		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, abs, src.Type, src.SHA256, src.ValidatedAt))
@@ -246,6 +261,10 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 	}
 	statePath, _ := e.Home.Path(StateName(st.ProjectName))
 	refs = append(refs, "Pipeline state: "+statePath)
+	if e.Config.Settings.Dashboard() {
+		dash, _ := e.Home.Path(DashboardName(st.ProjectName))
+		refs = append(refs, "Dashboard: "+dash)
+	}
 	if prev != "" {
 		p, _ := e.Home.Path(prev)
 		refs = append(refs, "Previous brief: "+p)
@@ -254,16 +273,18 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 	if mission == "" {
 		mission = "Carry out the " + toDef.Name + " phase."
 	}
+	target := toDef.Name
+	if step > 0 {
+		target += fmt.Sprintf(" (step %d of %d)", step, len(chunk.Stories))
+	}
 	d := &BriefData{
 		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
+		Source: t.From, Target: target, Mode: r.Mode,
 		Phase: toDef.Name, PhaseDisplay: st.Phases[toNum-1].DisplayName, From: t.From,
 		PhaseNumber: toNum, PhaseCount: len(p.Phases), Step: step, StepCount: len(chunk.Stories),
 		StepName: st.CurrentPhase.StepName, GeneratedAt: stamp(now), Mission: mission,
 		LeftOut: chunk.LeftOut, Accumulated: st.AccumulatedContext, TestResults: testResultsText(st.AccumulatedContext.TestResults),
 		Warnings: warnings, References: refs,
-	}
-	if r.Mode == "refresh" || r.Mode == "resume" {
-		d.From = ""
 	}
 	out, err := fitBrief(d, chunk.Excerpts, e.Config.Settings.ContextWindow, e.Config.Settings.CompressionThreshold)
 	if err != nil {
@@ -272,7 +293,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 	r.Files = append(r.Files, File{Name: name, Data: out})
 	r.BriefPath, r.Budget = name, &d.Budget
 	r.Warnings = warnings
-	if r.Mode == "transition" {
+	if r.Mode != "refresh" {
 		to.ContextBriefPath = name
 		if step > 0 {
 			to.Steps[step-1].ContextBriefPath = name

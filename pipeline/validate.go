@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -28,9 +29,18 @@ type Check struct {
 // Blocking reports whether the check blocks a handoff.
 func (c Check) Blocking() bool { return !c.OK && !c.Optional }
 
-// ValidateData checks an artifact's content against its rule and returns
-// every problem (not just the first).
+// ValidateData checks a markdown artifact's content against its rule and
+// returns every problem (not just the first).
 func ValidateData(rule ArtifactRule, data []byte) (problems, missing []string, o *Outline) {
+	return ValidateFile(rule, "", data)
+}
+
+// ValidateFile checks the content of the artifact file name against its
+// rule. A markdown file must hold the rule's sections; an HTML file
+// (.html, .htm) is read as HTML and must hold the rule's text patterns in
+// its visible text (or, when the rule has none, its sections as <h1>…<h6>
+// headings).
+func ValidateFile(rule ArtifactRule, name string, data []byte) (problems, missing []string, o *Outline) {
 	if len(data) == 0 {
 		return []string{"file is empty"}, nil, nil
 	}
@@ -40,7 +50,24 @@ func ValidateData(rule ArtifactRule, data []byte) (problems, missing []string, o
 	if !utf8.Valid(data) {
 		problems = append(problems, "file is not valid UTF-8")
 	}
-	o = ParseOutline(data)
+	o = readOutline(name, data)
+	if isHTML(name) {
+		if !htmlElement.Match(data) {
+			problems = append(problems, "file is not an HTML page (no HTML elements)")
+		}
+		if len(rule.Patterns) > 0 {
+			text := string(o.Source)
+			for _, req := range rule.Patterns {
+				if containsAny(text, req.AnyOf) {
+					continue
+				}
+				name := `"` + strings.Join(req.AnyOf, `" or "`) + `"`
+				missing = append(missing, name)
+				problems = append(problems, "missing text "+name)
+			}
+			return problems, missing, o
+		}
+	}
 	for _, req := range rule.Sections {
 		if o.Find(req.AnyOf...) != nil || (req.OrTaskMarkers && o.Done > 0) {
 			continue
@@ -84,7 +111,7 @@ func ValidatePhase(project string, ph *PhaseDef, now time.Time) ([]Check, error)
 		if err != nil {
 			return nil, err
 		}
-		c.Problems, c.Missing, c.outline = ValidateData(rule, data)
+		c.Problems, c.Missing, c.outline = ValidateFile(rule, rel, data)
 		c.data = data
 		c.OK = len(c.Problems) == 0
 		sum := sha256.Sum256(data)
@@ -111,8 +138,12 @@ func blockersOf(phase string, checks []Check, now time.Time) []Blocker {
 		}
 		missing := map[string]bool{}
 		for _, m := range c.Missing {
-			missing["missing section "+m] = true
-			out = append(out, Blocker{Message: fmt.Sprintf("%s: %s: missing section %s", phase, name, m), Artifact: name, Section: m, RecordedAt: stamp(now)})
+			what := "missing section "
+			if slices.Contains(c.Problems, "missing text "+m) {
+				what = "missing text "
+			}
+			missing[what+m] = true
+			out = append(out, Blocker{Message: fmt.Sprintf("%s: %s: %s%s", phase, name, what, m), Artifact: name, Section: m, RecordedAt: stamp(now)})
 		}
 		for _, p := range c.Problems {
 			if !missing[p] {

@@ -65,7 +65,7 @@ func (s *Server) pipelineTransition(_ context.Context, a PipelineTransitionArgs)
 		return nil, fmt.Errorf("invalid arguments: step %d: steps count from 1", a.Step)
 	}
 	opts := pipelinecmd.TransitionOptions{Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step}
-	if opts.ProjectPath, err = pipeline.AbsProjectPath(a.ProjectPath); err != nil {
+	if opts.ProjectPath, err = pipelinecmd.AbsPath(a.ProjectPath); err != nil {
 		return nil, fmt.Errorf("invalid arguments: project_path: %v", err)
 	}
 	return s.run("pipeline_transition", func(env cmdutil.Env) error {
@@ -81,7 +81,7 @@ func (s *Server) validateArtifacts(_ context.Context, a ValidateArtifactsArgs) (
 		return nil, err
 	}
 	opts := pipelinecmd.ValidateOptions{Pipeline: a.Pipeline, Phase: a.Phase}
-	if opts.ProjectPath, err = pipeline.AbsProjectPath(a.ProjectPath); err != nil {
+	if opts.ProjectPath, err = pipelinecmd.AbsPath(a.ProjectPath); err != nil {
 		return nil, fmt.Errorf("invalid arguments: project_path: %v", err)
 	}
 	return s.run("validate_artifacts", func(env cmdutil.Env) error {

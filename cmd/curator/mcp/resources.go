@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/pipeline"
@@ -93,7 +93,7 @@ func (s *Server) readPipelineState(_ context.Context, req *mcp.ReadResourceReque
 		}
 		dir = st.Path("pipelines")
 	}
-	abs, err := filepath.Abs(dir)
+	abs, err := pipelinecmd.AbsPath(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,11 @@
 package pipelinecmd
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	"github.com/curator-dev/curator/pipeline"
 )
 
 // HomeOptions are the flags every pipeline command shares: the project and
@@ -27,7 +28,7 @@ func homeFlag() cli.Flag {
 }
 
 func projectPathFlag() cli.Flag {
-	return &cli.StringFlag{Name: "project-path", Usage: "the project folder holding the artifacts (default: the recorded one, else the working directory)"}
+	return &cli.StringFlag{Name: "project-path", Usage: "the project folder holding the artifacts, ~ for the home folder (default: the recorded one, else the working directory)"}
 }
 
 const pipelineUsage = "pipeline type (sdd, ui-lifecycle, debug, full-product, or one from pipeline-config.json)"
@@ -41,7 +42,12 @@ func homeOptions(f *cmdutil.Factory, c *cli.Context) HomeOptions {
 	return HomeOptions{Env: f.Env(c), Project: c.String("project"), Home: c.String("home")}
 }
 
-// projectPath reads --project-path, made absolute ("" when not given).
+// projectPath reads --project-path, "~" expanded and made absolute (""
+// when not given).
 func projectPath(c *cli.Context) (string, error) {
-	return pipeline.AbsProjectPath(c.String("project-path"))
+	p, err := AbsPath(c.String("project-path"))
+	if err != nil {
+		return "", fmt.Errorf("--project-path: %w", err)
+	}
+	return p, nil
 }

@@ -214,8 +214,40 @@ func TestGroup(t *testing.T) {
 	for _, c := range NewCmd(&cmdutil.Factory{IO: ios}).Subcommands {
 		names = append(names, c.Name)
 	}
-	want := []string{"transition", "resume", "refresh", "restart", "status", "validate", "reconstruct", "dashboard"}
+	want := []string{"transition", "resume", "refresh", "restart", "hold", "continue", "skip", "status", "validate", "reconstruct", "dashboard"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("subcommands %v, want %v", names, want)
+	}
+}
+
+func TestHoldFlags(t *testing.T) {
+	noSDDHome(t)
+	o, exit := parse(t, NewCmdHold, "--project", "shop", "--reason", "waiting")
+	if exit != 0 || o.Project != "shop" || o.Reason != "waiting" {
+		t.Fatalf("hold: exit %d, %+v", exit, o)
+	}
+	if _, exit := parse(t, NewCmdContinue, "--project", "shop"); exit != 0 {
+		t.Fatalf("continue: exit %d", exit)
+	}
+	o, exit = parse(t, NewCmdSkip, "--project", "shop", "--phase", "implementer", "--reason", "by hand")
+	if exit != 0 || o.Phase != "implementer" || o.Reason != "by hand" {
+		t.Fatalf("skip: exit %d, %+v", exit, o)
+	}
+	if _, exit := parse(t, NewCmdSkip, "--project", "shop"); exit != cmdutil.ExitUsage {
+		t.Fatalf("skip without --phase: exit %d", exit)
+	}
+	if _, exit := parse(t, NewCmdContinue, "--project", "shop", "--reason", "x"); exit != cmdutil.ExitUsage {
+		t.Fatalf("continue --reason: exit %d", exit)
+	}
+}
+
+func TestProjectPathTilde(t *testing.T) {
+	noSDDHome(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
+	o, exit := parse(t, NewCmdTransition, "--project", "shop", "--pipeline", "sdd", "--from", "a", "--to", "b", "--project-path", "~/src/shop")
+	if exit != 0 || o.ProjectPath != filepath.Join(home, "src", "shop") {
+		t.Fatalf("--project-path ~/src/shop: exit %d, %q", exit, o.ProjectPath)
 	}
 }

@@ -50,8 +50,8 @@ func (o *HomeOptions) open(write bool) (*home, error) {
 	if dir == "" {
 		dir, h.prefix, h.inside = s.Path("pipelines"), "pipelines", true
 	} else {
-		if dir, err = filepath.Abs(dir); err != nil {
-			return nil, err
+		if dir, err = AbsPath(dir); err != nil {
+			return nil, fmt.Errorf("--home: %w", err)
 		}
 		if s != nil {
 			if rel, err := filepath.Rel(s.Dir, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -69,7 +69,7 @@ func (o *HomeOptions) open(write bool) (*home, error) {
 		h.close()
 		return nil, err
 	}
-	h.env = &pipeline.Env{Home: pipeline.Home{Dir: dir}, Config: cfg, Now: now, Dashboard: dashboard.ForPipeline}
+	h.env = &pipeline.Env{Home: pipeline.Home{Dir: dir}, Config: cfg, Now: now, Dashboard: dashboard.ForPipeline, UserHome: userHome()}
 	if s != nil {
 		h.env.Secrets = s.Secrets()
 	}
@@ -186,4 +186,24 @@ func pipelineErr(err error) error {
 		return cmdutil.Usagef("%v", err)
 	}
 	return err
+}
+
+// userHome is the user's home folder ("" when it is unknown).
+func userHome() string {
+	d, _ := os.UserHomeDir()
+	return d
+}
+
+// AbsPath is a path as given on the command line or to a tool, with a
+// leading "~" or "~/" expanded to the user's home folder, made absolute
+// ("" stays "").
+func AbsPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	p, err := pipeline.ExpandHome(p, userHome())
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
 }

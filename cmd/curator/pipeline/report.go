@@ -111,6 +111,13 @@ func printState(o cmdutil.Env, st *pipeline.State) {
 		cur += fmt.Sprintf(" — step %d: %s", st.CurrentPhase.StepNumber, st.CurrentPhase.StepName)
 	}
 	o.Say("Current: %s\n", cur)
+	if h := st.Hold; h != nil && st.OverallStatus == pipeline.OverallOnHold {
+		o.Say("On hold since %s", h.Since)
+		if h.Reason != "" {
+			o.Say(": %s", h.Reason)
+		}
+		o.Say("\n")
+	}
 	if st.Reconstructed {
 		o.Say("Reconstructed from the artifacts (confidence %.2f)\n", st.ReconstructionConfidence)
 	}

@@ -19,7 +19,7 @@ type ResumeOptions struct {
 func NewCmdResume(f *cmdutil.Factory, runF func(*ResumeOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "resume",
-		Usage: "where the pipeline stands, without advancing it (reconstructs a missing state)",
+		Usage: "pick the pipeline up where it stands: validate the current phase, write a fresh brief, save the state (reconstructs a missing state)",
 		Flags: []cli.Flag{projectFlag(), homeFlag(), projectPathFlag(), pipelineFlag(false)},
 		Action: func(c *cli.Context) error {
 			opts := &ResumeOptions{HomeOptions: homeOptions(f, c), Pipeline: c.String("pipeline")}
@@ -35,8 +35,10 @@ func NewCmdResume(f *cmdutil.Factory, runF func(*ResumeOptions) error) *cli.Comm
 	}
 }
 
-// Resume prints where the pipeline stands; a missing or corrupt state is
-// reconstructed from the artifacts and written.
+// Resume picks the pipeline up where it stands, without advancing it: the
+// current phase's artifacts are validated, a fresh brief is written for the
+// current phase and step, and the state and dashboard are saved, as one
+// run. A missing or corrupt state is reconstructed from the artifacts.
 func Resume(opts *ResumeOptions) error {
 	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Resume(req) })
