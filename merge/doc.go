@@ -42,9 +42,11 @@
 //     (Result.Data nil); deleted on one side and changed on the other keeps
 //     the changed side and reports a Conflict with Key "".
 //   - Pipeline state: phases are matched by phase_number, steps by
-//     step_number, artifacts by path; blockers and the accumulated lists
-//     (key_decisions, artifacts_created, files_modified, deviations) are
-//     unions, ours' order first; updated_at is the later. Other JSON fields
+//     step_number, artifacts and accumulated_context.artifacts_created by
+//     path (an entry's timestamp is the later; an older state's plain path
+//     strings match by value); blockers and the other accumulated lists
+//     (key_decisions, files_modified, deviations) are unions, ours' order
+//     first; updated_at is the later. Other JSON fields
 //     follow the one-side rule; conflicting values keep ours, are reported,
 //     and theirs is kept in the top-level object merge_conflicts (field path
 //     such as "phases[1].status" → theirs' value).

@@ -22,18 +22,19 @@ var memoryStateRules = jsonRules{later: map[string]bool{"watermark": true, "last
 
 // pipelineStateRules merge pipelines/pipeline-state-*.json.
 var pipelineStateRules = jsonRules{
-	later: map[string]bool{"updated_at": true},
+	later: map[string]bool{"updated_at": true, "accumulated_context.artifacts_created[].timestamp": true},
 	keyed: map[string]string{
 		"phases":             "phase_number",
 		"phases[].artifacts": "path",
 		"phases[].steps":     "step_number",
+		// {path, phase, timestamp} objects (older states: path strings)
+		"accumulated_context.artifacts_created": "path",
 	},
 	union: map[string]bool{
-		"phases[].blockers":                     true,
-		"accumulated_context.key_decisions":     true,
-		"accumulated_context.artifacts_created": true,
-		"accumulated_context.files_modified":    true,
-		"accumulated_context.deviations":        true,
+		"phases[].blockers":                  true,
+		"accumulated_context.key_decisions":  true,
+		"accumulated_context.files_modified": true,
+		"accumulated_context.deviations":     true,
 	},
 }
 
@@ -176,8 +177,11 @@ func (m *jsonMerge) keyedArray(b, o, t *value, key, pat, at string) *value {
 		}
 		for _, e := range v.arr {
 			k := fmt.Sprintf("#%d", len(order))
-			if e.obj != nil && e.obj[key] != nil {
+			switch {
+			case e.obj != nil && e.obj[key] != nil:
 				k = e.obj[key].canon()
+			case e.obj == nil && !e.isArr:
+				k = e.canon() // a plain value is its own key
 			}
 			if _, dup := idx[k]; !dup {
 				order = append(order, k)

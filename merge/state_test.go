@@ -150,3 +150,29 @@ func TestJSONCRLF(t *testing.T) {
 		t.Errorf("got %q want %q", r.Data, want)
 	}
 }
+
+func TestArtifactsCreatedByPath(t *testing.T) {
+	base := `{"accumulated_context": {"artifacts_created": ["old.md", {"path": "a.md", "phase": "spec", "timestamp": "2026-01-01T00:00:00Z"}]}}`
+	ours := `{"accumulated_context": {"artifacts_created": ["old.md", {"path": "a.md", "phase": "spec", "timestamp": "2026-01-02T00:00:00Z"}, {"path": "b.md", "phase": "impl", "timestamp": "2026-01-02T00:00:00Z"}]}}`
+	theirs := `{"accumulated_context": {"artifacts_created": ["old.md", {"path": "a.md", "phase": "spec", "timestamp": "2026-01-03T00:00:00Z"}, {"path": "c.md", "phase": "impl", "timestamp": "2026-01-03T00:00:00Z"}]}}`
+	r, err := File("pipelines/pipeline-state-x.json", []byte(base), []byte(ours), []byte(theirs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Conflicts) != 0 {
+		t.Fatalf("conflicts %+v\n%s", r.Conflicts, r.Data)
+	}
+	var got struct {
+		AC struct {
+			Artifacts []any `json:"artifacts_created"`
+		} `json:"accumulated_context"`
+	}
+	if err := json.Unmarshal(r.Data, &got); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(got.AC.Artifacts)
+	want := `["old.md",{"path":"a.md","phase":"spec","timestamp":"2026-01-03T00:00:00Z"},{"path":"b.md","phase":"impl","timestamp":"2026-01-02T00:00:00Z"},{"path":"c.md","phase":"impl","timestamp":"2026-01-03T00:00:00Z"}]`
+	if string(b) != want {
+		t.Errorf("artifacts_created\n%s\nwant\n%s", b, want)
+	}
+}
