@@ -9,6 +9,7 @@
 //	curatorbench similarity --data ../shared/data/sick_train.tsv
 //	curatorbench watch --files 100000 --writes 200
 //	curatorbench mcp --entries 100000 --calls 1000
+//	curatorbench sync --records 100000 --changed 1000 --common 100
 package main
 
 import (
@@ -30,6 +31,7 @@ func benches() map[string]bench {
 		"watch":      benchWatch,
 		"review":     benchReview,
 		"mcp":        benchMCP,
+		"sync":       benchSync,
 	}
 }
 

@@ -120,6 +120,12 @@ func Sync(opts *Options) error {
 	wait := opts.Backoff
 	for {
 		rep.Attempts++
+		// Each attempt reads the repository afresh: a commit or a fetch
+		// may have added packs.
+		if repo, err = storesync.OpenRepository(tx.Store.Dir); err != nil {
+			return err
+		}
+		rm.Repo = repo
 		err := syncOnce(opts, tx, repo, rm, storesync.Repo{Objects: repo.Storer, Prefix: prefix}, root, rep)
 		if !errors.Is(err, storesync.ErrRejected) || rep.Attempts > opts.Retries {
 			if err != nil && rep.Result == "blocked" {
@@ -182,6 +188,11 @@ func syncOnce(opts *Options, tx *mdstore.Tx, repo *git.Repository, rm storesync.
 			}
 			rep.Commit = hash
 			ours = plumbing.NewHash(hash)
+			// The commit may have written a pack this go-git repository
+			// has not listed: open it again for the push.
+			if rm.Repo, err = storesync.OpenRepository(tx.Store.Dir); err != nil {
+				return err
+			}
 		}
 	}
 	if ours == theirs {
