@@ -6,15 +6,15 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/curator-dev/curator/internal/gittree"
 )
 
 // Changed reads the record files of the store in dir that differ between
@@ -105,7 +105,7 @@ func Changed(dir, spec string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return treeChanges(old, nw)
+	return treeChanges(repo, old, nw)
 }
 
 func orHEAD(rev string) string {
@@ -188,128 +188,37 @@ func subtree(t *object.Tree, prefix string) (*object.Tree, error) {
 // treeChanges reads the record files that differ between two trees.
 // Folders whose tree is the same on both sides are skipped without being
 // read, so the cost grows with what changed, not with the store.
-func treeChanges(old, nw *object.Tree) ([]File, error) {
+func treeChanges(repo *git.Repository, old, nw *object.Tree) ([]File, error) {
 	var out []File
-	err := diffTrees(old, nw, "", &out)
+	err := gittree.Diff(old, nw, func(c gittree.Change) error {
+		if RecordKind(c.Path) == "" {
+			return nil
+		}
+		f := File{Path: c.Path}
+		var err error
+		if !c.Old.IsZero() {
+			if f.Old, err = blobContents(repo, c.Old); err != nil {
+				return err
+			}
+		}
+		if !c.New.IsZero() {
+			if f.New, err = blobContents(repo, c.New); err != nil {
+				return err
+			}
+		}
+		out = append(out, f)
+		return nil
+	})
 	return out, err
 }
 
-// diffTrees appends the record files under dir that differ between old
-// and nw (either may be nil).
-func diffTrees(old, nw *object.Tree, dir string, out *[]File) error {
-	if old != nil && nw != nil && old.Hash == nw.Hash {
-		return nil
-	}
-	var oe, ne []object.TreeEntry
-	if old != nil {
-		oe = old.Entries
-	}
-	if nw != nil {
-		ne = nw.Entries
-	}
-	// Both lists are in git's order (a folder sorts as its name with a
-	// slash): one merge pass pairs the names.
-	for i, j := 0, 0; i < len(oe) || j < len(ne); {
-		switch c := compareEntries(oe, ne, i, j); {
-		case c < 0:
-			if err := diffEntry(old, nw, &oe[i], nil, dir, out); err != nil {
-				return err
-			}
-			i++
-		case c > 0:
-			if err := diffEntry(old, nw, nil, &ne[j], dir, out); err != nil {
-				return err
-			}
-			j++
-		default:
-			if oe[i].Hash != ne[j].Hash || oe[i].Mode != ne[j].Mode {
-				if err := diffEntry(old, nw, &oe[i], &ne[j], dir, out); err != nil {
-					return err
-				}
-			}
-			i, j = i+1, j+1
-		}
-	}
-	return nil
-}
-
-// compareEntries orders oe[i] and ne[j] as git orders tree entries; an
-// exhausted side sorts last.
-func compareEntries(oe, ne []object.TreeEntry, i, j int) int {
-	switch {
-	case i >= len(oe):
-		return 1
-	case j >= len(ne):
-		return -1
-	}
-	return strings.Compare(gitOrderKey(oe[i]), gitOrderKey(ne[j]))
-}
-
-func gitOrderKey(e object.TreeEntry) string {
-	if e.Mode == filemode.Dir {
-		return e.Name + "/"
-	}
-	return e.Name
-}
-
-// diffEntry compares one name of two trees: folders are compared
-// recursively, record files read on both sides.
-func diffEntry(old, nw *object.Tree, o, n *object.TreeEntry, dir string, out *[]File) error {
-	name := path.Join(dir, entryName(o, n))
-	oDir, nDir := o != nil && o.Mode == filemode.Dir, n != nil && n.Mode == filemode.Dir
-	if oDir || nDir {
-		var ot, nt *object.Tree
-		var err error
-		if oDir {
-			if ot, err = old.Tree(o.Name); err != nil {
-				return err
-			}
-		}
-		if nDir {
-			if nt, err = nw.Tree(n.Name); err != nil {
-				return err
-			}
-		}
-		if err := diffTrees(ot, nt, name, out); err != nil {
-			return err
-		}
-		if oDir && nDir {
-			return nil
-		}
-	}
-	if RecordKind(name) == "" {
-		return nil
-	}
-	f := File{Path: name}
-	var err error
-	if o != nil && !oDir {
-		if f.Old, err = entryContents(old, o); err != nil {
-			return err
-		}
-	}
-	if n != nil && !nDir {
-		if f.New, err = entryContents(nw, n); err != nil {
-			return err
-		}
-	}
-	*out = append(*out, f)
-	return nil
-}
-
-func entryName(o, n *object.TreeEntry) string {
-	if n != nil {
-		return n.Name
-	}
-	return o.Name
-}
-
-// entryContents reads the blob of one entry of t.
-func entryContents(t *object.Tree, e *object.TreeEntry) ([]byte, error) {
-	f, err := t.TreeEntryFile(e)
+// blobContents reads one blob.
+func blobContents(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
+	b, err := repo.BlobObject(h)
 	if err != nil {
 		return nil, err
 	}
-	return contents(f)
+	return readAll(b.Reader())
 }
 
 func contents(f *object.File) ([]byte, error) {
