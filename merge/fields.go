@@ -45,15 +45,6 @@ func mergeKey(k string, b, o, t *yaml.Node) (v *yaml.Node, conflict bool) {
 		return o, false
 	}
 	switch {
-	case counterKeys[k]:
-		if bi, oi, ti, ok := ints(b, o, t); ok {
-			return intNode(oi + ti - bi), false
-		}
-	case k == "confidence":
-		if bf, of, tf, ok := floats(b, o, t); ok {
-			c := math.Round((of+tf-bf)*1e9) / 1e9
-			return floatNode(min(max(c, 0), 1)), false
-		}
 	case timestampKeys[k]:
 		ot, okO := timeOf(o)
 		tt, okT := timeOf(t)
