@@ -63,19 +63,12 @@ type ResolveReport struct {
 // Resolve merges the store's files of the merge in progress and stages
 // them.
 func Resolve(opts *ResolveOptions) error {
-	tx, err := opts.OpenTx()
+	tx, place, err := open(opts.Env)
 	if err != nil {
 		return err
 	}
 	defer tx.Close()
-	_, prefix, err := tx.Store.RepoPlace()
-	if err != nil {
-		return err
-	}
-	repo, err := storesync.OpenRepository(tx.Store.Dir)
-	if err != nil {
-		return err
-	}
+	prefix, repo := place.prefix, place.repo
 	op, base, ours, theirs, err := inProgress(repo)
 	if err != nil {
 		return err

@@ -99,19 +99,12 @@ type Report struct {
 
 // Sync fetches, merges and pushes, under the store's lock.
 func Sync(opts *Options) error {
-	tx, err := opts.OpenTx()
+	tx, place, err := open(opts.Env)
 	if err != nil {
 		return err
 	}
 	defer tx.Close()
-	root, prefix, err := tx.Store.RepoPlace()
-	if err != nil {
-		return err
-	}
-	repo, err := storesync.OpenRepository(tx.Store.Dir)
-	if err != nil {
-		return err
-	}
+	root, prefix, repo := place.root, place.prefix, place.repo
 	rm, err := remoteOf(repo, opts.Remote, opts.Branch)
 	if err != nil {
 		return err
@@ -362,4 +355,27 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// place is where a store sits in its git repository.
+type place struct {
+	root, prefix string
+	repo         *git.Repository
+}
+
+// open takes the store's lock and opens its git repository.
+func open(env cmdutil.Env) (*mdstore.Tx, place, error) {
+	tx, err := env.OpenTx()
+	if err != nil {
+		return nil, place{}, err
+	}
+	var p place
+	if p.root, p.prefix, err = tx.Store.RepoPlace(); err == nil {
+		p.repo, err = storesync.OpenRepository(tx.Store.Dir)
+	}
+	if err != nil {
+		tx.Close()
+		return nil, place{}, err
+	}
+	return tx, p, nil
 }
