@@ -78,6 +78,10 @@ func (s *Store) apply(c *Changeset) error {
 			return err
 		}
 		target := s.Path(ch.Path)
+		s.noteWritten(ch.Path)
+		if ch.From != "" {
+			s.noteWritten(ch.From)
+		}
 		if dir := path.Dir(target); !checked[dir] {
 			if err := safepath.Inside(s.Dir, dir); err != nil {
 				return err
