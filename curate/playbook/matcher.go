@@ -22,6 +22,7 @@ type Matcher interface {
 // instead of filtering the candidates of the whole playbook.
 type CategoryMatcher struct {
 	newMatcher func() Matcher
+	text       func(id string) string // the text of a bullet added by words
 	by         map[string]Matcher
 	catOf      map[string]string
 	n          map[string]int // bullets per category
@@ -33,17 +34,46 @@ func NewCategoryMatcher(newMatcher func() Matcher) *CategoryMatcher {
 	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]Matcher{}, catOf: map[string]string{}, n: map[string]int{}}
 }
 
+// wordsMatcher is a matcher that can index a text by its analysed words
+// and read the text only when it scores it (similar.Index).
+type wordsMatcher interface {
+	AddTerms(id string, v *similar.Vocabulary, terms []uint32)
+	SetText(func(id string) string)
+}
+
 // Add indexes a bullet's text under its category.
 func (c *CategoryMatcher) Add(category, id, text string) {
 	c.Remove(id)
+	c.matcher(category).Add(id, text)
+	c.catOf[id] = category
+	c.n[category]++
+}
+
+// AddTerms indexes a bullet by the words the bullet index keeps of it; its
+// text is read when the matcher scores it. False: the category's matcher
+// cannot (nothing was added).
+func (c *CategoryMatcher) AddTerms(category, id string, v *similar.Vocabulary, terms []uint32) bool {
+	m, ok := c.matcher(category).(wordsMatcher)
+	if !ok || c.text == nil {
+		return false
+	}
+	c.Remove(id)
+	m.AddTerms(id, v, terms)
+	c.catOf[id] = category
+	c.n[category]++
+	return true
+}
+
+func (c *CategoryMatcher) matcher(category string) Matcher {
 	m := c.by[category]
 	if m == nil {
 		m = c.newMatcher()
+		if w, ok := m.(wordsMatcher); ok && c.text != nil {
+			w.SetText(c.text)
+		}
 		c.by[category] = m
 	}
-	m.Add(id, text)
-	c.catOf[id] = category
-	c.n[category]++
+	return m
 }
 
 // Remove drops a bullet.

@@ -30,19 +30,30 @@ type Playbook struct {
 	origPath map[string]string // id -> file it was read from ("" = new)
 	touched  map[string]bool
 	active   map[string]int // category -> active bullets
+
+	lazy *lazyBullets // bullets known from the bullet index only (nil: all read)
 }
 
 // New holds copies of the bullets (the records are not changed).
 // newMatcher may be nil (apply without planning); when set, the active
 // bullets are indexed by category with one newMatcher() per category.
 func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
+	return newPlaybook(bullets, ids, newMatcher, now, true)
+}
+
+// newPlaybook holds the bullets, copied when clone is set (else they are
+// the playbook's own).
+func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time, clone bool) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
-		bullets: map[string]*mdstore.Bullet{}, origPath: map[string]string{},
+		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: make(map[string]string, len(bullets)),
 		touched: map[string]bool{}, active: map[string]int{},
 	}
 	for _, b := range bullets {
-		c := b.Clone()
+		c := b
+		if clone {
+			c = b.Clone()
+		}
 		p.bullets[c.ID] = c
 		p.origPath[c.ID] = b.Path
 		ids.Observe(c.ID)
@@ -60,13 +71,35 @@ func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() 
 // category, and keeps the index in step with later actions.
 func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher = NewCategoryMatcher(newMatcher)
+	p.Matcher.text = p.text
 	for _, b := range p.Active() {
-		p.Matcher.Add(b.Category, b.ID, b.Content)
+		if p.lazy != nil {
+			if sum := p.lazy.unread[b.ID]; sum != nil && p.Matcher.AddTerms(b.Category, b.ID, p.lazy.vocabulary(), sum.Terms) {
+				sum.Terms = nil // the matcher holds them now
+				continue
+			}
+		}
+		p.Matcher.Add(b.Category, b.ID, p.Bullet(b.ID).Content)
 	}
 }
 
-// Bullet returns a bullet (active or archived) or nil.
-func (p *Playbook) Bullet(id string) *mdstore.Bullet { return p.bullets[id] }
+// Bullet returns a bullet (active or archived) or nil. A bullet known from
+// the bullet index only is read first.
+func (p *Playbook) Bullet(id string) *mdstore.Bullet {
+	b := p.bullets[id]
+	if b != nil && p.lazy != nil {
+		p.lazy.read(b)
+	}
+	return b
+}
+
+// text is a bullet's content, for the matcher.
+func (p *Playbook) text(id string) string {
+	if b := p.Bullet(id); b != nil {
+		return b.Content
+	}
+	return ""
+}
 
 // ActiveIn is the number of active bullets of a category.
 func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
@@ -106,7 +139,7 @@ func (p *Playbook) Touched() []string {
 }
 
 func (p *Playbook) activeBullet(id, role string) (*mdstore.Bullet, error) {
-	b := p.bullets[id]
+	b := p.Bullet(id)
 	if b == nil {
 		return nil, fmt.Errorf("%s %q: no such bullet", role, id)
 	}
@@ -189,7 +222,7 @@ func (p *Playbook) Do(a Action) error {
 			p.touched[b.ID] = true
 		}
 	case ActReview:
-		b := p.bullets[a.TargetBulletID]
+		b := p.Bullet(a.TargetBulletID)
 		if b == nil {
 			return fmt.Errorf("review: no bullet %q", a.TargetBulletID)
 		}
@@ -306,6 +339,9 @@ func (p *Playbook) archive(b *mdstore.Bullet) {
 // bytes did not change is not written. s may be nil when the files are not
 // on disk (tests); then every touched bullet is written.
 func (p *Playbook) Changes(s *mdstore.Store, cs *mdstore.Changeset) error {
+	if err := p.Err(); err != nil {
+		return err
+	}
 	for _, id := range p.Touched() {
 		b := p.bullets[id]
 		data, err := b.Encode()

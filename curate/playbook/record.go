@@ -23,7 +23,7 @@ func Open(s *mdstore.Store, withMatcher bool, now time.Time) (*Playbook, similar
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	pb, invalid, err := Load(s, func() Matcher { return similar.NewIndex(e) }, now)
+	pb, invalid, err := load(s, e, func() Matcher { return similar.NewIndex(e) }, now)
 	return pb, e, invalid, err
 }
 

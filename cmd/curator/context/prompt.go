@@ -67,6 +67,7 @@ func Prompt(opts *PromptOptions) error {
 	if err != nil {
 		return err
 	}
+	defer s.WriteCaches()
 	data := playbook.BuildPrompt(pb, r, opts.Settings)
 	if err := playbook.CheckEngine(e); err != nil {
 		return err

@@ -39,6 +39,7 @@ func Stats(opts *StatsOptions) error {
 	if err != nil {
 		return err
 	}
+	defer s.WriteCaches()
 	pending, err := s.ListReflections("pending")
 	if err != nil {
 		return err
