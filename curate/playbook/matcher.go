@@ -38,6 +38,7 @@ func NewCategoryMatcher(newMatcher func() Matcher) *CategoryMatcher {
 // and read the text only when it scores it (similar.Index).
 type wordsMatcher interface {
 	AddTerms(id string, v *similar.Vocabulary, terms []uint32)
+	AddAllTerms(ids []string, v *similar.Vocabulary, terms [][]uint32)
 	SetText(func(id string) string)
 }
 
@@ -61,6 +62,21 @@ func (c *CategoryMatcher) AddTerms(category, id string, v *similar.Vocabulary, t
 	m.AddTerms(id, v, terms)
 	c.catOf[id] = category
 	c.n[category]++
+	return true
+}
+
+// AddAllTerms indexes many bullets of a category as AddTerms does, at once.
+func (c *CategoryMatcher) AddAllTerms(category string, ids []string, v *similar.Vocabulary, terms [][]uint32) bool {
+	m, ok := c.matcher(category).(wordsMatcher)
+	if !ok || c.text == nil {
+		return false
+	}
+	for _, id := range ids {
+		c.Remove(id)
+		c.catOf[id] = category
+	}
+	m.AddAllTerms(ids, v, terms)
+	c.n[category] += len(ids)
 	return true
 }
 

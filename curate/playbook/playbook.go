@@ -72,15 +72,56 @@ func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher
 func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher = NewCategoryMatcher(newMatcher)
 	p.Matcher.text = p.text
-	for _, b := range p.Active() {
-		if p.lazy != nil {
-			if sum := p.lazy.unread[b.ID]; sum != nil && p.Matcher.AddTerms(b.Category, b.ID, p.lazy.vocabulary(), sum.Terms) {
-				sum.Terms = nil // the matcher holds them now
-				continue
-			}
-		}
+	active := p.Active()
+	if p.lazy != nil && p.addUnread(active) {
+		return
+	}
+	for _, b := range active {
 		p.Matcher.Add(b.Category, b.ID, p.Bullet(b.ID).Content)
 	}
+}
+
+// addUnread indexes bullets known from the bullet index only by the words
+// the index keeps, category by category; false when there are bullets
+// read already or the matcher cannot take words (then nothing was added).
+func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
+	type batch struct {
+		ids   []string
+		terms [][]uint32
+	}
+	by := map[string]*batch{}
+	for _, b := range active {
+		sum := p.lazy.unread[b.ID]
+		if sum == nil {
+			return false
+		}
+		bt := by[b.Category]
+		if bt == nil {
+			bt = &batch{}
+			by[b.Category] = bt
+		}
+		bt.ids = append(bt.ids, b.ID)
+		bt.terms = append(bt.terms, sum.Terms)
+	}
+	cats := make([]string, 0, len(by))
+	for c := range by {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for i, c := range cats {
+		if !p.Matcher.AddAllTerms(c, by[c].ids, p.lazy.vocabulary(), by[c].terms) {
+			if i == 0 {
+				return false
+			}
+			for _, id := range by[c].ids { // one matcher per category, all alike: not expected
+				p.Matcher.Add(c, id, p.Bullet(id).Content)
+			}
+		}
+	}
+	for _, b := range active {
+		p.lazy.unread[b.ID].Terms = nil // the matcher holds them now
+	}
+	return true
 }
 
 // Bullet returns a bullet (active or archived) or nil. A bullet known from

@@ -16,6 +16,11 @@ func (b *BruteForce) Add(id, text string) { b.ix.Add(id, text) }
 // AddTerms stores id by its words (see Index.AddTerms).
 func (b *BruteForce) AddTerms(id string, v *Vocabulary, terms []uint32) { b.ix.AddTerms(id, v, terms) }
 
+// AddAllTerms stores many items by their words (see Index.AddAllTerms).
+func (b *BruteForce) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
+	b.ix.AddAllTerms(ids, v, terms)
+}
+
 // SetText sets how the text of an item added by words is found.
 func (b *BruteForce) SetText(f func(id string) string) { b.ix.SetText(f) }
 

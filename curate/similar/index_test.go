@@ -194,11 +194,17 @@ func TestIndexByTermsEqualsIndexByText(t *testing.T) {
 		stored = append(stored, terms)
 	}
 	v := NewLexical().Vocabulary(table)
+	var ids []string
 	for i, text := range items {
 		id := fmt.Sprintf("B-%05d", i)
 		texts[id] = text
 		byText.Add(id, text)
-		byTerms.AddTerms(id, v, stored[i])
+		ids = append(ids, id)
+	}
+	half := len(items) / 2
+	byTerms.AddAllTerms(ids[:half], v, stored[:half])
+	for i := half; i < len(items); i++ {
+		byTerms.AddTerms(ids[i], v, stored[i])
 	}
 	for _, q := range queries {
 		m1, ok1 := byText.Best(q, nil)
