@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -102,13 +103,15 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			if err != nil {
 				return nil, err
 			}
-			sort.Slice(scanned, func(i, j int) bool { return scanned[i].name < scanned[j].name })
+			slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
 			for _, f := range scanned {
 				files = append(files, file{dir + "/" + f.name, f})
 			}
 		}
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	if !slices.IsSortedFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) }) {
+		slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) })
+	}
 
 	res := &IndexedBullets{}
 	entries := make([][]byte, len(files))
@@ -180,7 +183,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 }
 
 func sortSummaries(bs []*BulletSummary) {
-	sort.Slice(bs, func(i, j int) bool { return bs[i].ID < bs[j].ID })
+	slices.SortFunc(bs, func(a, b *BulletSummary) int { return strings.Compare(a.ID, b.ID) })
 }
 
 // bulletIndex is the bullet index of a listing, as it will be written.

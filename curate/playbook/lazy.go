@@ -51,7 +51,7 @@ func (l *lazyBullets) read(b *mdstore.Bullet) {
 // loadIndexed builds the playbook from the bullet index, which the lexical
 // engine's analysis keeps up to date; nil when the engine is another one
 // (its matcher needs every text).
-func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
+func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly bool) (*Playbook, []*mdstore.InvalidFile, error) {
 	lex, ok := e.(*similar.Lexical)
 	if !ok {
 		return nil, nil, nil
@@ -65,7 +65,14 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time) (*Playbook, 
 	if err != nil {
 		return nil, nil, err
 	}
-	pb := newPlaybook(list.All(), mdstore.NewIDAllocator(s.Config.IDPrefixes, known...), nil, now, false)
+	var ids *mdstore.IDAllocator // a playbook that only answers allocates no id
+	if !readOnly {
+		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes, known...)
+	}
+	pb := newPlaybook(list.All(), ids, nil, now, false)
+	if readOnly {
+		pb.IDs = mdstore.NewIDAllocator(s.Config.IDPrefixes)
+	}
 	pb.Secrets = s.Secrets()
 	l := &lazyBullets{store: s, lex: lex, words: ib.Words, unread: make(map[string]*mdstore.BulletSummary, len(ib.Active)+len(ib.Archived))}
 	for _, group := range [][]*mdstore.BulletSummary{ib.Active, ib.Archived} {

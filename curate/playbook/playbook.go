@@ -56,7 +56,9 @@ func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher
 		}
 		p.bullets[c.ID] = c
 		p.origPath[c.ID] = b.Path
-		ids.Observe(c.ID)
+		if ids != nil {
+			ids.Observe(c.ID)
+		}
 		if c.IsActive {
 			p.active[c.Category]++
 		}
@@ -147,7 +149,7 @@ func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
 
 // Active returns the active bullets sorted by id.
 func (p *Playbook) Active() []*mdstore.Bullet {
-	var out []*mdstore.Bullet
+	out := make([]*mdstore.Bullet, 0, len(p.bullets))
 	for _, b := range p.bullets {
 		if b.IsActive {
 			out = append(out, b)

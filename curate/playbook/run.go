@@ -50,11 +50,11 @@ func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook
 	if err != nil {
 		e = nil // read every file; the commands that score report the settings
 	}
-	return load(s, e, newMatcher, now)
+	return load(s, e, newMatcher, now, false)
 }
 
-func load(s *mdstore.Store, e similar.Engine, newMatcher func() Matcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
-	pb, invalid, err := loadIndexed(s, e, now)
+func load(s *mdstore.Store, e similar.Engine, newMatcher func() Matcher, now time.Time, readOnly bool) (*Playbook, []*mdstore.InvalidFile, error) {
+	pb, invalid, err := loadIndexed(s, e, now, readOnly)
 	if err != nil || pb != nil {
 		if pb != nil && newMatcher != nil {
 			pb.UseMatcher(newMatcher)

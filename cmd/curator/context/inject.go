@@ -54,7 +54,7 @@ func Inject(opts *InjectOptions) error {
 	if err != nil {
 		return err
 	}
-	pb, invalid, err := playbook.Load(s, nil, s.Now())
+	pb, _, invalid, err := playbook.Read(s, false, s.Now())
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func Prompt(opts *PromptOptions) error {
 		}
 		return cmdutil.Usagef("no pending reflection")
 	}
-	pb, e, _, err := playbook.Open(s, true, s.Now())
+	pb, e, _, err := playbook.Read(s, true, s.Now())
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func Query(opts *QueryOptions) error {
 	if err != nil {
 		return err
 	}
-	pb, e, invalid, err := playbook.Open(s, opts.Query.Text != "", s.Now())
+	pb, e, invalid, err := playbook.Read(s, opts.Query.Text != "", s.Now())
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func Stats(opts *StatsOptions) error {
 	if err != nil {
 		return err
 	}
-	pb, invalid, err := playbook.Load(s, nil, s.Now())
+	pb, _, invalid, err := playbook.Read(s, false, s.Now())
 	if err != nil {
 		return err
 	}
