@@ -194,6 +194,44 @@ type bulletIndex struct {
 	entries [][]byte          // sorted by path
 	dirty   bool
 	interns map[string]string
+	alloc   summaryAlloc
+}
+
+// summaryAlloc hands out the summaries of a listing from a few large
+// arrays instead of three allocations per bullet.
+type summaryAlloc struct {
+	bullets []Bullet
+	sums    []BulletSummary
+	flat    []uint32
+}
+
+const allocChunk = 4096
+
+func (a *summaryAlloc) bullet() *Bullet {
+	if len(a.bullets) == 0 {
+		a.bullets = make([]Bullet, allocChunk)
+	}
+	b := &a.bullets[0]
+	a.bullets = a.bullets[1:]
+	return b
+}
+
+func (a *summaryAlloc) summary() *BulletSummary {
+	if len(a.sums) == 0 {
+		a.sums = make([]BulletSummary, allocChunk)
+	}
+	s := &a.sums[0]
+	a.sums = a.sums[1:]
+	return s
+}
+
+func (a *summaryAlloc) terms(n int) []uint32 {
+	if n > len(a.flat) {
+		a.flat = make([]uint32, max(n, 16*allocChunk))
+	}
+	t := a.flat[:n:n]
+	a.flat = a.flat[n:]
+	return t
 }
 
 // readBulletIndex reads the index file; an unusable one gives an empty
@@ -291,7 +329,8 @@ func (up *bulletIndex) decode(e []byte, st fileStat) (*BulletSummary, bool) {
 	if !st.regular || r.varint() != st.size || r.varint() != st.mtime || r.varint() != st.ctime || r.bad {
 		return nil, false
 	}
-	b := &Bullet{Path: rel}
+	b := up.alloc.bullet()
+	b.Path = rel
 	id := r.bytes()
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 && rel[i+1:] == string(id)+".md" {
 		b.ID = rel[i+1 : len(rel)-3]
@@ -314,12 +353,13 @@ func (up *bulletIndex) decode(e []byte, st fileStat) (*BulletSummary, bool) {
 	b.OriginalID = string(r.bytes())
 	b.Section = up.intern(r.bytes())
 	b.IsActive = strings.HasPrefix(rel, "context/bullets/")
-	sum := &BulletSummary{Bullet: b, ContentLen: int(r.varint())}
+	sum := up.alloc.summary()
+	sum.Bullet, sum.ContentLen = b, int(r.varint())
 	n := r.uvarint()
 	if n > uint64(len(r.b)) {
 		return nil, false
 	}
-	sum.Terms = make([]uint32, n)
+	sum.Terms = up.alloc.terms(int(n))
 	for i := range sum.Terms {
 		t := r.uvarint()
 		if t >= uint64(len(up.words)) {
