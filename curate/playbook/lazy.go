@@ -83,6 +83,9 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 		}
 	}
 	pb.lazy = l
+	if len(l.unread) == len(list.Active)+len(list.Archived) {
+		pb.sortedActive = list.Active // sorted by id, each its playbook's own
+	}
 	return pb, append(list.Invalid, bad...), nil
 }
 

@@ -32,6 +32,8 @@ type Playbook struct {
 	active   map[string]int // category -> active bullets
 
 	lazy *lazyBullets // bullets known from the bullet index only (nil: all read)
+	// sortedActive is Active's answer until a bullet is added or archived.
+	sortedActive []*mdstore.Bullet
 }
 
 // New holds copies of the bullets (the records are not changed).
@@ -149,14 +151,17 @@ func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
 
 // Active returns the active bullets sorted by id.
 func (p *Playbook) Active() []*mdstore.Bullet {
-	out := make([]*mdstore.Bullet, 0, len(p.bullets))
-	for _, b := range p.bullets {
-		if b.IsActive {
-			out = append(out, b)
+	if p.sortedActive == nil {
+		out := make([]*mdstore.Bullet, 0, len(p.bullets))
+		for _, b := range p.bullets {
+			if b.IsActive {
+				out = append(out, b)
+			}
 		}
+		mdstore.SortBullets(out)
+		p.sortedActive = out
 	}
-	mdstore.SortBullets(out)
-	return out
+	return append([]*mdstore.Bullet(nil), p.sortedActive...)
 }
 
 // Archived returns the archived bullets sorted by id.
@@ -358,6 +363,7 @@ func (p *Playbook) merge(a Action) error {
 }
 
 func (p *Playbook) add(b *mdstore.Bullet) {
+	p.sortedActive = nil
 	p.bullets[b.ID] = b
 	p.touched[b.ID] = true
 	p.active[b.Category]++
@@ -368,6 +374,7 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 }
 
 func (p *Playbook) archive(b *mdstore.Bullet) {
+	p.sortedActive = nil
 	b.IsActive = false
 	b.ArchivedAt, b.UpdatedAt = p.Now, p.Now
 	p.touched[b.ID] = true
