@@ -20,6 +20,16 @@ type lazyBullets struct {
 	words  []string            // the bullet index's words
 	vocab  *similar.Vocabulary // words analysed, when a matcher needs them
 	err    error
+	// tokens is the token estimate of the active bullets not read yet.
+	tokens int
+}
+
+// forget drops a bullet from the unread ones: it is being read.
+func (l *lazyBullets) forget(sum *mdstore.BulletSummary) {
+	delete(l.unread, sum.ID)
+	if sum.IsActive {
+		l.tokens -= tokens(sum.ContentLen)
+	}
 }
 
 // vocabulary analyses the index's words once.
@@ -37,7 +47,7 @@ func (l *lazyBullets) read(b *mdstore.Bullet) {
 	if sum == nil {
 		return
 	}
-	delete(l.unread, b.ID)
+	l.forget(sum)
 	full, err := l.store.ReadBullet(sum.Path)
 	if err != nil {
 		if l.err == nil {
@@ -79,6 +89,9 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 		for _, sum := range group {
 			if pb.bullets[sum.ID] == sum.Bullet {
 				l.unread[sum.ID] = sum
+				if sum.IsActive {
+					l.tokens += tokens(sum.ContentLen)
+				}
 			}
 		}
 	}
@@ -106,7 +119,7 @@ func (p *Playbook) ReadAll() {
 		full[i], errs[i] = p.lazy.store.ReadBullet(p.lazy.unread[todo[i].ID].Path)
 	})
 	for i, b := range todo {
-		delete(p.lazy.unread, b.ID)
+		p.lazy.forget(p.lazy.unread[b.ID])
 		if errs[i] != nil {
 			if p.lazy.err == nil {
 				p.lazy.err = fmt.Errorf("bullet %s changed while curator read the playbook: %w", b.ID, errs[i])
@@ -126,12 +139,8 @@ func (p *Playbook) Err() error {
 	return p.lazy.err
 }
 
-// contentLen is the length of a bullet's content, read or not.
-func (p *Playbook) contentLen(b *mdstore.Bullet) int {
-	if p.lazy != nil {
-		if sum := p.lazy.unread[b.ID]; sum != nil && p.bullets[b.ID] == b {
-			return sum.ContentLen
-		}
-	}
-	return len(b.Content)
+// unread reports whether b is known from the bullet index only: such a
+// bullet has a file but no parsed document yet.
+func (p *Playbook) unread(b *mdstore.Bullet) bool {
+	return p.lazy != nil && b.Doc == nil && b.Path != ""
 }

@@ -35,16 +35,24 @@ func StatsOf(pb *Playbook) Stats {
 		conf += b.Confidence
 		st.Helpful += b.HelpfulCount
 		st.Harmful += b.HarmfulCount
-		st.Tokens += (pb.contentLen(b) + 3) / 4
+		if !pb.unread(b) {
+			st.Tokens += tokens(len(b.Content))
+		}
 		if b.Validation == "required" {
 			st.ValidationRequired++
 		}
+	}
+	if pb.lazy != nil {
+		st.Tokens += pb.lazy.tokens
 	}
 	if st.Active > 0 {
 		st.AvgConfidence = math.Round(conf/float64(st.Active)*1000) / 1000
 	}
 	return st
 }
+
+// tokens estimates the prompt tokens of a text of n bytes.
+func tokens(n int) int { return (n + 3) / 4 }
 
 // Query selects active bullets.
 type Query struct {
