@@ -1,8 +1,10 @@
 package mdstore
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -437,23 +439,28 @@ func (up *bulletIndex) save(s *Store) {
 	if !up.dirty {
 		return
 	}
-	n := len(bulletIndexMagic) + len(up.a.Version) + 16
-	for _, w := range up.words {
-		n += len(w) + 2
-	}
-	for _, e := range up.entries {
-		n += len(e) + 3
-	}
-	w := writer{b: make([]byte, 0, n)}
-	w.b = append(w.b, bulletIndexMagic+up.a.Version+"\n"...)
-	w.uvarint(uint64(len(up.words)))
-	for _, x := range up.words {
-		w.str(x)
-	}
-	for _, e := range up.entries {
-		w.bytes(e)
-	}
-	_ = writeFile(filepath.Join(s.Dir, bulletIndexPath), w.b, 0o644, false)
+	_ = writeFileWith(filepath.Join(s.Dir, bulletIndexPath), 0o644, false, func(out io.Writer) error {
+		bw := bufio.NewWriterSize(out, 1<<16)
+		w := writer{b: make([]byte, 0, 1024)}
+		w.b = append(w.b, bulletIndexMagic+up.a.Version+"\n"...)
+		w.uvarint(uint64(len(up.words)))
+		for _, x := range up.words {
+			w.str(x)
+			if len(w.b) > 1<<15 {
+				bw.Write(w.b)
+				w.b = w.b[:0]
+			}
+		}
+		for _, e := range up.entries {
+			w.bytes(e)
+			if len(w.b) > 1<<15 {
+				bw.Write(w.b)
+				w.b = w.b[:0]
+			}
+		}
+		bw.Write(w.b)
+		return bw.Flush()
+	})
 }
 
 // writer appends the index's binary values.

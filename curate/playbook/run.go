@@ -127,6 +127,7 @@ func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time
 	if note := EngineNote(e); note != "" {
 		r.Notes = append(r.Notes, note)
 	}
+	pb.Matcher = nil // planned: the candidate indexes are not needed while the run is saved
 	r.Plan = plan
 	for _, h := range plan.Held {
 		line := 0
