@@ -6,7 +6,7 @@ import (
 	"os"
 	"path"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -273,7 +273,7 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 
 // SortBullets orders bullets by id.
 func SortBullets(bs []*Bullet) {
-	sort.Slice(bs, func(i, j int) bool { return bs[i].ID < bs[j].ID })
+	slices.SortFunc(bs, func(a, b *Bullet) int { return strings.Compare(a.ID, b.ID) })
 }
 
 // subfolders lists the folders of dir, sorted; a missing dir is empty.

@@ -103,6 +103,11 @@ func (s *Store) apply(c *Changeset) error {
 				root = r.Root()
 			}
 			top = root
+		} else {
+			s.noteWritten(ch.Path)
+			if ch.From != "" {
+				s.noteWritten(ch.From)
+			}
 		}
 		target := filepath.Join(top, filepath.FromSlash(ch.Path))
 		if dir := path.Dir(target); !checked[dir] {

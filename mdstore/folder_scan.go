@@ -10,6 +10,7 @@ import (
 type fileStat struct {
 	name        string
 	size, mtime int64  // mtime in nanoseconds
+	ctime       int64  // change time in nanoseconds (0 where the system has none)
 	regular     bool   // a regular file that could be stated
 	record      []byte // its current entry in the memory index, if any
 }

@@ -13,3 +13,12 @@ func statAt(_ int, dir string, f *fileStat) {
 		f.size, f.mtime, f.regular = fi.Size(), fi.ModTime().UnixNano(), true
 	}
 }
+
+// statFile stats one file (an absolute path) as a folder scan does.
+func statFile(p string) (fileStat, bool) {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return fileStat{}, false
+	}
+	return fileStat{size: fi.Size(), mtime: fi.ModTime().UnixNano(), regular: true}, true
+}

@@ -8,6 +8,15 @@ import "golang.org/x/sys/unix"
 func statAt(dir int, _ string, f *fileStat) {
 	var st unix.Stat_t
 	if unix.Fstatat(dir, f.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
-		f.size, f.mtime, f.regular = st.Size, st.Mtim.Nano(), true
+		f.size, f.mtime, f.ctime, f.regular = st.Size, st.Mtim.Nano(), st.Ctim.Nano(), true
 	}
+}
+
+// statFile stats one file (an absolute path) as a folder scan does.
+func statFile(p string) (fileStat, bool) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return fileStat{}, false
+	}
+	return fileStat{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), regular: true}, true
 }

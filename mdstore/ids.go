@@ -28,12 +28,14 @@ package mdstore
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/curator-dev/curator/internal/gitcommit"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -49,7 +51,7 @@ var idRE = regexp.MustCompile(`^(.+)-(\d+)(?:-v(\d+))?$`)
 // ParseBulletID splits an id into prefix, number and version (1 when the id
 // has no -vN). ok is false for ids not of the form PREFIX-NNN[-vN].
 func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
-	m := idRE.FindStringSubmatch(id)
+	m := splitBulletID(id)
 	if m == nil {
 		return "", 0, 0, false
 	}
@@ -62,6 +64,41 @@ func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
 		version, _ = strconv.Atoi(m[3])
 	}
 	return m[1], n, version, true
+}
+
+// splitBulletID matches id against idRE (whole match, then the groups),
+// without the regular expression for the usual forms: it is called for
+// every id a playbook ever used.
+func splitBulletID(id string) []string {
+	if strings.ContainsRune(id, '\n') {
+		return idRE.FindStringSubmatch(id)
+	}
+	// digitsAtEnd splits s into what precedes "-<digits>" at its end and
+	// the digits.
+	digitsAtEnd := func(s string) (string, string, bool) {
+		j := len(s)
+		for j > 0 && s[j-1] >= '0' && s[j-1] <= '9' {
+			j--
+		}
+		if j == len(s) || j < 2 || s[j-1] != '-' {
+			return "", "", false
+		}
+		return s[:j-1], s[j:], true
+	}
+	if p, d, ok := digitsAtEnd(id); ok {
+		return []string{id, p, d, ""}
+	}
+	j := len(id)
+	for j > 0 && id[j-1] >= '0' && id[j-1] <= '9' {
+		j--
+	}
+	if j == len(id) || j < 2 || id[j-2:j] != "-v" {
+		return nil
+	}
+	if p, d, ok := digitsAtEnd(id[:j-2]); ok {
+		return []string{id, p, d, id[j:]}
+	}
+	return nil
 }
 
 // BaseID strips a -vN suffix.
@@ -99,7 +136,7 @@ func NewIDAllocator(prefixes map[string]string, seen ...string) *IDAllocator {
 
 // Observe records an id as used.
 func (a *IDAllocator) Observe(id string) {
-	if id == "" {
+	if id == "" || a.used[id] {
 		return
 	}
 	a.used[id] = true
@@ -110,16 +147,16 @@ func (a *IDAllocator) Observe(id string) {
 	if n > a.max[p] {
 		a.max[p] = n
 	}
-	base := fmt.Sprintf("%s-%03d", p, n)
+	base := p + "-" + pad3(n)
 	if v > 1 {
-		a.used[fmt.Sprintf("%s-v%d", base, v)] = true
+		a.used[base+"-v"+strconv.Itoa(v)] = true
 	} else {
 		a.used[base] = true
 	}
 	if v > a.versions[base] {
 		a.versions[base] = v
 	}
-	if bare := strings.TrimSuffix(id, fmt.Sprintf("-v%d", v)); bare != base {
+	if bare := strings.TrimSuffix(id, "-v"+strconv.Itoa(v)); bare != base {
 		// A number written with other padding (STRAT-7) is its own base too.
 		if v > a.versions[bare] {
 			a.versions[bare] = v
@@ -212,9 +249,12 @@ func (a *IDAllocator) NextVersion(id string) string {
 // three sources described at the top of this file. Merge-log lines that
 // cannot be read are returned as invalid files; they do not stop the run.
 func (s *Store) KnownBulletIDs(list *BulletList) ([]string, []*InvalidFile, error) {
-	var ids []string
+	ids := make([]string, 0, len(list.Active)+len(list.Archived))
 	for _, b := range list.All() {
-		ids = append(ids, b.ID, b.ParentBulletID)
+		ids = append(ids, b.ID)
+		if b.ParentBulletID != "" {
+			ids = append(ids, b.ParentBulletID)
+		}
 		ids = append(ids, b.MergedFrom...)
 	}
 	// An unreadable bullet file still holds its id: never hand it out (the
@@ -236,12 +276,13 @@ func (s *Store) KnownBulletIDs(list *BulletList) ([]string, []*InvalidFile, erro
 		return nil, nil, err
 	}
 	ids = append(ids, refIDs...)
-	sort.Strings(ids)
 	return ids, bad, nil
 }
 
 // bulletIDsInRefs lists the bullet file names at the tip of every branch and
-// remote-tracking branch. A store outside git has none.
+// remote-tracking branch. A store outside git has none. The names of each
+// category's folder tree are kept by tree hash in .cache/ref-bullet-ids, so
+// a tree that did not change is not read again.
 func (s *Store) bulletIDsInRefs() ([]string, error) {
 	r, err := s.openRepo()
 	if err != nil {
@@ -251,6 +292,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	cache := s.readRefIDs()
 	seen := map[plumbing.Hash]bool{}
 	var ids []string
 	err = refs.ForEach(func(ref *plumbing.Reference) error {
@@ -271,19 +313,92 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 			if err != nil {
 				continue
 			}
-			w := object.NewTreeWalker(sub, true, nil)
-			for {
-				name, e, err := w.Next()
-				if err != nil {
-					break
+			for _, e := range sub.Entries {
+				if e.Mode.IsFile() {
+					if strings.HasSuffix(e.Name, ".md") {
+						ids = append(ids, strings.TrimSuffix(e.Name, ".md"))
+					}
+					continue
 				}
-				if e.Mode.IsFile() && strings.HasSuffix(name, ".md") {
-					ids = append(ids, strings.TrimSuffix(name[strings.LastIndex(name, "/")+1:], ".md"))
+				if seen[e.Hash] {
+					continue
 				}
+				seen[e.Hash] = true
+				ids = append(ids, cache.names(r, e.Hash)...)
 			}
-			w.Close()
 		}
 		return nil
 	})
+	if cache.dirty {
+		s.queueCache(refIDsPath, func() { cache.save(s) })
+	}
 	return ids, err
+}
+
+// refIDsPath caches the bullet names of category folder trees by hash.
+const refIDsPath = ".cache/ref-bullet-ids"
+
+// refIDs is that cache: per tree hash, its bullet names.
+type refIDs struct {
+	lines map[plumbing.Hash]string // hash -> names, space separated
+	used  map[plumbing.Hash]bool
+	dirty bool
+}
+
+func (s *Store) readRefIDs() *refIDs {
+	c := &refIDs{lines: map[plumbing.Hash]string{}, used: map[plumbing.Hash]bool{}}
+	data, err := os.ReadFile(filepath.Join(s.Dir, refIDsPath))
+	if err != nil {
+		return c
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		h, names, ok := strings.Cut(line, " ")
+		if ok && len(h) == 40 {
+			c.lines[plumbing.NewHash(h)] = names
+		}
+	}
+	return c
+}
+
+// names lists the bullet names (without .md) under a category tree.
+func (c *refIDs) names(r *gitcommit.Repo, h plumbing.Hash) []string {
+	c.used[h] = true
+	if line, ok := c.lines[h]; ok {
+		return strings.Fields(line)
+	}
+	var ids []string
+	if t, err := object.GetTree(r.Objects(), h); err == nil {
+		w := object.NewTreeWalker(t, true, nil)
+		for {
+			name, e, err := w.Next()
+			if err != nil {
+				break
+			}
+			if e.Mode.IsFile() && strings.HasSuffix(name, ".md") {
+				ids = append(ids, strings.TrimSuffix(name[strings.LastIndex(name, "/")+1:], ".md"))
+			}
+		}
+		w.Close()
+	}
+	c.lines[h] = strings.Join(ids, " ")
+	c.dirty = true
+	return ids
+}
+
+// save keeps the trees this run looked at (best effort).
+func (c *refIDs) save(s *Store) {
+	var b strings.Builder
+	for h := range c.used {
+		b.WriteString(h.String() + " " + c.lines[h] + "\n")
+	}
+	_ = writeFile(filepath.Join(s.Dir, refIDsPath), []byte(b.String()), 0o644, false)
+}
+
+// pad3 is n with at least three digits, as %03d writes it.
+func pad3(n int) string {
+	s := strconv.Itoa(n)
+	if n >= 0 && len(s) < 3 {
+		s = strings.Repeat("0", 3-len(s)) + s
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,22 @@ func TestNextIDWithoutGit(t *testing.T) {
 	writeBullet(t, s, false, "strategy", "STRAT-007")
 	if got := nextIDs(t, s).Next("strategy"); got != "STRAT-008" {
 		t.Errorf("next strategy = %s, want STRAT-008", got)
+	}
+}
+
+// The parser of ids answers as the regular expression it stands for.
+func TestSplitBulletIDMatchesRegexp(t *testing.T) {
+	ids := []string{"STRAT-001", "STRAT-001-v2", "A-1-2", "A-1-v2", "A-v2", "-1", "A-", "A-1-v", "X--1", "A-v-1", "A-1-v2-v3",
+		"A-01-v002", "API-1234567", "a-b-c-9", "STRAT-001-v", "v-1", "A-1v2", "A--v2", "A-1--v2", "", "-", "--1", "A-\n1", "MISC-12-v10"}
+	for _, id := range ids {
+		want := idRE.FindStringSubmatch(id)
+		if got := splitBulletID(id); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q: got %q, want %q", id, got, want)
+		}
+	}
+	for _, n := range []int{0, 7, 42, 123, 1234} {
+		if got, want := pad3(n), fmt.Sprintf("%03d", n); got != want {
+			t.Errorf("pad3(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
@@ -28,6 +29,9 @@ type Store struct {
 	// caches are cache writes queued until a run's last sync (WriteCaches),
 	// by cache file: a later write of the same file replaces an earlier one.
 	caches map[string]func()
+	// written are the files that runs wrote or removed since the last
+	// WriteCaches, for the caches that describe them.
+	written map[string]bool
 }
 
 // WriteCaches writes the caches a run has queued: the object cache of its
@@ -42,6 +46,26 @@ func (s *Store) WriteCaches() {
 	}
 	s.caches = nil
 	parallel.For(len(writes), func(i int) { writes[i]() })
+	s.written = nil
+}
+
+// noteWritten records that a run wrote or removed a file (store-relative).
+func (s *Store) noteWritten(rel string) {
+	if s.written == nil {
+		s.written = map[string]bool{}
+	}
+	s.written[rel] = true
+}
+
+// writtenPaths returns the files runs wrote or removed since the last
+// WriteCaches, sorted.
+func (s *Store) writtenPaths() []string {
+	out := make([]string, 0, len(s.written))
+	for p := range s.written {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // queueCache queues the write of a cache file (store-relative path).

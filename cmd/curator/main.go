@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -39,6 +40,16 @@ func main() {
 			f.Close()
 			os.Exit(code)
 		}
+	}
+	if p := os.Getenv("CURATOR_MEMPROFILE"); p != "" {
+		// CURATOR_MEMPROFILE=FILE writes the run's allocations (for benchmarks).
+		runtime.MemProfileRate = 64 << 10
+		code := runWith(os.Args, cmdutil.System(), timing())
+		if f, err := os.Create(p); err == nil {
+			pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+		os.Exit(code)
 	}
 	code := runWith(os.Args, cmdutil.System(), timing())
 	reportPeakRSS()

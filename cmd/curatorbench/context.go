@@ -22,7 +22,14 @@ import (
 // ratio, and whether both made the same decisions on a smaller sample.
 //
 //	curatorbench context --bullets 100000 --lessons 1000
+//
+// With --scale it compares a small and a large playbook instead (benchScale).
 func benchContext(args []string, stdout io.Writer) error {
+	for i, a := range args {
+		if a == "--scale" || a == "-scale" {
+			return benchScale(append(append([]string(nil), args[:i]...), args[i+1:]...), stdout)
+		}
+	}
 	fs := flag.NewFlagSet("context", flag.ContinueOnError)
 	nBullets := fs.Int("bullets", 100000, "bullets in the generated playbook")
 	nLessons := fs.Int("lessons", 1000, "lessons to curate")

@@ -62,6 +62,7 @@ func Priority(b *mdstore.Bullet) int {
 //     (validation: required on both) otherwise;
 //  5. rebalance the priority of every active bullet by Priority.
 func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
+	pb.ReadAll() // every text is compared
 	rep := &MaintenanceReport{}
 	do := func(a Action) error {
 		if err := pb.Do(a); err != nil {

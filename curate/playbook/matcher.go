@@ -22,6 +22,8 @@ type Matcher interface {
 // instead of filtering the candidates of the whole playbook.
 type CategoryMatcher struct {
 	newMatcher func() Matcher
+	text       func(id string) string // the text of a bullet added by words
+	pending    map[string]*termBatch  // bullets added by words, not indexed until their category is asked
 	by         map[string]Matcher
 	catOf      map[string]string
 	n          map[string]int // bullets per category
@@ -33,23 +35,85 @@ func NewCategoryMatcher(newMatcher func() Matcher) *CategoryMatcher {
 	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]Matcher{}, catOf: map[string]string{}, n: map[string]int{}}
 }
 
+// wordsMatcher is a matcher that can index a text by its analysed words
+// and read the text only when it scores it (similar.Index).
+type wordsMatcher interface {
+	AddTerms(id string, v *similar.Vocabulary, terms []uint32)
+	AddAllTerms(ids []string, v *similar.Vocabulary, terms [][]uint32)
+	SetText(func(id string) string)
+}
+
 // Add indexes a bullet's text under its category.
 func (c *CategoryMatcher) Add(category, id, text string) {
 	c.Remove(id)
-	m := c.by[category]
-	if m == nil {
-		m = c.newMatcher()
-		c.by[category] = m
-	}
-	m.Add(id, text)
+	c.matcher(category).Add(id, text)
 	c.catOf[id] = category
 	c.n[category]++
+}
+
+// AddTerms indexes a bullet by the words the bullet index keeps of it; its
+// text is read when the matcher scores it. False: the category's matcher
+// cannot (nothing was added).
+func (c *CategoryMatcher) AddTerms(category, id string, v *similar.Vocabulary, terms []uint32) bool {
+	m, ok := c.matcher(category).(wordsMatcher)
+	if !ok || c.text == nil {
+		return false
+	}
+	c.Remove(id)
+	m.AddTerms(id, v, terms)
+	c.catOf[id] = category
+	c.n[category]++
+	return true
+}
+
+// termBatch is what AddAllTerms was given for a category.
+type termBatch struct {
+	ids   []string
+	v     *similar.Vocabulary
+	terms [][]uint32
+}
+
+// AddAllTerms indexes many bullets of a category as AddTerms does, at once,
+// when the category is first asked: a run that curates a few lessons builds
+// the candidate indexes of their categories only.
+func (c *CategoryMatcher) AddAllTerms(category string, ids []string, v *similar.Vocabulary, terms [][]uint32) bool {
+	if _, ok := c.matcher(category).(wordsMatcher); !ok || c.text == nil {
+		return false
+	}
+	for _, id := range ids {
+		c.Remove(id)
+		c.catOf[id] = category
+	}
+	if c.pending == nil {
+		c.pending = map[string]*termBatch{}
+	}
+	c.pending[category] = &termBatch{ids, v, terms}
+	c.n[category] += len(ids)
+	return true
+}
+
+// matcher returns a category's matcher, with the bullets added by words
+// indexed.
+func (c *CategoryMatcher) matcher(category string) Matcher {
+	m := c.by[category]
+	if bt := c.pending[category]; bt != nil && m != nil {
+		delete(c.pending, category)
+		m.(wordsMatcher).AddAllTerms(bt.ids, bt.v, bt.terms)
+	}
+	if m == nil {
+		m = c.newMatcher()
+		if w, ok := m.(wordsMatcher); ok && c.text != nil {
+			w.SetText(c.text)
+		}
+		c.by[category] = m
+	}
+	return m
 }
 
 // Remove drops a bullet.
 func (c *CategoryMatcher) Remove(id string) {
 	if cat, ok := c.catOf[id]; ok {
-		c.by[cat].Remove(id)
+		c.matcher(cat).Remove(id)
 		delete(c.catOf, id)
 		c.n[cat]--
 	}
@@ -72,12 +136,12 @@ func (c *CategoryMatcher) Best(text, category string) (similar.Match, bool) {
 	if c.n[category] > 0 {
 		// The category has bullets: its answer stands, even when the index
 		// found no candidate there (all of them are then below the floor).
-		return c.by[category].Best(text, nil)
+		return c.matcher(category).Best(text, nil)
 	}
 	var best similar.Match
 	found := false
 	for _, cat := range c.categories() {
-		m, ok := c.by[cat].Best(text, nil)
+		m, ok := c.matcher(cat).Best(text, nil)
 		if ok && (!found || m.Score > best.Score || (m.Score == best.Score && m.ID < best.ID)) {
 			best, found = m, true
 		}
@@ -90,7 +154,7 @@ func (c *CategoryMatcher) Best(text, category string) (similar.Match, bool) {
 func (c *CategoryMatcher) Above(text string, min float64) []similar.Match {
 	var out []similar.Match
 	for _, cat := range c.categories() {
-		out = append(out, c.by[cat].Above(text, min, nil)...)
+		out = append(out, c.matcher(cat).Above(text, min, nil)...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -106,7 +170,7 @@ func (c *CategoryMatcher) Above(text string, min float64) []similar.Match {
 func (c *CategoryMatcher) Pairs(min float64) []similar.Pair {
 	var out []similar.Pair
 	for _, cat := range c.categories() {
-		out = append(out, c.by[cat].Pairs(min)...)
+		out = append(out, c.matcher(cat).Pairs(min)...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {

@@ -30,22 +30,37 @@ type Playbook struct {
 	origPath map[string]string // id -> file it was read from ("" = new)
 	touched  map[string]bool
 	active   map[string]int // category -> active bullets
+
+	lazy *lazyBullets // bullets known from the bullet index only (nil: all read)
+	// sortedActive is Active's answer until a bullet is added or archived.
+	sortedActive []*mdstore.Bullet
 }
 
 // New holds copies of the bullets (the records are not changed).
 // newMatcher may be nil (apply without planning); when set, the active
 // bullets are indexed by category with one newMatcher() per category.
 func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
+	return newPlaybook(bullets, ids, newMatcher, now, true)
+}
+
+// newPlaybook holds the bullets, copied when clone is set (else they are
+// the playbook's own).
+func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time, clone bool) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
-		bullets: map[string]*mdstore.Bullet{}, origPath: map[string]string{},
+		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: make(map[string]string, len(bullets)),
 		touched: map[string]bool{}, active: map[string]int{},
 	}
 	for _, b := range bullets {
-		c := b.Clone()
+		c := b
+		if clone {
+			c = b.Clone()
+		}
 		p.bullets[c.ID] = c
 		p.origPath[c.ID] = b.Path
-		ids.Observe(c.ID)
+		if ids != nil {
+			ids.Observe(c.ID)
+		}
 		if c.IsActive {
 			p.active[c.Category]++
 		}
@@ -60,27 +75,93 @@ func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() 
 // category, and keeps the index in step with later actions.
 func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher = NewCategoryMatcher(newMatcher)
-	for _, b := range p.Active() {
-		p.Matcher.Add(b.Category, b.ID, b.Content)
+	p.Matcher.text = p.text
+	active := p.Active()
+	if p.lazy != nil && p.addUnread(active) {
+		return
+	}
+	for _, b := range active {
+		p.Matcher.Add(b.Category, b.ID, p.Bullet(b.ID).Content)
 	}
 }
 
-// Bullet returns a bullet (active or archived) or nil.
-func (p *Playbook) Bullet(id string) *mdstore.Bullet { return p.bullets[id] }
+// addUnread indexes bullets known from the bullet index only by the words
+// the index keeps, category by category; false when there are bullets
+// read already or the matcher cannot take words (then nothing was added).
+func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
+	type batch struct {
+		ids   []string
+		terms [][]uint32
+	}
+	by := map[string]*batch{}
+	for _, b := range active {
+		sum := p.lazy.unread[b.ID]
+		if sum == nil {
+			return false
+		}
+		bt := by[b.Category]
+		if bt == nil {
+			bt = &batch{}
+			by[b.Category] = bt
+		}
+		bt.ids = append(bt.ids, b.ID)
+		bt.terms = append(bt.terms, sum.Terms)
+	}
+	cats := make([]string, 0, len(by))
+	for c := range by {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for i, c := range cats {
+		if !p.Matcher.AddAllTerms(c, by[c].ids, p.lazy.vocabulary(), by[c].terms) {
+			if i == 0 {
+				return false
+			}
+			for _, id := range by[c].ids { // one matcher per category, all alike: not expected
+				p.Matcher.Add(c, id, p.Bullet(id).Content)
+			}
+		}
+	}
+	for _, b := range active {
+		p.lazy.unread[b.ID].Terms = nil // the matcher holds them now
+	}
+	return true
+}
+
+// Bullet returns a bullet (active or archived) or nil. A bullet known from
+// the bullet index only is read first.
+func (p *Playbook) Bullet(id string) *mdstore.Bullet {
+	b := p.bullets[id]
+	if b != nil && p.lazy != nil {
+		p.lazy.read(b)
+	}
+	return b
+}
+
+// text is a bullet's content, for the matcher.
+func (p *Playbook) text(id string) string {
+	if b := p.Bullet(id); b != nil {
+		return b.Content
+	}
+	return ""
+}
 
 // ActiveIn is the number of active bullets of a category.
 func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
 
 // Active returns the active bullets sorted by id.
 func (p *Playbook) Active() []*mdstore.Bullet {
-	var out []*mdstore.Bullet
-	for _, b := range p.bullets {
-		if b.IsActive {
-			out = append(out, b)
+	if p.sortedActive == nil {
+		out := make([]*mdstore.Bullet, 0, len(p.bullets))
+		for _, b := range p.bullets {
+			if b.IsActive {
+				out = append(out, b)
+			}
 		}
+		mdstore.SortBullets(out)
+		p.sortedActive = out
 	}
-	mdstore.SortBullets(out)
-	return out
+	return append([]*mdstore.Bullet(nil), p.sortedActive...)
 }
 
 // Archived returns the archived bullets sorted by id.
@@ -106,7 +187,7 @@ func (p *Playbook) Touched() []string {
 }
 
 func (p *Playbook) activeBullet(id, role string) (*mdstore.Bullet, error) {
-	b := p.bullets[id]
+	b := p.Bullet(id)
 	if b == nil {
 		return nil, fmt.Errorf("%s %q: no such bullet", role, id)
 	}
@@ -192,7 +273,7 @@ func (p *Playbook) Do(a Action) error {
 			p.touched[b.ID] = true
 		}
 	case ActReview:
-		b := p.bullets[a.TargetBulletID]
+		b := p.Bullet(a.TargetBulletID)
 		if b == nil {
 			return fmt.Errorf("review: no bullet %q", a.TargetBulletID)
 		}
@@ -288,6 +369,7 @@ func (p *Playbook) merge(a Action) error {
 }
 
 func (p *Playbook) add(b *mdstore.Bullet) {
+	p.sortedActive = nil
 	p.bullets[b.ID] = b
 	p.touched[b.ID] = true
 	p.active[b.Category]++
@@ -298,6 +380,7 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 }
 
 func (p *Playbook) archive(b *mdstore.Bullet) {
+	p.sortedActive = nil
 	b.IsActive = false
 	b.ArchivedAt, b.UpdatedAt = p.Now, p.Now
 	p.touched[b.ID] = true
@@ -312,6 +395,9 @@ func (p *Playbook) archive(b *mdstore.Bullet) {
 // bytes did not change is not written. s may be nil when the files are not
 // on disk (tests); then every touched bullet is written.
 func (p *Playbook) Changes(s *mdstore.Store, cs *mdstore.Changeset) error {
+	if err := p.Err(); err != nil {
+		return err
+	}
 	for _, id := range p.Touched() {
 		b := p.bullets[id]
 		data, err := b.Encode()

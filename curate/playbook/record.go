@@ -15,15 +15,32 @@ import (
 // without a matcher): the caller checks it with CheckEngine once it has
 // scored.
 func Open(s *mdstore.Store, withMatcher bool, now time.Time) (*Playbook, similar.Engine, []*mdstore.InvalidFile, error) {
-	if !withMatcher {
-		pb, invalid, err := Load(s, nil, now)
-		return pb, nil, invalid, err
-	}
+	return open(s, withMatcher, now, false)
+}
+
+// Read is Open for a command that changes no bullet (query, stats,
+// inject, prompt): the ids the store ever used are not gathered, so the
+// playbook cannot allocate an id that is not already a bullet's.
+func Read(s *mdstore.Store, withMatcher bool, now time.Time) (*Playbook, similar.Engine, []*mdstore.InvalidFile, error) {
+	return open(s, withMatcher, now, true)
+}
+
+func open(s *mdstore.Store, withMatcher bool, now time.Time, readOnly bool) (*Playbook, similar.Engine, []*mdstore.InvalidFile, error) {
 	e, err := Engine(s)
 	if err != nil {
-		return nil, nil, nil, err
+		if withMatcher {
+			return nil, nil, nil, err
+		}
+		e = nil // read every file; the commands that score report the settings
 	}
-	pb, invalid, err := Load(s, func() Matcher { return similar.NewIndex(e) }, now)
+	var newMatcher func() Matcher
+	if withMatcher {
+		newMatcher = func() Matcher { return similar.NewIndex(e) }
+	}
+	pb, invalid, err := load(s, e, newMatcher, now, readOnly)
+	if !withMatcher {
+		e = nil
+	}
 	return pb, e, invalid, err
 }
 

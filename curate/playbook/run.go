@@ -41,10 +41,27 @@ type Config struct {
 	MinConfidence       *float64 `yaml:"min_confidence"`
 }
 
-// Load reads every bullet (active and archived) and every id the
-// store ever used, and returns the playbook with the active bullets in the
-// matcher (nil: no matcher). Unreadable files are returned, not fatal.
+// Load reads the playbook: every bullet (active and archived) and every id
+// the store ever used, with the active bullets in the matcher (nil: no
+// matcher). Unreadable files are returned, not fatal. With the lexical
+// engine the bullets come from the bullet index, and a bullet's file is
+// read only when the run needs its text.
 func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook, []*mdstore.InvalidFile, error) {
+	e, err := Engine(s)
+	if err != nil {
+		e = nil // read every file; the commands that score report the settings
+	}
+	return load(s, e, newMatcher, now, false)
+}
+
+func load(s *mdstore.Store, e similar.Engine, newMatcher func() Matcher, now time.Time, readOnly bool) (*Playbook, []*mdstore.InvalidFile, error) {
+	pb, invalid, err := loadIndexed(s, e, now, readOnly)
+	if err != nil || pb != nil {
+		if pb != nil && newMatcher != nil {
+			pb.UseMatcher(newMatcher)
+		}
+		return pb, invalid, err
+	}
 	list, err := s.ListBullets(true)
 	if err != nil {
 		return nil, nil, err
@@ -55,7 +72,7 @@ func Load(s *mdstore.Store, newMatcher func() Matcher, now time.Time) (*Playbook
 	}
 	prefixes := s.Config.IDPrefixes
 	ids := mdstore.NewIDAllocator(prefixes, known...)
-	pb := New(list.All(), ids, newMatcher, now)
+	pb = New(list.All(), ids, newMatcher, now)
 	pb.Secrets = s.Secrets()
 	return pb, append(list.Invalid, bad...), nil
 }
@@ -111,6 +128,7 @@ func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time
 	if note := EngineNote(e); note != "" {
 		r.Notes = append(r.Notes, note)
 	}
+	pb.Matcher = nil // planned: the candidate indexes are not needed while the run is saved
 	r.Plan = plan
 	for _, h := range plan.Held {
 		line := 0

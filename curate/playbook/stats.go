@@ -35,16 +35,24 @@ func StatsOf(pb *Playbook) Stats {
 		conf += b.Confidence
 		st.Helpful += b.HelpfulCount
 		st.Harmful += b.HarmfulCount
-		st.Tokens += (len(b.Content) + 3) / 4
+		if !pb.unread(b) {
+			st.Tokens += tokens(len(b.Content))
+		}
 		if b.Validation == "required" {
 			st.ValidationRequired++
 		}
+	}
+	if pb.lazy != nil {
+		st.Tokens += pb.lazy.tokens
 	}
 	if st.Active > 0 {
 		st.AvgConfidence = math.Round(conf/float64(st.Active)*1000) / 1000
 	}
 	return st
 }
+
+// tokens estimates the prompt tokens of a text of n bytes.
+func tokens(n int) int { return (n + 3) / 4 }
 
 // Query selects active bullets.
 type Query struct {
@@ -61,8 +69,18 @@ type QueryResult struct {
 }
 
 // Search returns the active bullets that match q: by similarity to q.Text
-// (highest first) when set, else by priority, helpful count and id.
+// (highest first) when set, else by priority, helpful count and id. With
+// a matcher and a limit, a text query reads only the candidates the matcher
+// finds above a similarity that at least q.Limit bullets reach.
 func Search(pb *Playbook, score func(a, b string) float64, q Query) []QueryResult {
+	if q.Text != "" && q.Limit > 0 && pb.Matcher != nil {
+		if out, ok := searchMatcher(pb, q); ok {
+			return out
+		}
+	}
+	if q.Text != "" {
+		pb.ReadAll()
+	}
 	var out []QueryResult
 	for _, b := range pb.Active() {
 		if q.Category != "" && b.Category != q.Category {
@@ -81,14 +99,48 @@ func Search(pb *Playbook, score func(a, b string) float64, q Query) []QueryResul
 		}
 		out = append(out, r)
 	}
+	return sortResults(pb, out, q.Limit)
+}
+
+// searchFloors are the similarities a text query tries, highest first; the
+// matcher is exact at and above each.
+var searchFloors = []float64{0.6, 0.45, 0.3}
+
+// searchMatcher answers a text query from the matcher when at least
+// q.Limit bullets reach one of searchFloors: every bullet it leaves out
+// scores below all of those it returns. False: too few bullets are that
+// similar, and every bullet must be scored.
+func searchMatcher(pb *Playbook, q Query) ([]QueryResult, bool) {
+	for _, floor := range searchFloors {
+		var out []QueryResult
+		for _, m := range pb.Matcher.Above(q.Text, floor) {
+			b := pb.bullets[m.ID]
+			if (q.Category != "" && b.Category != q.Category) || !hasTags(b.Tags, q.Tags) {
+				continue
+			}
+			out = append(out, QueryResult{Bullet: b, Score: m.Score})
+		}
+		if len(out) >= q.Limit {
+			return sortResults(pb, out, q.Limit), true
+		}
+	}
+	return nil, false
+}
+
+// sortResults orders the results by score, then rank, keeps the first
+// limit (0: all) and reads their bullets.
+func sortResults(pb *Playbook, out []QueryResult, limit int) []QueryResult {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
 		return ranksBefore(out[i].Bullet, out[j].Bullet)
 	})
-	if q.Limit > 0 && len(out) > q.Limit {
-		out = out[:q.Limit]
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	for _, r := range out {
+		pb.Bullet(r.ID)
 	}
 	return out
 }

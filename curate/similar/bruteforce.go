@@ -13,6 +13,17 @@ func NewBruteForce(e Engine) *BruteForce { return &BruteForce{ix: NewIndex(e)} }
 // Add stores text under id, replacing what id held before.
 func (b *BruteForce) Add(id, text string) { b.ix.Add(id, text) }
 
+// AddTerms stores id by its words (see Index.AddTerms).
+func (b *BruteForce) AddTerms(id string, v *Vocabulary, terms []uint32) { b.ix.AddTerms(id, v, terms) }
+
+// AddAllTerms stores many items by their words (see Index.AddAllTerms).
+func (b *BruteForce) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
+	b.ix.AddAllTerms(ids, v, terms)
+}
+
+// SetText sets how the text of an item added by words is found.
+func (b *BruteForce) SetText(f func(id string) string) { b.ix.SetText(f) }
+
 // Remove drops id; unknown ids are ignored.
 func (b *BruteForce) Remove(id string) { b.ix.Remove(id) }
 
@@ -51,7 +62,7 @@ func (b *BruteForce) Pairs(min float64) []Pair {
 	items := b.ix.sortedItems()
 	var out []Pair
 	for i, x := range items {
-		q := b.ix.query(x.text)
+		q := b.ix.query(b.ix.textOfItem(x))
 		for _, y := range items[i+1:] {
 			if s := b.ix.score(q, y); s >= min-eps {
 				out = append(out, Pair{x.id, y.id, s})

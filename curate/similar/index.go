@@ -2,6 +2,7 @@ package similar
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -28,14 +29,20 @@ const eps = 1e-9
 // answers equal BruteForce's at and above that threshold. With other engines
 // it compares the query with every item.
 //
-// An Index is built in memory on each run and is not safe for concurrent use.
+// An Index is not safe for concurrent use. Items added with AddWords hold
+// only their words until one is scored: then its text is asked from the
+// function SetText gave, so a run reads the texts of candidates only.
 type Index struct {
 	engine Engine
 	lex    *Lexical // nil: not a lexical engine, scan everything
 	floor  float64
+	textOf func(id string) string
 
 	items    []*item             // by slot; nil once removed
 	byID     map[string]int32    // id -> slot
+	words    []wordRef           // the distinct analysed words of the items
+	wordOf   map[*wordInfo]int32 // analysed word -> index in words
+	vocabOf  []int32             // Vocabulary index -> index in words (-1: not yet)
 	keyIDs   map[string]int32    // word key -> dense id
 	postings [][]int32           // key id -> slots of the items holding it
 	vocab    map[int32][]keyDist // concept -> indexed key ids holding it, with hypernym steps
@@ -59,9 +66,17 @@ type keyDist struct {
 
 type item struct {
 	id, text string
-	doc      *doc
-	keys     []int32   // key id of each of doc.terms
-	weights  []float64 // weight of each of doc.terms (kept contiguous for the bound)
+	doc      *doc    // nil until the item is first scored, for items added by terms
+	terms    []int32 // index in Index.words of each of doc.terms
+	total    float64 // doc.total
+	lazy     bool    // text and doc are not known yet: ask textOf
+}
+
+// wordRef is one analysed word of an index: its key id and weight.
+type wordRef struct {
+	key    int32
+	weight float64
+	stop   bool // stop words are not in the postings
 }
 
 // NewIndex returns an empty index that answers exactly for scores of at
@@ -78,6 +93,7 @@ func NewIndex(e Engine) *Index {
 func (ix *Index) reset() {
 	ix.items, ix.removed = nil, 0
 	ix.byID = map[string]int32{}
+	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
 	ix.keyIDs = map[string]int32{}
 	ix.postings = nil
 	ix.vocab = map[int32][]keyDist{}
@@ -89,37 +105,176 @@ func (ix *Index) Len() int { return len(ix.byID) }
 
 // Add indexes text under id, replacing what id held before.
 func (ix *Index) Add(id, text string) {
-	ix.Remove(id)
 	it := &item{id: id, text: text}
-	slot := int32(len(ix.items))
-	ix.items = append(ix.items, it)
-	ix.byID[id] = slot
+	if ix.lex != nil {
+		it.doc = ix.lex.analyze(text)
+	}
+	ix.add(it)
+}
+
+// Vocabulary is a table of words (as Lexical.Words returns them) analysed
+// once, so that AddTerms indexes a text by indices into it.
+type Vocabulary struct {
+	infos []*wordInfo
+}
+
+// Vocabulary analyses a table of words.
+func (l *Lexical) Vocabulary(words []string) *Vocabulary {
+	v := &Vocabulary{infos: make([]*wordInfo, len(words))}
+	for i, w := range words {
+		v.infos[i] = l.infoOf(w)
+	}
+	return v
+}
+
+// AddTerms indexes id by its words, given as indices into v (the words
+// Lexical.Words returned for its text), without the text: the text is asked
+// from SetText's function when the item is scored. One index takes the
+// terms of one vocabulary. With an engine that is not lexical the text is
+// asked at once.
+func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 	if ix.lex == nil {
+		ix.Add(id, ix.textOf(id))
 		return
 	}
-	it.doc = ix.lex.analyze(text)
-	it.keys = make([]int32, len(it.doc.terms))
-	it.weights = make([]float64, len(it.doc.terms))
-	for i, t := range it.doc.terms {
-		it.weights[i] = t.weight
-		id, ok := ix.keyIDs[t.key]
-		if !ok {
-			id = int32(len(ix.postings))
-			ix.keyIDs[t.key] = id
-			ix.postings = append(ix.postings, nil)
+	if len(ix.vocabOf) < len(v.infos) {
+		for len(ix.vocabOf) < len(v.infos) {
+			ix.vocabOf = append(ix.vocabOf, -1)
 		}
-		it.keys[i] = id
-		if t.stop {
-			continue // stop words match only themselves and weigh little: not indexed
+	}
+	it := &item{id: id, lazy: true, terms: make([]int32, len(terms))}
+	for i, t := range terms {
+		w := ix.vocabOf[t]
+		if w < 0 {
+			w = ix.wordIndex(v.infos[t])
+			ix.vocabOf[t] = w
 		}
-		ix.postings[id] = append(ix.postings[id], slot)
-		if k := [2]string{t.key, t.lemma}; !ix.seen[k] {
-			ix.seen[k] = true
-			for _, c := range t.concepts {
-				ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
+		it.terms[i] = w
+	}
+	ix.add(it)
+}
+
+// AddAllTerms adds many items by their terms at once, as AddTerms does one
+// by one, with a few large allocations instead of several per item: a
+// playbook of 100,000 bullets is indexed this way on every run.
+func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
+	if ix.lex == nil {
+		for _, id := range ids {
+			ix.Add(id, ix.textOf(id))
+		}
+		return
+	}
+	for len(ix.vocabOf) < len(v.infos) {
+		ix.vocabOf = append(ix.vocabOf, -1)
+	}
+	n := 0
+	for _, t := range terms {
+		n += len(t)
+	}
+	flat := make([]int32, n)
+	items := make([]item, len(ids))
+	for i, id := range ids {
+		ts := flat[:len(terms[i]):len(terms[i])]
+		flat = flat[len(terms[i]):]
+		for j, t := range terms[i] {
+			w := ix.vocabOf[t]
+			if w < 0 {
+				w = ix.wordIndex(v.infos[t])
+				ix.vocabOf[t] = w
+			}
+			ts[j] = w
+		}
+		items[i] = item{id: id, lazy: true, terms: ts}
+	}
+	// Size each new posting list exactly, from one array.
+	counts := make([]int32, len(ix.postings))
+	for i := range items {
+		for _, w := range items[i].terms {
+			if ref := ix.words[w]; !ref.stop && len(ix.postings[ref.key]) == 0 {
+				counts[ref.key]++
 			}
 		}
 	}
+	total := 0
+	for _, c := range counts {
+		total += int(c)
+	}
+	backing := make([]int32, total)
+	for key, c := range counts {
+		if c > 0 {
+			ix.postings[key] = backing[:0:c]
+			backing = backing[c:]
+		}
+	}
+	if len(ix.byID) == 0 {
+		ix.byID = make(map[string]int32, len(ids))
+	}
+	ix.items = slices.Grow(ix.items, len(ids))
+	for i := range items {
+		ix.add(&items[i])
+	}
+}
+
+// SetText sets how the text of an item added by terms is found.
+func (ix *Index) SetText(f func(id string) string) { ix.textOf = f }
+
+// wordIndex returns the index of an analysed word in ix.words, adding it
+// (with its key and WordNet concepts) when new.
+func (ix *Index) wordIndex(t *wordInfo) int32 {
+	if w, ok := ix.wordOf[t]; ok {
+		return w
+	}
+	id, ok := ix.keyIDs[t.key]
+	if !ok {
+		id = int32(len(ix.postings))
+		ix.keyIDs[t.key] = id
+		ix.postings = append(ix.postings, nil)
+	}
+	if k := [2]string{t.key, t.lemma}; !t.stop && !ix.seen[k] {
+		ix.seen[k] = true
+		for _, c := range t.concepts {
+			ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
+		}
+	}
+	w := int32(len(ix.words))
+	ix.words = append(ix.words, wordRef{id, t.weight, t.stop})
+	ix.wordOf[t] = w
+	return w
+}
+
+// add indexes an item by its terms (set for items added by terms, made
+// from its doc otherwise).
+func (ix *Index) add(it *item) {
+	ix.Remove(it.id)
+	slot := int32(len(ix.items))
+	ix.items = append(ix.items, it)
+	ix.byID[it.id] = slot
+	if ix.lex == nil {
+		return
+	}
+	if it.terms == nil {
+		it.terms = make([]int32, len(it.doc.terms))
+		for i := range it.doc.terms {
+			it.terms[i] = ix.wordIndex(it.doc.terms[i].wordInfo)
+		}
+	}
+	for _, w := range it.terms {
+		ref := ix.words[w]
+		it.total += ref.weight
+		if ref.stop {
+			continue // stop words match only themselves and weigh little: not indexed
+		}
+		ix.postings[ref.key] = append(ix.postings[ref.key], slot)
+	}
+}
+
+// textOfItem returns an item's text, asking for it when it was added by
+// words.
+func (ix *Index) textOfItem(it *item) string {
+	if it.lazy {
+		it.text, it.lazy = ix.textOf(it.id), false
+	}
+	return it.text
 }
 
 // Remove drops id from the index; unknown ids are ignored.
@@ -146,7 +301,7 @@ func (ix *Index) compact() {
 	}
 	ix.reset()
 	for _, it := range live {
-		ix.Add(it.id, it.text)
+		ix.Add(it.id, ix.textOfItem(it))
 	}
 }
 
@@ -204,7 +359,7 @@ func (ix *Index) Pairs(min float64) []Pair {
 	var out []Pair
 	for _, it := range ix.sortedItems() {
 		a := it.id
-		for _, m := range ix.Above(it.text, min, func(id string) bool { return id > a }) {
+		for _, m := range ix.Above(ix.textOfItem(it), min, func(id string) bool { return id > a }) {
 			out = append(out, Pair{a, m.ID, m.Score})
 		}
 	}
@@ -238,10 +393,14 @@ func (ix *Index) query(text string) *query {
 }
 
 func (ix *Index) score(q *query, it *item) float64 {
+	text := ix.textOfItem(it)
 	if ix.lex != nil {
+		if it.doc == nil {
+			it.doc = ix.lex.analyze(text)
+		}
 		return ix.lex.scoreDocs(q.doc, it.doc)
 	}
-	return ix.engine.Score(q.text, it.text)
+	return ix.engine.Score(q.text, text)
 }
 
 // candidate is an item that may reach the threshold, with an upper bound
@@ -370,12 +529,12 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 			continue
 		}
 		b := 0.0
-		for i, id := range it.keys {
-			if ix.reachGen[id] == ix.gen {
-				b += it.weights[i] * ix.reach[id]
+		for _, w := range it.terms {
+			if ref := ix.words[w]; ix.reachGen[ref.key] == ix.gen {
+				b += ref.weight * ix.reach[ref.key]
 			}
 		}
-		b = math.Min(1, b/it.doc.total)
+		b = math.Min(1, b/it.total)
 		if bound := m*math.Min(a, b) + (1-m)*(a+b)/2; bound >= theta-eps {
 			out = append(out, candidate{it, bound})
 		}

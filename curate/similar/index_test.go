@@ -166,3 +166,61 @@ func (exactEngine) Score(a, b string) float64 {
 	}
 	return 0
 }
+
+// An index built from stored words (AddTerms) answers exactly as one built
+// from the texts, and asks for the text of the items it scores only.
+func TestIndexByTermsEqualsIndexByText(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 600, 3), base...)
+	queries := append(generatedBullets(base, 30, 4), base[:10]...)
+	e := NewLexical()
+	byText := NewIndex(e)
+	byTerms := NewIndex(NewLexical()) // another instance, as a later run has
+	var table []string
+	pos := map[string]uint32{}
+	texts := map[string]string{}
+	asked := map[string]bool{}
+	byTerms.SetText(func(id string) string { asked[id] = true; return texts[id] })
+	var stored [][]uint32
+	for _, text := range items {
+		var terms []uint32
+		for _, w := range e.Words(text) {
+			if _, ok := pos[w]; !ok {
+				pos[w] = uint32(len(table))
+				table = append(table, w)
+			}
+			terms = append(terms, pos[w])
+		}
+		stored = append(stored, terms)
+	}
+	v := NewLexical().Vocabulary(table)
+	var ids []string
+	for i, text := range items {
+		id := fmt.Sprintf("B-%05d", i)
+		texts[id] = text
+		byText.Add(id, text)
+		ids = append(ids, id)
+	}
+	half := len(items) / 2
+	byTerms.AddAllTerms(ids[:half], v, stored[:half])
+	for i := half; i < len(items); i++ {
+		byTerms.AddTerms(ids[i], v, stored[i])
+	}
+	for _, q := range queries {
+		m1, ok1 := byText.Best(q, nil)
+		m2, ok2 := byTerms.Best(q, nil)
+		if m1 != m2 || ok1 != ok2 {
+			t.Fatalf("Best(%q): %v %v vs %v %v", q, m1, ok1, m2, ok2)
+		}
+	}
+	if len(asked) == 0 || len(asked) > len(items)/2 {
+		t.Errorf("Best asked for %d texts of %d", len(asked), len(items))
+	}
+	for _, q := range queries {
+		for _, min := range []float64{0.3, 0.6, 0.9} {
+			if a, b := fmt.Sprint(byText.Above(q, min, nil)), fmt.Sprint(byTerms.Above(q, min, nil)); a != b {
+				t.Fatalf("Above(%q, %v): %s vs %s", q, min, a, b)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -80,6 +81,7 @@ type doc struct {
 
 // wordInfo is what analysis learns about one word, independent of context.
 type wordInfo struct {
+	text     string // the word as analysis found it (after number words became digits)
 	key      string
 	lemma    string
 	stop     bool
@@ -92,7 +94,7 @@ func (l *Lexical) wordInfo(w word) *wordInfo {
 	if wi, ok := l.words.Load(w.text); ok {
 		return wi.(*wordInfo)
 	}
-	wi := &wordInfo{key: w.text, weight: 1}
+	wi := &wordInfo{text: w.text, key: w.text, weight: 1}
 	switch {
 	case isNumber(w.text):
 		wi.number = true
@@ -259,4 +261,30 @@ func (l *Lexical) WithoutCap() *Lexical {
 	p := l.p
 	p.noCap = true
 	return newLexical(p)
+}
+
+// Words returns, for a text, the first word of each of its distinct terms,
+// in order: what AddWords needs to index the text without analysing it
+// again. A candidate index kept on disk stores these words.
+func (l *Lexical) Words(text string) []string {
+	d := l.analyze(text)
+	out := make([]string, len(d.terms))
+	for i, t := range d.terms {
+		out[i] = t.text
+	}
+	return out
+}
+
+// Version names the engine's analysis: words stored from an engine with
+// another version must be analysed again.
+func (l *Lexical) Version() string {
+	return fmt.Sprintf("lexical 1 %+v wordnet %d", l.p, len(l.wn.words))
+}
+
+// infoOf is the analysis of one word that Words returned.
+func (l *Lexical) infoOf(text string) *wordInfo {
+	if wi, ok := l.words.Load(text); ok {
+		return wi.(*wordInfo)
+	}
+	return l.wordInfo(word{text: text, negation: negationWords[text]})
 }

@@ -54,11 +54,18 @@ func Inject(opts *InjectOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := s.ListBullets(false)
+	pb, _, invalid, err := playbook.Read(s, false, s.Now())
 	if err != nil {
 		return err
 	}
-	top := playbook.TopBullets(list.Active, opts.Category, opts.Top)
+	defer s.WriteCaches()
+	top := playbook.TopBullets(pb.Active(), opts.Category, opts.Top)
+	for _, b := range top {
+		pb.Bullet(b.ID) // read its content
+	}
+	if err := pb.Err(); err != nil {
+		return err
+	}
 	old, err := os.ReadFile(opts.File)
 	if err != nil && !os.IsNotExist(err) {
 		return err
@@ -81,6 +88,6 @@ func Inject(opts *InjectOptions) error {
 	} else {
 		opts.Say("%s is up to date (%s)\n", opts.File, cmdutil.Plural(len(top), "bullet", "bullets"))
 	}
-	opts.ReportInvalid(list.Invalid)
+	opts.ReportInvalid(invalid)
 	return nil
 }

@@ -63,10 +63,11 @@ func Prompt(opts *PromptOptions) error {
 		}
 		return cmdutil.Usagef("no pending reflection")
 	}
-	pb, e, _, err := playbook.Open(s, true, s.Now())
+	pb, e, _, err := playbook.Read(s, true, s.Now())
 	if err != nil {
 		return err
 	}
+	defer s.WriteCaches()
 	data := playbook.BuildPrompt(pb, r, opts.Settings)
 	if err := playbook.CheckEngine(e); err != nil {
 		return err

@@ -48,16 +48,21 @@ func Query(opts *QueryOptions) error {
 	if err != nil {
 		return err
 	}
-	e, err := playbook.Engine(s)
+	pb, e, invalid, err := playbook.Read(s, opts.Query.Text != "", s.Now())
 	if err != nil {
 		return err
 	}
-	pb, invalid, err := playbook.Load(s, nil, s.Now())
-	if err != nil {
-		return err
+	defer s.WriteCaches()
+	if e == nil {
+		if e, err = playbook.Engine(s); err != nil {
+			return err
+		}
 	}
 	q := opts.Query
 	res := playbook.Search(pb, e.Score, q)
+	if err := pb.Err(); err != nil {
+		return err
+	}
 	if err := playbook.CheckEngine(e); err != nil {
 		return err
 	}

@@ -35,10 +35,11 @@ func Stats(opts *StatsOptions) error {
 	if err != nil {
 		return err
 	}
-	pb, invalid, err := playbook.Load(s, nil, s.Now())
+	pb, _, invalid, err := playbook.Read(s, false, s.Now())
 	if err != nil {
 		return err
 	}
+	defer s.WriteCaches()
 	pending, err := s.ListReflections("pending")
 	if err != nil {
 		return err

@@ -1,0 +1,181 @@
+package playbook
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// appWorldStore writes the AppWorld playbook (359 bullets) into a new store.
+func appWorldStore(t *testing.T) *mdstore.Store {
+	t.Helper()
+	data, err := os.ReadFile("../similar/testdata/appworld_playbook.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ParseACE(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := mdstore.Init(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+	acts, errs := PlanImport(pb, in, "appworld")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, a := range acts {
+		if err := pb.Do(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := &mdstore.Changeset{}
+	if err := pb.Changes(nil, cs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(cs, mdstore.CommitInfo{RunID: "import", At: now}, mdstore.SaveOptions{NoCommit: true}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// lessonsFrom makes a reflection of lessons taken from the active bullets:
+// copies (reinforced), copies with a sentence more (merged or proposed) and
+// sentences of two bullets put together (mostly new).
+func lessonsFrom(pb *Playbook, n, seed int) *mdstore.Reflection {
+	act := pb.Active()
+	conf := 0.8
+	r := &mdstore.Reflection{ID: fmt.Sprintf("r-%d", seed), CuratorStatus: "pending", CreatedAt: now}
+	for i := 0; i < n; i++ {
+		a := act[(seed*7919+i*104729)%len(act)]
+		b := act[(seed*31+i*613)%len(act)]
+		var text string
+		switch i % 3 {
+		case 0:
+			text = a.Content
+		case 1:
+			text = a.Content + " " + Sentences(b.Content)[0]
+		default:
+			text = Sentences(a.Content)[0] + " " + Sentences(b.Content)[len(Sentences(b.Content))-1]
+		}
+		r.Lessons = append(r.Lessons, mdstore.Lesson{Content: text, Category: a.Category, Confidence: &conf})
+	}
+	r.HelpfulBullets = []string{act[seed%len(act)].ID}
+	return r
+}
+
+func decisions(plan *Plan) string {
+	var out []string
+	for _, a := range plan.Actions {
+		out = append(out, fmt.Sprintf("%s %s %s %v %.12f %q", a.Type, a.BulletID, a.TargetBulletID, a.MergedFrom, a.Similarity, a.Content))
+	}
+	return strings.Join(out, "\n")
+}
+
+// A playbook read through the bullet index decides exactly as one read
+// from every file, over several runs that each change the playbook (the
+// index is updated by each save), and it reads only some bullet files.
+func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
+	s := appWorldStore(t)
+	lex := similar.NewLexical()
+	at := now
+	for run := 1; run <= 5; run++ {
+		at = at.Add(time.Hour)
+		indexed, _, _, err := Open(s, true, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if indexed.lazy == nil {
+			t.Fatal("the playbook was not read through the bullet index")
+		}
+		list, err := s.ListBullets(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known, _, err := s.KnownBulletIDs(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := New(list.All(), mdstore.NewIDAllocator(nil, known...), func() Matcher { return similar.NewIndex(lex) }, at)
+		refl := lessonsFrom(full, 12, run)
+		set := DefaultSettings()
+		set.AutoMerge = run%2 == 0
+		set.Maintenance = run == 5
+		want, err := PlanCuration(full, []*mdstore.Reflection{refl}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := PlanCuration(indexed, []*mdstore.Reflection{refl}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := decisions(got), decisions(want); g != w {
+			t.Fatalf("run %d: decisions differ\nindexed:\n%s\nfull read:\n%s", run, g, w)
+		}
+		if StatsOf(indexed).Tokens != StatsOf(full).Tokens {
+			t.Errorf("run %d: stats differ: %+v vs %+v", run, StatsOf(indexed), StatsOf(full))
+		}
+		if !set.Maintenance && len(indexed.lazy.unread) < len(list.All())/2 {
+			t.Errorf("run %d: read %d of %d bullet files; want only candidates", run, len(list.All())-len(indexed.lazy.unread), len(list.All()))
+		}
+		cs := &mdstore.Changeset{}
+		if err := indexed.Changes(s, cs); err != nil {
+			t.Fatal(err)
+		}
+		if cs.Empty() {
+			t.Fatalf("run %d changed nothing", run)
+		}
+		if _, err := s.Save(cs, mdstore.CommitInfo{RunID: fmt.Sprintf("run-%d", run), At: at}, mdstore.SaveOptions{NoCommit: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A text query answered from the matcher returns what scoring every
+// bullet returns.
+func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
+	s := appWorldStore(t)
+	lex := similar.NewLexical()
+	list, err := s.ListBullets(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := New(list.All(), mdstore.NewIDAllocator(nil), nil, now)
+	for i, b := range list.Active[:16] {
+		text := Sentences(b.Content)[0]
+		for _, limit := range []int{1, 5, 10} {
+			q := Query{Text: text, Limit: limit}
+			if i%4 == 0 {
+				q.Category = b.Category
+			}
+			indexed, _, _, err := Open(s, true, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := Search(indexed, lex.Score, q), Search(full, lex.Score, q)
+			if fmt.Sprint(results(got)) != fmt.Sprint(results(want)) {
+				t.Fatalf("query %q limit %d:\nindexed %v\nfull    %v", text, limit, results(got), results(want))
+			}
+			for _, r := range got {
+				if r.Content == "" {
+					t.Fatalf("result %s has no content", r.ID)
+				}
+			}
+		}
+	}
+}
+
+func results(rs []QueryResult) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, fmt.Sprintf("%s %.12f", r.ID, r.Score))
+	}
+	return out
+}

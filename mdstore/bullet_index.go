@@ -1,0 +1,564 @@
+package mdstore
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/curator-dev/curator/internal/parallel"
+)
+
+// The bullet index is a cache of every bullet file's frontmatter and of the
+// words the candidate index needs, in .curator/.cache/bullet-index
+// (git-ignored). With it a run reads one file and stats each bullet file
+// instead of parsing every bullet; the body of a bullet is read only when a
+// run needs its text (a candidate to score, a bullet it changes, a result
+// it prints).
+//
+// An entry is used only while its file has the size, modification time and
+// change time (ctime, which no program can set back) that the entry
+// recorded; any other file is read again. Where the system has no change
+// time (Windows), size and modification time alone decide, so a hand edit
+// that keeps the size and sets the modification time back is not seen
+// there until the file changes again or the cache is deleted. A missing or
+// damaged index, or one written for another analysis of texts (Analyser's
+// version), is rebuilt: deleting it only makes the next run slower.
+//
+// Entries are kept sorted by path and written back as bytes: a run copies
+// the entries of the files it did not read.
+
+const bulletIndexPath = ".cache/bullet-index"
+
+// bulletIndexMagic starts the file: then the analyser's version line, the
+// word table (count, then each word) and the entries.
+const bulletIndexMagic = "curator-bullet-index-1\n"
+
+// Analyser gives the words that the candidate index keeps of a bullet's
+// content. Version names the analysis: an index written with another
+// version is rebuilt.
+type Analyser struct {
+	Version string
+	Words   func(content string) []string
+}
+
+// BulletSummary is one bullet as the bullet index holds it.
+type BulletSummary struct {
+	// Bullet has every frontmatter field and Path; Content is empty and
+	// Doc nil (ReadBullet(Path) gives the whole bullet).
+	*Bullet
+	// ContentLen is the length of the content in bytes.
+	ContentLen int
+	// Terms are the content's words, as indices into IndexedBullets.Words.
+	Terms []uint32
+}
+
+// IndexedBullets is every bullet of the store, from the bullet index.
+type IndexedBullets struct {
+	// Active and Archived are sorted by id, as ListBullets sorts them.
+	Active, Archived []*BulletSummary
+	Words            []string
+	Invalid          []*InvalidFile
+	// Read is how many bullet files were read because the index did not
+	// hold them (0 when the index was up to date).
+	Read int
+}
+
+// List returns the bullets as a BulletList (without content).
+func (ib *IndexedBullets) List() *BulletList {
+	l := &BulletList{Invalid: ib.Invalid, Active: make([]*Bullet, len(ib.Active)), Archived: make([]*Bullet, len(ib.Archived))}
+	for i, b := range ib.Active {
+		l.Active[i] = b.Bullet
+	}
+	for i, b := range ib.Archived {
+		l.Archived[i] = b.Bullet
+	}
+	return l
+}
+
+// IndexedBullets lists every bullet (active and archived) through the
+// bullet index: files the index holds unchanged are not read. The index
+// update is queued as a cache write (WriteCaches; Save and Tx.Close run
+// it), and it also takes in the bullet files that the run's saves write.
+func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
+	up := s.readBulletIndex(a)
+	type file struct {
+		rel string
+		st  fileStat
+	}
+	var files []file
+	for _, root := range []string{"context/bullets", "context/archive"} {
+		cats, err := subfolders(s.Path(root))
+		if err != nil {
+			return nil, err
+		}
+		for _, cat := range cats {
+			dir := root + "/" + cat
+			scanned, err := scanFolder(s.Path(dir))
+			if err != nil {
+				return nil, err
+			}
+			slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
+			for _, f := range scanned {
+				files = append(files, file{dir + "/" + f.name, f})
+			}
+		}
+	}
+	if !slices.IsSortedFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) }) {
+		slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) })
+	}
+
+	res := &IndexedBullets{}
+	entries := make([][]byte, len(files))
+	sums := make([]*BulletSummary, len(files))
+	var toRead []int
+	old := up.entries
+	for i, f := range files {
+		for len(old) > 0 && string(entryRel(old[0])) < f.rel {
+			old = old[1:]
+		}
+		if len(old) > 0 && string(entryRel(old[0])) == f.rel {
+			e := old[0]
+			old = old[1:]
+			if sum, ok := up.decode(e, f.st); ok {
+				entries[i], sums[i] = e, sum
+				continue
+			}
+		}
+		toRead = append(toRead, i)
+	}
+	if len(toRead) > 0 || len(old) > 0 || len(up.entries) != len(files) {
+		up.dirty = true
+	}
+	// Files the index does not hold: read and analysed on every core.
+	read := make([]*Bullet, len(toRead))
+	errs := make([]error, len(toRead))
+	words := make([][]string, len(toRead))
+	parallel.For(len(toRead), func(k int) {
+		f := files[toRead[k]]
+		read[k], errs[k] = s.ReadBullet(f.rel)
+		if errs[k] == nil {
+			words[k] = a.Words(read[k].Content)
+		}
+	})
+	res.Read = len(toRead)
+	for k, i := range toRead {
+		f := files[i]
+		if errs[k] != nil {
+			res.Invalid = append(res.Invalid, invalid(f.rel, errs[k]))
+			continue
+		}
+		sum := up.summarise(read[k], words[k])
+		sums[i] = sum
+		if f.st.regular {
+			entries[i] = up.encode(f.rel, f.st, sum)
+		}
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		if e != nil {
+			kept = append(kept, e)
+		}
+	}
+	up.entries = kept
+	for _, sum := range sums {
+		switch {
+		case sum == nil:
+		case sum.IsActive:
+			res.Active = append(res.Active, sum)
+		default:
+			res.Archived = append(res.Archived, sum)
+		}
+	}
+	sortSummaries(res.Active)
+	sortSummaries(res.Archived)
+	res.Words = up.words
+	s.queueCache(bulletIndexPath, func() { up.save(s) })
+	return res, nil
+}
+
+func sortSummaries(bs []*BulletSummary) {
+	slices.SortFunc(bs, func(a, b *BulletSummary) int { return strings.Compare(a.ID, b.ID) })
+}
+
+// bulletIndex is the bullet index of a listing, as it will be written.
+type bulletIndex struct {
+	a       Analyser
+	words   []string
+	wordID  map[string]uint32 // built when a new word is added
+	entries [][]byte          // sorted by path
+	dirty   bool
+	interns map[string]string
+	alloc   summaryAlloc
+}
+
+// summaryAlloc hands out the summaries of a listing from a few large
+// arrays instead of three allocations per bullet.
+type summaryAlloc struct {
+	bullets []Bullet
+	sums    []BulletSummary
+	flat    []uint32
+}
+
+const allocChunk = 4096
+
+func (a *summaryAlloc) bullet() *Bullet {
+	if len(a.bullets) == 0 {
+		a.bullets = make([]Bullet, allocChunk)
+	}
+	b := &a.bullets[0]
+	a.bullets = a.bullets[1:]
+	return b
+}
+
+func (a *summaryAlloc) summary() *BulletSummary {
+	if len(a.sums) == 0 {
+		a.sums = make([]BulletSummary, allocChunk)
+	}
+	s := &a.sums[0]
+	a.sums = a.sums[1:]
+	return s
+}
+
+func (a *summaryAlloc) terms(n int) []uint32 {
+	if n > len(a.flat) {
+		a.flat = make([]uint32, max(n, 16*allocChunk))
+	}
+	t := a.flat[:n:n]
+	a.flat = a.flat[n:]
+	return t
+}
+
+// readBulletIndex reads the index file; an unusable one gives an empty
+// index.
+func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
+	up := &bulletIndex{a: a, interns: map[string]string{}}
+	data, err := os.ReadFile(filepath.Join(s.Dir, bulletIndexPath))
+	head := bulletIndexMagic + a.Version + "\n"
+	if err != nil || !bytes.HasPrefix(data, []byte(head)) {
+		up.dirty = true
+		return up
+	}
+	b := data[len(head):]
+	r := reader{b: b}
+	n := r.uvarint()
+	if r.bad || n > uint64(len(b)) {
+		up.dirty = true
+		return up
+	}
+	words := make([]string, 0, n)
+	for range n {
+		words = append(words, string(r.bytes()))
+	}
+	var entries [][]byte
+	last := ""
+	for !r.bad && len(r.b) > 0 {
+		e := r.bytes()
+		if r.bad || len(e) == 0 {
+			break
+		}
+		rel := entryRel(e)
+		if rel == nil || string(rel) <= last {
+			r.bad = true
+			break
+		}
+		last = string(rel)
+		entries = append(entries, e)
+	}
+	if r.bad {
+		up.dirty = true
+		return up // damaged: start over
+	}
+	up.words, up.entries = words, entries
+	return up
+}
+
+// entryRel is the path an entry starts with (nil when damaged).
+func entryRel(e []byte) []byte {
+	r := reader{b: e}
+	rel := r.bytes()
+	if r.bad {
+		return nil
+	}
+	return rel
+}
+
+// encode renders one entry: the path, the file's stat, the frontmatter
+// fields, the content's length and its words.
+func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) []byte {
+	b := sum.Bullet
+	var w writer
+	w.str(rel)
+	w.varint(st.size)
+	w.varint(st.mtime)
+	w.varint(st.ctime)
+	w.str(b.ID)
+	w.str(b.Category)
+	w.u64(math.Float64bits(b.Confidence))
+	for _, v := range []int{b.Priority, b.HelpfulCount, b.HarmfulCount, b.UsageCount, b.Version} {
+		w.varint(int64(v))
+	}
+	w.str(b.ParentBulletID)
+	w.list(b.MergedFrom)
+	w.list(b.Tags)
+	for _, t := range []time.Time{b.CreatedAt, b.UpdatedAt, b.LastUsedAt, b.ArchivedAt} {
+		w.time(t)
+	}
+	w.str(b.Validation)
+	w.list(b.SourceReflections)
+	w.str(b.OriginalID)
+	w.str(b.Section)
+	w.varint(int64(sum.ContentLen))
+	w.uvarint(uint64(len(sum.Terms)))
+	for _, t := range sum.Terms {
+		w.uvarint(uint64(t))
+	}
+	return w.b
+}
+
+// decode returns an entry's bullet when the file's stat is the one it
+// recorded.
+func (up *bulletIndex) decode(e []byte, st fileStat) (*BulletSummary, bool) {
+	r := reader{b: e}
+	rel := string(r.bytes())
+	if !st.regular || r.varint() != st.size || r.varint() != st.mtime || r.varint() != st.ctime || r.bad {
+		return nil, false
+	}
+	b := up.alloc.bullet()
+	b.Path = rel
+	id := r.bytes()
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 && rel[i+1:] == string(id)+".md" {
+		b.ID = rel[i+1 : len(rel)-3]
+	} else {
+		b.ID = string(id)
+	}
+	b.Category = up.intern(r.bytes())
+	b.Confidence = math.Float64frombits(r.u64())
+	for _, p := range []*int{&b.Priority, &b.HelpfulCount, &b.HarmfulCount, &b.UsageCount, &b.Version} {
+		*p = int(r.varint())
+	}
+	b.ParentBulletID = string(r.bytes())
+	b.MergedFrom = r.list()
+	b.Tags = r.list()
+	for _, t := range []*time.Time{&b.CreatedAt, &b.UpdatedAt, &b.LastUsedAt, &b.ArchivedAt} {
+		*t = r.time()
+	}
+	b.Validation = up.intern(r.bytes())
+	b.SourceReflections = r.list()
+	b.OriginalID = string(r.bytes())
+	b.Section = up.intern(r.bytes())
+	b.IsActive = strings.HasPrefix(rel, "context/bullets/")
+	sum := up.alloc.summary()
+	sum.Bullet, sum.ContentLen = b, int(r.varint())
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		return nil, false
+	}
+	sum.Terms = up.alloc.terms(int(n))
+	for i := range sum.Terms {
+		t := r.uvarint()
+		if t >= uint64(len(up.words)) {
+			return nil, false
+		}
+		sum.Terms[i] = uint32(t)
+	}
+	if r.bad || len(r.b) != 0 {
+		return nil, false
+	}
+	return sum, true
+}
+
+func (up *bulletIndex) intern(b []byte) string {
+	if s, ok := up.interns[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	up.interns[s] = s
+	return s
+}
+
+// summarise keeps what the index holds of a bullet that was read.
+func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
+	sum := &BulletSummary{ContentLen: len(b.Content), Terms: make([]uint32, len(words))}
+	if up.wordID == nil {
+		up.wordID = make(map[string]uint32, len(up.words))
+		for i, w := range up.words {
+			up.wordID[w] = uint32(i)
+		}
+	}
+	for i, w := range words {
+		id, ok := up.wordID[w]
+		if !ok {
+			id = uint32(len(up.words))
+			up.words = append(up.words, w)
+			up.wordID[w] = id
+		}
+		sum.Terms[i] = id
+	}
+	c := *b
+	c.Content, c.Doc, c.orig = "", nil, nil
+	sum.Bullet = &c
+	return sum
+}
+
+// save takes in the bullet files the run wrote, then writes the index if
+// it changed (best effort: a cache that cannot be written only costs speed
+// next time).
+func (up *bulletIndex) save(s *Store) {
+	for _, rel := range s.writtenPaths() {
+		if !strings.HasSuffix(rel, ".md") || !(strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")) {
+			continue
+		}
+		up.dirty = true
+		i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= rel })
+		found := i < len(up.entries) && string(entryRel(up.entries[i])) == rel
+		var e []byte
+		if st, ok := statFile(s.Path(rel)); ok {
+			if b, err := s.ReadBullet(rel); err == nil {
+				e = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
+			}
+		}
+		switch {
+		case found && e != nil:
+			up.entries[i] = e
+		case found:
+			up.entries = append(up.entries[:i], up.entries[i+1:]...)
+		case e != nil:
+			up.entries = append(up.entries, nil)
+			copy(up.entries[i+1:], up.entries[i:])
+			up.entries[i] = e
+		}
+	}
+	if !up.dirty {
+		return
+	}
+	_ = writeFileWith(filepath.Join(s.Dir, bulletIndexPath), 0o644, false, func(out io.Writer) error {
+		bw := bufio.NewWriterSize(out, 1<<16)
+		w := writer{b: make([]byte, 0, 1024)}
+		w.b = append(w.b, bulletIndexMagic+up.a.Version+"\n"...)
+		w.uvarint(uint64(len(up.words)))
+		for _, x := range up.words {
+			w.str(x)
+			if len(w.b) > 1<<15 {
+				bw.Write(w.b)
+				w.b = w.b[:0]
+			}
+		}
+		for _, e := range up.entries {
+			w.bytes(e)
+			if len(w.b) > 1<<15 {
+				bw.Write(w.b)
+				w.b = w.b[:0]
+			}
+		}
+		bw.Write(w.b)
+		return bw.Flush()
+	})
+}
+
+// writer appends the index's binary values.
+type writer struct{ b []byte }
+
+func (w *writer) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *writer) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *writer) u64(v uint64)     { w.b = binary.BigEndian.AppendUint64(w.b, v) }
+func (w *writer) bytes(b []byte)   { w.uvarint(uint64(len(b))); w.b = append(w.b, b...) }
+func (w *writer) str(s string)     { w.uvarint(uint64(len(s))); w.b = append(w.b, s...) }
+func (w *writer) list(l []string) {
+	w.uvarint(uint64(len(l)))
+	for _, s := range l {
+		w.str(s)
+	}
+}
+func (w *writer) time(t time.Time) {
+	if t.IsZero() {
+		w.uvarint(0)
+		return
+	}
+	w.uvarint(1)
+	w.varint(t.Unix())
+	w.uvarint(uint64(t.Nanosecond()))
+}
+
+// reader reads them back; bad is set at the first damaged value.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.bad = true
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) list() []string {
+	n := r.uvarint()
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = string(r.bytes())
+	}
+	return out
+}
+
+func (r *reader) time() time.Time {
+	if r.uvarint() == 0 {
+		return time.Time{}
+	}
+	sec := r.varint()
+	nsec := r.uvarint()
+	if nsec >= 1e9 {
+		r.bad = true
+		return time.Time{}
+	}
+	return time.Unix(sec, int64(nsec)).UTC()
+}
