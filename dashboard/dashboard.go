@@ -119,6 +119,17 @@ var pageTemplate = template.Must(template.New(templates.Dashboard).Funcs(templat
 		return s
 	},
 	"class": func(s string) string { return "st-" + strings.ReplaceAll(s, " ", "-") },
+	// budgetMark is the CSS shape of a budget status (the page shows no
+	// emoji, so it needs no emoji font): ok, warn or bad.
+	"budgetMark": func(status string) string {
+		switch status {
+		case pipeline.BudgetOver:
+			return "bad"
+		case pipeline.BudgetPressure:
+			return "warn"
+		}
+		return "ok"
+	},
 	"pct": func(b *pipeline.Budget) string {
 		if b == nil || b.Limit == 0 {
 			return "0"

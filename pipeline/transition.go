@@ -111,7 +111,8 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		for _, b := range blockers {
 			msgs = append(msgs, b.Message)
 		}
-		r.Warnings = append(r.Warnings, msgs...)
+		// the blockers are in the report's checks and the state, not
+		// repeated as warnings
 		r.Decisions = append(r.Decisions, "blocked "+req.From+"→"+req.To+": "+strings.Join(msgs, "; "))
 		if err := e.finish(r, st, l.Raw); err != nil {
 			return nil, err

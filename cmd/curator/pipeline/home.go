@@ -165,6 +165,11 @@ func (o *HomeOptions) run(write bool, mode func(*pipeline.Env) (*pipeline.Report
 	if err := printReport(o.Env, h.env.Home, r, commit); err != nil {
 		return err
 	}
+	if errors.Is(runErr, pipeline.ErrBlocked) && !o.Globals.JSON && !o.Globals.Quiet {
+		// the report above named every blocker: say it once
+		first, _, _ := strings.Cut(runErr.Error(), "\n")
+		return cmdutil.Blocked(fmt.Errorf("%s (the blockers are listed above and recorded in the state)", strings.TrimSuffix(first, ":")))
+	}
 	return pipelineErr(runErr)
 }
 
