@@ -72,7 +72,9 @@ func ViewOf(st *pipeline.State, r *pipeline.Report) View {
 		v.Budget = r.Budget
 		v.BriefPath = r.BriefPath
 	}
-	if v.Budget == nil && st.LastBrief != nil {
+	// the state's last brief, when there is one, whatever the mode that
+	// renders the page: the same state gives the same page
+	if st.LastBrief != nil {
 		lb := st.LastBrief
 		b := pipeline.NewBudget(lb.Tokens, st.Config.ContextWindow, st.Config.CompressionThreshold)
 		b.Compressed = lb.Compressed

@@ -269,7 +269,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 		if err := curate(chunk, src.Path, src.Type, o, &rule, step); err != nil {
 			return err
 		}
-		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, abs, src.Type, src.SHA256, src.ValidatedAt))
+		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, e.Shown(abs), src.Type, src.SHA256, src.ValidatedAt))
 	}
 	if chunk.Step == 0 {
 		step = 0
@@ -294,14 +294,14 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 		prev = from.ContextBriefPath
 	}
 	statePath, _ := e.Home.Path(StateName(st.ProjectName))
-	refs = append(refs, "Pipeline state: "+statePath)
+	refs = append(refs, "Pipeline state: "+e.Shown(statePath))
 	if e.Config.Settings.Dashboard() {
 		dash, _ := e.Home.Path(DashboardName(st.ProjectName))
-		refs = append(refs, "Dashboard: "+dash)
+		refs = append(refs, "Dashboard: "+e.Shown(dash))
 	}
 	if prev != "" {
 		p, _ := e.Home.Path(prev)
-		refs = append(refs, "Previous brief: "+p)
+		refs = append(refs, "Previous brief: "+e.Shown(p))
 	}
 	mission := toDef.Mission
 	if mission == "" {
@@ -312,7 +312,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 		target += fmt.Sprintf(" (step %d of %d)", step, len(chunk.Stories))
 	}
 	d := &BriefData{
-		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
+		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: e.Shown(st.ProjectPath),
 		Source: t.From, Target: target, Mode: r.Mode,
 		Phase: toDef.Name, PhaseDisplay: st.Phases[toNum-1].DisplayName, From: t.From,
 		PhaseNumber: toNum, PhaseCount: len(p.Phases), Step: step, StepCount: len(chunk.Stories),
