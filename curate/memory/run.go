@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -44,26 +45,42 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 	}
 	candidates := list.Memories
 	invalid := list.Invalid
-	var older []*mdstore.Memory
+	var stillSeen []string
 	if !st.Watermark.IsZero() {
-		ol, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", To: st.Watermark, Light: true, DeferIndex: true, Secrets: s.Secrets()})
+		// late entries: inbox records neither in the window nor seen by an
+		// earlier pass (found by file name, so only those are read)
+		ids, err := s.InboxIDs()
 		if err != nil {
 			return nil, err
 		}
-		seen := make(map[string]bool, len(st.Seen))
+		known := make(map[string]bool, len(st.Seen)+len(list.Memories))
 		for _, id := range st.Seen {
-			seen[id] = true
+			known[id] = true
 		}
-		for _, m := range ol.Memories {
-			if w.Contains(m.IngestionTime) {
-				continue
+		var unknown []string
+		for _, id := range ids {
+			if known[id] {
+				stillSeen = append(stillSeen, id)
 			}
-			older = append(older, m)
-			if !seen[m.ID] {
+		}
+		for _, m := range list.Memories {
+			known[m.ID] = true
+		}
+		for _, inv := range list.Invalid {
+			known[strings.TrimSuffix(path.Base(inv.Path), ".md")] = true
+		}
+		for _, id := range ids {
+			if !known[id] {
+				unknown = append(unknown, id)
+			}
+		}
+		more, bad := s.ReadInbox(unknown, s.Secrets())
+		for _, m := range more {
+			if m.IngestionTime.Before(st.Watermark) && !w.Contains(m.IngestionTime) {
 				candidates = append(candidates, m)
 			}
 		}
-		for _, inv := range ol.Invalid {
+		for _, inv := range bad {
 			if !containsInvalid(invalid, inv.Path) {
 				invalid = append(invalid, inv)
 			}
@@ -85,7 +102,7 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 	if err != nil {
 		return nil, err
 	}
-	next := MemoryStateAfter(st, w, plan, older, candidates, run)
+	next := MemoryStateAfter(st, w, plan, stillSeen, candidates, run)
 	if !cs.Empty() && next.Watermark.After(committedWatermark(s)) {
 		cs.Write(mdstore.MemoryStatePath, next.Bytes())
 	}
@@ -105,10 +122,10 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 }
 
 // MemoryStateAfter is the state after a pass: the later of the two
-// watermarks, and as seen every inbox entry older than it that stays in
-// the inbox (the older entries already looked at, and the candidates the
-// plan keeps).
-func MemoryStateAfter(st mdstore.MemoryState, w Window, p *Plan, older, candidates []*mdstore.Memory, run string) mdstore.MemoryState {
+// watermarks, and as seen the inbox entries older than it that stay in the
+// inbox: stillSeen (seen by earlier passes and still there) and the
+// candidates the plan leaves in the inbox.
+func MemoryStateAfter(st mdstore.MemoryState, w Window, p *Plan, stillSeen []string, candidates []*mdstore.Memory, run string) mdstore.MemoryState {
 	next := mdstore.MemoryState{Watermark: st.Watermark, LastRun: run}
 	if w.To.After(next.Watermark) {
 		next.Watermark = w.To
@@ -120,11 +137,14 @@ func MemoryStateAfter(st mdstore.MemoryState, w Window, p *Plan, older, candidat
 		}
 	}
 	ids := map[string]bool{}
-	for _, ms := range [][]*mdstore.Memory{older, candidates} {
-		for _, m := range ms {
-			if !moved[m.ID] && m.IngestionTime.Before(next.Watermark) {
-				ids[m.ID] = true
-			}
+	for _, id := range stillSeen {
+		if !moved[id] {
+			ids[id] = true
+		}
+	}
+	for _, m := range candidates {
+		if !moved[m.ID] && m.IngestionTime.Before(next.Watermark) {
+			ids[m.ID] = true
 		}
 	}
 	for id := range ids {

@@ -34,9 +34,8 @@ func TestMemoryStateAfter(t *testing.T) {
 	mem := func(id string, h int) *mdstore.Memory { return &mdstore.Memory{ID: id, IngestionTime: at(h)} }
 	w := Window{From: at(10), To: at(11)}
 	p := &Plan{Promoted: []Action{{ID: "moved"}}, Discarded: []Action{{ID: "trashed"}}}
-	older := []*mdstore.Memory{mem("old", 8)}
 	cands := []*mdstore.Memory{mem("moved", 10), mem("trashed", 10), mem("kept", 10), mem("late", 9)}
-	st := MemoryStateAfter(mdstore.MemoryState{Watermark: at(10)}, w, p, older, cands, "r1")
+	st := MemoryStateAfter(mdstore.MemoryState{Watermark: at(10)}, w, p, []string{"old"}, cands, "r1")
 	if !st.Watermark.Equal(at(11)) || st.LastRun != "r1" {
 		t.Fatalf("state %+v", st)
 	}
