@@ -72,7 +72,9 @@ func ViewOf(st *pipeline.State, r *pipeline.Report) View {
 		v.Budget = r.Budget
 		v.BriefPath = r.BriefPath
 	}
-	if v.Budget == nil && st.LastBrief != nil {
+	// the state's last brief, when there is one, whatever the mode that
+	// renders the page: the same state gives the same page
+	if st.LastBrief != nil {
 		lb := st.LastBrief
 		b := pipeline.NewBudget(lb.Tokens, st.Config.ContextWindow, st.Config.CompressionThreshold)
 		b.Compressed = lb.Compressed
@@ -119,6 +121,17 @@ var pageTemplate = template.Must(template.New(templates.Dashboard).Funcs(templat
 		return s
 	},
 	"class": func(s string) string { return "st-" + strings.ReplaceAll(s, " ", "-") },
+	// budgetMark is the CSS shape of a budget status (the page shows no
+	// emoji, so it needs no emoji font): ok, warn or bad.
+	"budgetMark": func(status string) string {
+		switch status {
+		case pipeline.BudgetOver:
+			return "bad"
+		case pipeline.BudgetPressure:
+			return "warn"
+		}
+		return "ok"
+	},
 	"pct": func(b *pipeline.Budget) string {
 		if b == nil || b.Limit == 0 {
 			return "0"

@@ -41,7 +41,7 @@ func TestRenderEscapes(t *testing.T) {
 			t.Errorf("page contains raw %q", bad)
 		}
 	}
-	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "implementer", "blocked", "⚠️ context pressure", "missing section", "steps: 1 of 2 done", "modified at 2026-11-29T10:04:00Z"} {
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "implementer", "blocked", `<span class="mark warn"></span>context pressure`, "missing section", "steps: 1 of 2 done", "modified at 2026-11-29T10:04:00Z"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -60,5 +60,26 @@ func TestViewUsesLastBrief(t *testing.T) {
 	v := ViewOf(st, nil)
 	if v.Budget == nil || v.Budget.Status != pipeline.BudgetOver || v.BriefPath != "b.md" || v.Budget.Limit != 500 {
 		t.Errorf("budget from the state: %+v", v.Budget)
+	}
+}
+
+// The page shows every status as a word with a CSS shape: it needs no
+// emoji font.
+func TestRenderNeedsNoEmojiFont(t *testing.T) {
+	st, r := hostileState()
+	r.Warnings = append(r.Warnings, "a warning")
+	page, err := ForPipeline(st, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range string(page) {
+		if (c >= 0x2600 && c <= 0x27BF) || c >= 0x1F000 || c == 0xFE0F {
+			t.Fatalf("page has the symbol %q at byte %d", c, i)
+		}
+	}
+	for _, want := range []string{`<span class="mark bad"></span><strong>blocked:</strong>`, `<span class="mark warn"></span><strong>warning:</strong> a warning`, `<span class="mark ok"></span>valid, `} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -36,6 +37,16 @@ const ConfigName = "pipeline-config.json"
 
 // StateName is the state file of a project.
 func StateName(project string) string { return "pipeline-state-" + project + ".json" }
+
+// BackupIgnore is the git-ignore rule of the state backups: history is
+// their backup, so they are never committed.
+const BackupIgnore = "pipeline-state-*.json.bak.*"
+
+// IsBackup reports whether a home-relative name is a state backup.
+func IsBackup(name string) bool {
+	ok, _ := path.Match(BackupIgnore, name)
+	return ok
+}
 
 // BackupName is the n-th backup of a project's state (1 is the newest).
 func BackupName(project string, n int) string {

@@ -3,11 +3,14 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"github.com/curator-dev/curator/internal/secrets"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // ErrBlocked means validation blocked a handoff; the report lists why.
@@ -29,6 +32,41 @@ type Env struct {
 	// UserHome is the user's home folder: a project_path under it is stored
 	// as "~/…" and read back expanded ("": stored as it is).
 	UserHome string
+	// Root is the folder of the repository the pipeline files are committed
+	// to ("" when they are not): a path inside it is written into them
+	// relative to it, so no file holds a path of one machine.
+	Root string
+}
+
+// Shown is how a path is written into the brief and the dashboard: when
+// they are committed (Root is set), as in the state (Stored); else as it is.
+func (e *Env) Shown(p string) string {
+	if e.Root == "" {
+		return p
+	}
+	return e.Stored(p)
+}
+
+// Stored is how a path is written into the state: relative to Root, with
+// slashes, when it lies inside it; "~/…" under the user's home folder;
+// else as it is.
+func (e *Env) Stored(p string) string {
+	if e.Root != "" && p != "" && filepath.IsAbs(p) {
+		rel, err := filepath.Rel(filepath.Clean(e.Root), filepath.Clean(p))
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return PortablePath(p, e.UserHome)
+}
+
+// storedPath reads a path as Stored wrote it back to an absolute one.
+func (e *Env) storedPath(p string) (string, error) {
+	p, err := ExpandHome(p, e.UserHome)
+	if err != nil || p == "" || filepath.IsAbs(p) || e.Root == "" {
+		return p, err
+	}
+	return filepath.Join(e.Root, filepath.FromSlash(p)), nil
 }
 
 // Report is what a mode did and found. Files are still to be written, in
@@ -113,7 +151,7 @@ func (e *Env) finish(r *Report, st *State, old []byte) error {
 		r.Drift = st.Drift
 	}
 	r.State = st
-	files, err := stateFiles(e.Home, r.Project, st, old, e.Config.Settings.Backups(), e.UserHome)
+	files, err := stateFiles(e.Home, r.Project, st, old, e.Config.Settings.Backups(), e.Stored)
 	if err != nil {
 		return err
 	}
@@ -128,12 +166,23 @@ func (e *Env) dashboard(r *Report, st *State) error {
 	if e.Config.Settings.Drift() && r.Drift == nil {
 		r.Drift = DetectDrift(st)
 	}
-	html, err := e.Dashboard(st, r)
+	html, err := e.renderDashboard(st, r)
 	if err != nil {
 		return fmt.Errorf("rendering the dashboard: %w", err)
 	}
 	r.Files = append(r.Files, File{Name: DashboardName(r.Project), Data: html})
 	return nil
+}
+
+// renderDashboard renders the dashboard of st with its project folder as
+// Shown.
+func (e *Env) renderDashboard(st *State, r *Report) ([]byte, error) {
+	if st == nil {
+		return e.Dashboard(st, r)
+	}
+	shown := *st
+	shown.ProjectPath = e.Shown(st.ProjectPath)
+	return e.Dashboard(&shown, r)
 }
 
 // driftWarnings describes drift in one line per file.
@@ -160,7 +209,7 @@ func (e *Env) open(project string) (*loaded, error) {
 	}
 	for _, st := range []*State{l.State, l.Previous} {
 		if st != nil {
-			if st.ProjectPath, err = ExpandHome(st.ProjectPath, e.UserHome); err != nil {
+			if st.ProjectPath, err = e.storedPath(st.ProjectPath); err != nil {
 				return nil, fmt.Errorf("%s: project_path %w", StateName(project), err)
 			}
 		}

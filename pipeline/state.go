@@ -111,7 +111,9 @@ type Step struct {
 	StartedAt        string `json:"started_at"`
 	CompletedAt      string `json:"completed_at"`
 	ContextBriefPath string `json:"context_brief_path"`
-	Extra            Extra  `json:"-"`
+	// SkipReason is why a step that never ran was skipped.
+	SkipReason string `json:"skip_reason,omitempty"`
+	Extra      Extra  `json:"-"`
 }
 
 // Accumulated is what the pipeline learned so far, carried into every brief.

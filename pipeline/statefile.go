@@ -79,11 +79,11 @@ func loadState(h Home, project string, backups int, now time.Time) (*loaded, err
 
 // stateFiles renders the new state and rotates the backups: the state being
 // replaced becomes .bak.1, .bak.i becomes .bak.i+1, up to n backups.
-// The project folder is stored in its portable form ("~/…" under the user's
-// home folder userHome).
-func stateFiles(h Home, project string, st *State, old []byte, n int, userHome string) ([]File, error) {
+// The project folder is stored as shown says (relative to the repository,
+// or "~/…" under the user's home folder).
+func stateFiles(h Home, project string, st *State, old []byte, n int, shown func(string) string) ([]File, error) {
 	stored := *st
-	stored.ProjectPath = PortablePath(st.ProjectPath, userHome)
+	stored.ProjectPath = shown(st.ProjectPath)
 	data, err := json.MarshalIndent(stored, "", "  ")
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,6 +20,10 @@ type TransitionRequest struct {
 	// WorkDir is the folder curator runs in (absolute): the project folder
 	// at the first transition when ProjectPath is not given.
 	WorkDir string
+	// SkipRemaining, when set, is the reason recorded on the steps of the
+	// phase that ends which never ran: they become skipped rather than
+	// staying pending.
+	SkipRemaining string
 }
 
 // Transition validates the artifacts of From, updates the state, and writes
@@ -106,7 +111,8 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		for _, b := range blockers {
 			msgs = append(msgs, b.Message)
 		}
-		r.Warnings = append(r.Warnings, msgs...)
+		// the blockers are in the report's checks and the state, not
+		// repeated as warnings
 		r.Decisions = append(r.Decisions, "blocked "+req.From+"→"+req.To+": "+strings.Join(msgs, "; "))
 		if err := e.finish(r, st, l.Raw); err != nil {
 			return nil, err
@@ -143,7 +149,13 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		if from.Status != StatusCompleted || from.CompletedAt == "" {
 			from.Status, from.CompletedAt = StatusCompleted, stamp(now)
 		}
-		completeSteps(from, 0, now)
+		if never := completeSteps(from, 0, req.SkipRemaining, now); len(never) > 0 {
+			if req.SkipRemaining != "" {
+				r.Decisions = append(r.Decisions, fmt.Sprintf("%s: skipped step(s) %s that never ran: %s", req.From, joinInts(never), req.SkipRemaining))
+			} else {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: step(s) %s never ran and stay pending (--skip-remaining REASON marks them skipped)", req.From, joinInts(never)))
+			}
+		}
 		if main != nil {
 			from.Summary = phaseSummary(main)
 		}
@@ -179,25 +191,47 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 	return r, e.finish(r, st, l.Raw)
 }
 
-// completeSteps marks the steps before step (all steps when step is 0)
-// completed, step in progress and the later ones pending.
-func completeSteps(ph *Phase, step int, now time.Time) {
+// completeSteps ends the steps before step (all steps when step is 0):
+// a step that ran (it has a start time) is completed; one that never ran
+// stays pending, or is skipped with skipReason when one is given. step
+// becomes in progress and the later ones pending. It returns the numbers
+// of the steps that never ran.
+func completeSteps(ph *Phase, step int, skipReason string, now time.Time) []int {
+	var never []int
 	for i := range ph.Steps {
 		s := &ph.Steps[i]
 		switch n := s.StepNumber; {
 		case step == 0 || n < step:
-			if s.Status != StatusCompleted {
+			switch {
+			case s.Status == StatusCompleted || s.Status == StatusSkipped:
+			case s.StartedAt != "":
 				s.Status, s.CompletedAt = StatusCompleted, stamp(now)
+			case skipReason != "":
+				s.Status, s.CompletedAt, s.SkipReason = StatusSkipped, "", skipReason
+				never = append(never, n)
+			default:
+				s.Status, s.CompletedAt = StatusPending, ""
+				never = append(never, n)
 			}
 		case n == step:
-			s.Status, s.CompletedAt = StatusInProgress, ""
+			s.Status, s.CompletedAt, s.SkipReason = StatusInProgress, "", ""
 			if s.StartedAt == "" {
 				s.StartedAt = stamp(now)
 			}
 		default:
-			s.Status, s.CompletedAt = StatusPending, ""
+			s.Status, s.CompletedAt, s.SkipReason = StatusPending, "", ""
 		}
 	}
+	return never
+}
+
+// joinInts is "1, 2, 3".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // brief curates the sources of transition t into the brief of phase toDef
@@ -235,7 +269,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 		if err := curate(chunk, src.Path, src.Type, o, &rule, step); err != nil {
 			return err
 		}
-		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, abs, src.Type, src.SHA256, src.ValidatedAt))
+		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, e.Shown(abs), src.Type, src.SHA256, src.ValidatedAt))
 	}
 	if chunk.Step == 0 {
 		step = 0
@@ -244,7 +278,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 	to := &st.Phases[toNum-1]
 	if step > 0 {
 		setSteps(to, chunk.Stories)
-		completeSteps(to, step, now)
+		completeSteps(to, step, "", now)
 		st.CurrentPhase.StepNumber, st.CurrentPhase.StepName = step, chunk.Stories[step-1].Title
 	}
 	r.Drift = DetectDrift(st)
@@ -260,14 +294,14 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 		prev = from.ContextBriefPath
 	}
 	statePath, _ := e.Home.Path(StateName(st.ProjectName))
-	refs = append(refs, "Pipeline state: "+statePath)
+	refs = append(refs, "Pipeline state: "+e.Shown(statePath))
 	if e.Config.Settings.Dashboard() {
 		dash, _ := e.Home.Path(DashboardName(st.ProjectName))
-		refs = append(refs, "Dashboard: "+dash)
+		refs = append(refs, "Dashboard: "+e.Shown(dash))
 	}
 	if prev != "" {
 		p, _ := e.Home.Path(prev)
-		refs = append(refs, "Previous brief: "+p)
+		refs = append(refs, "Previous brief: "+e.Shown(p))
 	}
 	mission := toDef.Mission
 	if mission == "" {
@@ -278,7 +312,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 		target += fmt.Sprintf(" (step %d of %d)", step, len(chunk.Stories))
 	}
 	d := &BriefData{
-		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
+		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: e.Shown(st.ProjectPath),
 		Source: t.From, Target: target, Mode: r.Mode,
 		Phase: toDef.Name, PhaseDisplay: st.Phases[toNum-1].DisplayName, From: t.From,
 		PhaseNumber: toNum, PhaseCount: len(p.Phases), Step: step, StepCount: len(chunk.Stories),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 )
 
 // Summary is the first line of the commit that records a report's files:
@@ -19,7 +20,8 @@ func (r *Report) Summary() string {
 // Writes are the files of a report that are still to be written, in order.
 // Every file is first redacted (RedactFiles: what it redacts is added to
 // the report's warnings); a file whose content is already on disk is left
-// out, a move never is.
+// out, and so is a brief that differs from the one on disk only by its
+// **Generated** time; a move never is.
 func (e *Env) Writes(r *Report) ([]File, error) {
 	RedactFiles(e.secrets(), r)
 	var out []File
@@ -28,7 +30,7 @@ func (e *Env) Writes(r *Report) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		if cur, err := os.ReadFile(abs); f.From == "" && err == nil && bytes.Equal(cur, f.Data) {
+		if cur, err := os.ReadFile(abs); f.From == "" && err == nil && (bytes.Equal(cur, f.Data) || sameBrief(cur, f.Data)) {
 			continue
 		}
 		out = append(out, f)
@@ -45,7 +47,7 @@ func (e *Env) DashboardPage(req ProjectRequest) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.Dashboard(r.State, r)
+	return e.renderDashboard(r.State, r)
 }
 
 // DashboardReport is the dashboard mode: the page, as the report's one
@@ -56,4 +58,16 @@ func (e *Env) DashboardReport(req ProjectRequest) (*Report, error) {
 		return nil, err
 	}
 	return &Report{Mode: "dashboard", Project: req.Project, Files: []File{{Name: DashboardName(req.Project), Data: page}}}, nil
+}
+
+// generatedLine is the line of a brief that says when it was written.
+var generatedLine = regexp.MustCompile(`(?m)^\*\*Generated\*\*: .*$`)
+
+// sameBrief reports whether two briefs differ at most by their
+// **Generated** time.
+func sameBrief(a, b []byte) bool {
+	if !generatedLine.Match(a) || !generatedLine.Match(b) {
+		return false
+	}
+	return bytes.Equal(generatedLine.ReplaceAll(a, nil), generatedLine.ReplaceAll(b, nil))
 }

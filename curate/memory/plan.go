@@ -56,6 +56,9 @@ type Plan struct {
 	// entries of other authors: they stay in the inbox, neither scored into
 	// confirmed nor trashed, for deep reflection.
 	LeftForReflection []Action `json:"left_for_reflection"`
+	// Late are the candidates whose ingestion_time is outside the window:
+	// older than the watermark, and not looked at by an earlier pass.
+	Late []string `json:"late"`
 }
 
 // PlanPass decides, for every inbox entry of the window, whether it is a
@@ -67,7 +70,7 @@ func PlanPass(w Window, candidates []*mdstore.Memory, opt Options) *Plan {
 	ms := append([]*mdstore.Memory(nil), candidates...)
 	mdstore.SortMemories(ms)
 	p := &Plan{Window: w, Candidates: make([]string, 0, len(ms)),
-		Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}, LeftForReflection: []Action{}}
+		Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}, LeftForReflection: []Action{}, Late: []string{}}
 	for _, m := range ms {
 		p.Candidates = append(p.Candidates, m.ID)
 	}

@@ -12,6 +12,8 @@ type Report struct {
 	Duplicates []Action               `json:"duplicates"`
 	Invalid    []*mdstore.InvalidFile `json:"invalid"`
 	Kept       []Action               `json:"kept"`
+	// Late: candidates older than the watermark that no pass had seen.
+	Late []string `json:"late"`
 	// LeftForReflection: entries sharing a dedup key with other authors'.
 	LeftForReflection []Action `json:"left_for_reflection"`
 	Promoted          []Action `json:"promoted"`
@@ -29,7 +31,7 @@ func (r *Run) Report(commit string, dryRun bool) Report {
 	}
 	return Report{
 		Candidates: p.Candidates, Commit: commit, Discarded: p.Discarded, DryRun: dryRun,
-		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, LeftForReflection: p.LeftForReflection, Promoted: p.Promoted,
+		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, Late: p.Late, LeftForReflection: p.LeftForReflection, Promoted: p.Promoted,
 		RunID: r.Commit.RunID, Window: p.Window,
 	}
 }

@@ -1,7 +1,11 @@
 package memory
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path"
+	"sort"
 	"strings"
 	"time"
 
@@ -13,23 +17,25 @@ import (
 type Run struct {
 	*mdstore.Run
 	Plan *Plan
+	// State is the memory state after the pass, for the cache
+	// (mdstore.Store.WriteMemoryStateCache) once the pass is saved.
+	State mdstore.MemoryState
 }
 
 // PreparePass reads every inbox entry of the window (all of them, before
-// acting), plans the pass and builds its changeset, including the watermark.
-// It changes nothing on disk.
+// acting) and every late entry, plans the pass and builds its changeset. It
+// changes nothing on disk.
+//
+// A late entry is an inbox entry whose ingestion_time is older than the
+// watermark and that no pass has looked at yet (written late, or with a
+// back-dated time). It is curated in the pass that finds it, together with
+// the window's entries, as if its ingestion_time fell in the window.
+//
+// The watermark is written into memory/state.json only when the pass
+// changes entries (one commit); State is the state to keep in the cache
+// after the pass, so an empty hour needs no commit.
 func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.Time) (*Run, error) {
 	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress, DeferIndex: true, Secrets: s.Secrets()})
-	if err != nil {
-		return nil, err
-	}
-	plan := PlanPass(w, list.Memories, opt)
-	byID := make(map[string]*mdstore.Memory, len(list.Memories))
-	for _, m := range list.Memories {
-		byID[m.ID] = m
-	}
-	cs := &mdstore.Changeset{}
-	skipped, err := Apply(plan, byID, s, run, now, cs)
 	if err != nil {
 		return nil, err
 	}
@@ -37,19 +43,138 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 	if err != nil {
 		return nil, err
 	}
-	if w.To.After(st.Watermark) {
-		cs.Write(mdstore.MemoryStatePath, mdstore.MemoryState{Watermark: w.To, LastRun: run}.Bytes())
+	candidates := list.Memories
+	invalid := list.Invalid
+	var stillSeen []string
+	if !st.Watermark.IsZero() {
+		// late entries: inbox records neither in the window nor seen by an
+		// earlier pass (found by file name, so only those are read)
+		ids, err := s.InboxIDs()
+		if err != nil {
+			return nil, err
+		}
+		known := make(map[string]bool, len(st.Seen)+len(list.Memories))
+		for _, id := range st.Seen {
+			known[id] = true
+		}
+		var unknown []string
+		for _, id := range ids {
+			if known[id] {
+				stillSeen = append(stillSeen, id)
+			}
+		}
+		for _, m := range list.Memories {
+			known[m.ID] = true
+		}
+		for _, inv := range list.Invalid {
+			known[strings.TrimSuffix(path.Base(inv.Path), ".md")] = true
+		}
+		for _, id := range ids {
+			if !known[id] {
+				unknown = append(unknown, id)
+			}
+		}
+		more, bad := s.ReadInbox(unknown, s.Secrets())
+		for _, m := range more {
+			if m.IngestionTime.Before(st.Watermark) && !w.Contains(m.IngestionTime) {
+				candidates = append(candidates, m)
+			}
+		}
+		for _, inv := range bad {
+			if !containsInvalid(invalid, inv.Path) {
+				invalid = append(invalid, inv)
+			}
+		}
+	}
+	plan := PlanPass(w, candidates, opt)
+	for _, m := range candidates {
+		if !w.Contains(m.IngestionTime) {
+			plan.Late = append(plan.Late, m.ID)
+		}
+	}
+	sort.Strings(plan.Late)
+	byID := make(map[string]*mdstore.Memory, len(candidates))
+	for _, m := range candidates {
+		byID[m.ID] = m
+	}
+	cs := &mdstore.Changeset{}
+	skipped, err := Apply(plan, byID, s, run, now, cs)
+	if err != nil {
+		return nil, err
+	}
+	next := MemoryStateAfter(st, w, plan, stillSeen, candidates, run)
+	if !cs.Empty() && next.Watermark.After(committedWatermark(s)) {
+		cs.Write(mdstore.MemoryStatePath, next.Bytes())
 	}
 	summary := fmt.Sprintf("memory curate %s: %d promoted, %d duplicates, %d discarded, %d kept", w, len(plan.Promoted), len(plan.Duplicates), len(plan.Discarded), len(plan.Kept))
 	if n := len(plan.LeftForReflection); n > 0 {
 		summary += fmt.Sprintf(", %d left for reflection", n)
 	}
-	return &Run{Plan: plan, Run: &mdstore.Run{Invalid: append(list.Invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
+	if n := len(plan.Late); n > 0 {
+		summary += fmt.Sprintf(", %d late", n)
+	}
+	return &Run{Plan: plan, State: next, Run: &mdstore.Run{Invalid: append(invalid, skipped...), Changes: cs, Commit: mdstore.CommitInfo{
 		Summary:   summary,
 		Decisions: plan.Decisions(),
 		RunID:     run,
 		At:        now,
 	}}}, nil
+}
+
+// MemoryStateAfter is the state after a pass: the later of the two
+// watermarks, and as seen the inbox entries older than it that stay in the
+// inbox: stillSeen (seen by earlier passes and still there) and the
+// candidates the plan leaves in the inbox.
+func MemoryStateAfter(st mdstore.MemoryState, w Window, p *Plan, stillSeen []string, candidates []*mdstore.Memory, run string) mdstore.MemoryState {
+	next := mdstore.MemoryState{Watermark: st.Watermark, LastRun: run}
+	if w.To.After(next.Watermark) {
+		next.Watermark = w.To
+	}
+	moved := map[string]bool{}
+	for _, g := range [][]Action{p.Duplicates, p.Promoted, p.Discarded} {
+		for _, a := range g {
+			moved[a.ID] = true
+		}
+	}
+	ids := map[string]bool{}
+	for _, id := range stillSeen {
+		if !moved[id] {
+			ids[id] = true
+		}
+	}
+	for _, m := range candidates {
+		if !moved[m.ID] && m.IngestionTime.Before(next.Watermark) {
+			ids[m.ID] = true
+		}
+	}
+	for id := range ids {
+		next.Seen = append(next.Seen, id)
+	}
+	sort.Strings(next.Seen)
+	return next
+}
+
+// committedWatermark is the watermark of memory/state.json as it is on
+// disk (zero when missing or unreadable).
+func committedWatermark(s *mdstore.Store) time.Time {
+	data, err := os.ReadFile(s.Path(mdstore.MemoryStatePath))
+	if err != nil {
+		return time.Time{}
+	}
+	var st mdstore.MemoryState
+	if json.Unmarshal(data, &st) != nil {
+		return time.Time{}
+	}
+	return st.Watermark
+}
+
+func containsInvalid(list []*mdstore.InvalidFile, path string) bool {
+	for _, f := range list {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // Decisions are the plan's lines for the commit message and the report.

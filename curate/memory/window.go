@@ -81,10 +81,17 @@ func (e *WindowError) Unwrap() error { return e.Err }
 // PassWindow picks the window of a memory pass: the one the task text
 // names when there is a task; otherwise [from, to), where a zero from is
 // the watermark of the last pass and a zero to is now. watermark is called
-// only when it is needed. A window that cannot be used is a *WindowError.
+// only when it is needed. A window never ends after now: a later end is
+// cut at now, so the watermark never runs ahead of the time of the pass.
+// A window that cannot be used (one that starts at or after now, among
+// others) is a *WindowError.
 func PassWindow(task string, from, to, now time.Time, watermark func() (time.Time, error)) (Window, error) {
 	if task != "" {
 		w, err := WindowFromTask(task)
+		if err != nil {
+			return w, &WindowError{Task: true, Err: err}
+		}
+		w, err = w.Until(now)
 		if err != nil {
 			return w, &WindowError{Task: true, Err: err}
 		}
@@ -97,12 +104,27 @@ func PassWindow(task string, from, to, now time.Time, watermark func() (time.Tim
 		}
 		from = wm
 	}
-	if to.IsZero() {
+	if to.IsZero() || to.After(now) {
 		to = now
 	}
 	w, err := NewWindow(from, to)
 	if err != nil {
+		if !from.Before(now) {
+			err = fmt.Errorf("window start %s is not in the past (now is %s)", from.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+		}
 		return w, &WindowError{Err: err}
+	}
+	return w, nil
+}
+
+// Until cuts the window at now; a window that starts at or after now is an
+// error.
+func (w Window) Until(now time.Time) (Window, error) {
+	if !w.From.Before(now) {
+		return w, fmt.Errorf("window start %s is not in the past (now is %s)", w.From.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	if w.To.After(now) {
+		w.To = now.UTC()
 	}
 	return w, nil
 }

@@ -197,8 +197,9 @@ func firstInt(ps ...*int) int {
 
 // PlanImport turns imported bullets into new_bullet actions, with fresh ids
 // and the original id and section kept in the bullet. Bullets whose
-// original id is already in the playbook (active or archived) are skipped,
-// so importing a file twice adds nothing. Secret-looking bullets are
+// original id is already in the playbook (active or archived, as an
+// original id or as a bullet's own id) are skipped, so importing a file,
+// or the playbook's own export, twice adds nothing. Secret-looking bullets are
 // refused (returned as errors, nothing of them written).
 func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]Action, []error) {
 	have := map[string]bool{}
@@ -206,6 +207,9 @@ func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]Action, []e
 		if b.OriginalID != "" {
 			have[b.OriginalID] = true
 		}
+		// an export writes the id of a bullet that was not imported:
+		// importing that export again adds nothing either
+		have[b.ID] = true
 	}
 	var acts []Action
 	var errs []error
@@ -231,12 +235,17 @@ func PlanImport(pb *Playbook, in []ImportedBullet, source string) ([]Action, []e
 	return acts, errs
 }
 
-// ExportACE renders the active bullets as an ACE text playbook: sections in
-// a fixed order (imported headings first as they were, then category
-// headings), lines `[id] helpful=N harmful=N :: content` with the original
+// ExportACE renders the active bullets as an ACE text playbook: one heading
+// per section, sections in a fixed order (the known ACE headings first), lines `[id] helpful=N harmful=N :: content` with the original
 // id when the bullet was imported.
 func ExportACE(bullets []*mdstore.Bullet) []byte {
+	// groups are keyed by heading without case or a trailing colon, so a
+	// section and the category heading that differs from it only by those
+	// are one section; its heading is the imported one (the least, if
+	// bullets were imported under several spellings).
 	groups := map[string][]*mdstore.Bullet{}
+	heading := map[string]string{}
+	fromSection := map[string]bool{}
 	var order []string
 	for _, b := range bullets {
 		if !b.IsActive {
@@ -249,16 +258,22 @@ func ExportACE(bullets []*mdstore.Bullet) []byte {
 		if h == "" {
 			h = strings.ToUpper(strings.ReplaceAll(b.Category, "-", " "))
 		}
-		if _, ok := groups[h]; !ok {
-			order = append(order, h)
+		k := headingKey(h)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+			heading[k] = h
 		}
-		groups[h] = append(groups[h], b)
+		if b.Section != "" && (!fromSection[k] || b.Section < heading[k]) {
+			heading[k] = b.Section
+		}
+		fromSection[k] = fromSection[k] || b.Section != ""
+		groups[k] = append(groups[k], b)
 	}
 	rank := map[string]int{}
 	for i, h := range []string{"STRATEGIES AND HARD RULES", "APIs TO USE FOR SPECIFIC INFORMATION", "USEFUL CODE SNIPPETS AND TEMPLATES",
 		"COMMON MISTAKES AND CORRECT STRATEGIES", "PROBLEM-SOLVING HEURISTICS AND WORKFLOWS", "VERIFICATION CHECKLIST",
-		"TROUBLESHOOTING AND PITFALLS", "TROUBLESHOOTING AND PITFALLS:", "OTHERS"} {
-		rank[h] = i + 1
+		"TROUBLESHOOTING AND PITFALLS", "OTHERS"} {
+		rank[headingKey(h)] = i + 1
 	}
 	sort.SliceStable(order, func(i, j int) bool {
 		ri, rj := rank[order[i]], rank[order[j]]
@@ -271,14 +286,14 @@ func ExportACE(bullets []*mdstore.Bullet) []byte {
 		if ri != rj {
 			return ri < rj
 		}
-		return order[i] < order[j]
+		return heading[order[i]] < heading[order[j]]
 	})
 	var buf bytes.Buffer
 	for i, h := range order {
 		if i > 0 {
 			buf.WriteByte('\n')
 		}
-		fmt.Fprintf(&buf, "## %s\n", h)
+		fmt.Fprintf(&buf, "## %s\n", heading[h])
 		bs := groups[h]
 		sort.SliceStable(bs, func(i, j int) bool { return exportID(bs[i]) < exportID(bs[j]) })
 		for _, b := range bs {
@@ -287,6 +302,11 @@ func ExportACE(bullets []*mdstore.Bullet) []byte {
 		}
 	}
 	return buf.Bytes()
+}
+
+// headingKey is a section heading without case or a trailing colon.
+func headingKey(h string) string {
+	return strings.ToUpper(strings.TrimRight(strings.TrimSpace(h), ":"))
 }
 
 func exportID(b *mdstore.Bullet) string {

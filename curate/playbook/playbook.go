@@ -30,11 +30,16 @@ type Playbook struct {
 	origPath map[string]string // id -> file it was read from ("" = new)
 	touched  map[string]bool
 	active   map[string]int // category -> active bullets
+	archived []string       // ids archived since the playbook was read, in order
 
 	lazy *lazyBullets // bullets known from the bullet index only (nil: all read)
 	// sortedActive is Active's answer until a bullet is added or archived.
 	sortedActive []*mdstore.Bullet
 }
+
+// ArchivedNow are the bullets archived since the playbook was read (by
+// archive and prune, and the bullets a merge combined), in order.
+func (p *Playbook) ArchivedNow() []string { return append([]string(nil), p.archived...) }
 
 // New holds copies of the bullets (the records are not changed).
 // newMatcher may be nil (apply without planning); when set, the active
@@ -384,6 +389,7 @@ func (p *Playbook) archive(b *mdstore.Bullet) {
 	b.IsActive = false
 	b.ArchivedAt, b.UpdatedAt = p.Now, p.Now
 	p.touched[b.ID] = true
+	p.archived = append(p.archived, b.ID)
 	p.active[b.Category]--
 	if p.Matcher != nil {
 		p.Matcher.Remove(b.ID)

@@ -229,7 +229,16 @@ func Review(s *mdstore.Store, pb *Playbook, id string, approve bool) ([]Action, 
 	if approve {
 		verb = "approve"
 	}
-	run, err := Record(s, pb, acts, fmt.Sprintf("context review %s %s", verb, id))
+	summary := fmt.Sprintf("context review %s %s", verb, id)
+	for _, a := range acts {
+		if a.Type == ActMergeSimilar {
+			summary += fmt.Sprintf(": merged %s into %s", strings.Join(a.MergedFrom, " + "), a.BulletID)
+		}
+	}
+	if arch := pb.ArchivedNow(); len(arch) > 0 {
+		summary += fmt.Sprintf(", archived %s", strings.Join(arch, ", "))
+	}
+	run, err := Record(s, pb, acts, summary)
 	return acts, run, err
 }
 

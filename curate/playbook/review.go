@@ -12,17 +12,21 @@ import (
 // bullets are all still active, the latest such proposal is applied as a
 // merge_similar (a new version, validation: approved); otherwise the
 // bullet's validation becomes approved. reject: validation becomes
-// rejected (the bullet stays, out of inject until approved).
+// rejected (the bullet stays, out of inject until approved). An archived
+// bullet cannot be reviewed.
 func PlanReview(pb *Playbook, logs []mdstore.MergeLogLine, id string, approve bool) ([]Action, error) {
 	b := pb.Bullet(id)
 	if b == nil {
 		return nil, fmt.Errorf("%w: bullet %s", mdstore.ErrNotFound, id)
 	}
+	if !b.IsActive {
+		return nil, fmt.Errorf("bullet %s is archived (since %s): only an active bullet can be reviewed", id, b.ArchivedAt.UTC().Format("2006-01-02T15:04:05Z"))
+	}
 	if !approve {
 		a := Action{Type: ActReview, TargetBulletID: id, Validation: "rejected", Reasoning: "rejected by review"}
 		return []Action{a}, pb.Do(a)
 	}
-	if b.IsActive {
+	{
 		for i := len(logs) - 1; i >= 0; i-- {
 			l := logs[i]
 			if l.MergeType != ActProposal || l.TargetBulletID != id || l.NewContent == "" {

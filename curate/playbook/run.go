@@ -168,8 +168,10 @@ func PrepareCuration(s *mdstore.Store, set Settings, runID string, now time.Time
 }
 func (r *Run) summaryLine() string {
 	p := r.Plan
+	// archived counts every bullet the commit moves to the archive: the
+	// ones archived or pruned, and the ones a merge combined
 	return fmt.Sprintf("context curate: %d new, %d reinforced, %d merged, %d proposed, %d archived",
-		p.Count(ActNewBullet), p.Count(ActIncrementHelpful), p.Count(ActMergeSimilar), p.Count(ActProposal), p.Count(ActArchive)+p.Count(ActPrune))
+		p.Count(ActNewBullet), p.Count(ActIncrementHelpful), p.Count(ActMergeSimilar), p.Count(ActProposal), len(r.Playbook.ArchivedNow()))
 }
 
 // Decisions renders actions as one line each, for commit messages.

@@ -129,6 +129,10 @@ func Add(opts *AddOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(rec.Factors) == 0 {
+		opts.Warn("warning: %s has no importance factors, so it scores 0 and the next memory curate pass will trash it\n"+
+			"  (give --proximity, --surprisal, --entity-priority or --unambiguity, or --quiet to hide this)\n", m.ID)
+	}
 	if opts.Globals.JSON {
 		return opts.PrintJSON(Moved{Commit: commit, ID: m.ID, Path: m.Path})
 	}

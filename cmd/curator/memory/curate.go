@@ -33,8 +33,10 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 		Name:  "curate",
 		Usage: "the memory pass: dedup, score, promote or trash the inbox entries of a window",
 		Description: "Window: --from/--to; or --task with \"整理范围：<start> 到 <end>\"; or, with neither,\n" +
-			"from the watermark in memory/state.json to now. Every inbox entry in the window is read\n" +
-			"before acting. The run is one git commit; re-running a window changes nothing.\n" +
+			"from the watermark to now. A window ending after now is cut at now. Every inbox entry in\n" +
+			"the window is read before acting, and so is every late entry (older than the watermark,\n" +
+			"not seen by an earlier pass), which is curated with the window's entries. A pass that\n" +
+			"changes entries is one git commit; a pass that changes none makes no commit.\n" +
 			"Invalid files are reported by path and line, left untouched, and make the exit status 5.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "window start (RFC 3339, inclusive)"},
@@ -95,6 +97,9 @@ func Curate(opts *CurateOptions) error {
 		if commit, err = opts.Save(tx, r.Run); err != nil {
 			return err
 		}
+		if err := s.WriteMemoryStateCache(r.State); err != nil {
+			return err
+		}
 	}
 	if opts.Globals.JSON {
 		if err := opts.PrintJSON(r.Report(commit, opts.DryRun)); err != nil {
@@ -119,6 +124,12 @@ func printReport(w io.Writer, r *memory.Run, commit string, dry bool) {
 		fmt.Fprintf(w, "  %-21s %d\n", name+":", len(acts))
 		for _, a := range acts {
 			fmt.Fprintf(w, "    %s  %s\n", a.ID, detail(a))
+		}
+	}
+	if len(p.Late) > 0 {
+		fmt.Fprintf(w, "  late:                 %d (older than the watermark, not seen before)\n", len(p.Late))
+		for _, id := range p.Late {
+			fmt.Fprintf(w, "    %s\n", id)
 		}
 	}
 	section("duplicates trashed", p.Duplicates, func(a memory.Action) string { return "duplicate of " + a.DuplicateOf })

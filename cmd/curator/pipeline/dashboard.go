@@ -69,6 +69,9 @@ func NewCmdDashboard(f *cmdutil.Factory, runF func(*DashboardOptions) error) *cl
 // Dashboard writes the project's dashboard page (one run when the home is
 // in the store), or serves it live with --serve.
 func Dashboard(opts *DashboardOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	h, err := opts.open(opts.Serve == "")
 	if err != nil {
 		return pipelineErr(err)

@@ -60,7 +60,8 @@ func TestTransitionFlags(t *testing.T) {
 		{"every flag", append(req, "--home", "sdd-home", "--project-path", "shop", "--step", "2", "--json"),
 			TransitionOptions{HomeOptions: HomeOptions{Env: cmdutil.Env{Globals: cmdutil.Globals{JSON: true}}, Project: "shop", Home: "sdd-home"},
 				Pipeline: "sdd", From: "spec-writer", To: "implementer", Step: 2, ProjectPath: abs(t, "shop")}, 0},
-		{"no project", req[2:], TransitionOptions{}, cmdutil.ExitUsage},
+		// without --project, the home's one pipeline is used (found when it runs)
+		{"no project", req[2:], TransitionOptions{Pipeline: "sdd", From: "spec-writer", To: "implementer"}, 0},
 		{"no pipeline", append(append([]string{}, req[:2]...), req[4:]...), TransitionOptions{}, cmdutil.ExitUsage},
 		{"no from", append(append([]string{}, req[:4]...), req[6:]...), TransitionOptions{}, cmdutil.ExitUsage},
 		{"no to", req[:6], TransitionOptions{}, cmdutil.ExitUsage},
@@ -133,8 +134,8 @@ func TestProjectPathModes(t *testing.T) {
 			if exit != 0 || h.Home != "h" || !h.Globals.Quiet || p != want {
 				t.Fatalf("every flag: exit %d, %+v %+v", exit, h, p)
 			}
-			if _, _, exit := run("--pipeline", "sdd"); exit != cmdutil.ExitUsage {
-				t.Fatalf("no --project: exit %d", exit)
+			if h, _, exit := run("--pipeline", "sdd"); exit != 0 || h.Project != "" {
+				t.Fatalf("no --project (the home's one pipeline, found when it runs): exit %d, %+v", exit, h)
 			}
 			if _, _, exit := run("--project", "shop", "--step", "1"); exit != cmdutil.ExitUsage {
 				t.Fatalf("unknown flag: exit %d", exit)
@@ -160,7 +161,10 @@ func TestStatusRefreshFlags(t *testing.T) {
 	if exit != 0 || r.Project != "shop" || r.Home != "" {
 		t.Fatalf("refresh: exit %d, %+v", exit, r)
 	}
-	for _, args := range [][]string{{}, {"--project", "shop", "--project-path", "x"}, {"--project", "shop", "--pipeline", "sdd"}} {
+	if s, exit := parse(t, NewCmdStatus); exit != 0 || s.Project != "" {
+		t.Fatalf("status without --project (the home's one pipeline, found when it runs): exit %d, %+v", exit, s)
+	}
+	for _, args := range [][]string{{"--project", "shop", "--project-path", "x"}, {"--project", "shop", "--pipeline", "sdd"}} {
 		if _, exit := parse(t, NewCmdStatus, args...); exit != cmdutil.ExitUsage {
 			t.Fatalf("status %v: exit %d", args, exit)
 		}
@@ -176,10 +180,13 @@ func TestRestartFlags(t *testing.T) {
 	if exit != 0 || o.Project != "shop" || o.Phase != "implementer" || !o.Globals.NoCommit {
 		t.Fatalf("exit %d, %+v", exit, o)
 	}
-	for _, args := range [][]string{{"--project", "shop"}, {"--phase", "implementer"}} {
+	for _, args := range [][]string{{"--project", "shop"}} {
 		if _, exit := parse(t, NewCmdRestart, args...); exit != cmdutil.ExitUsage {
 			t.Fatalf("%v: exit %d", args, exit)
 		}
+	}
+	if o, exit := parse(t, NewCmdRestart, "--phase", "implementer"); exit != 0 || o.Project != "" {
+		t.Fatalf("without --project (the home's one pipeline, found when it runs): exit %d, %+v", exit, o)
 	}
 }
 
@@ -199,7 +206,10 @@ func TestDashboardFlags(t *testing.T) {
 			t.Fatalf("--serve %s --allow-remote: exit %d, %+v", addr, exit, o)
 		}
 	}
-	for _, args := range [][]string{{}, {"--project", "shop", "--serve"}, {"--project", "shop", "--phase", "x"},
+	if o, exit := parse(t, NewCmdDashboard); exit != 0 || o.Project != "" {
+		t.Fatalf("without --project (the home's one pipeline, found when it runs): exit %d, %+v", exit, o)
+	}
+	for _, args := range [][]string{{"--project", "shop", "--serve"}, {"--project", "shop", "--phase", "x"},
 		{"--project", "shop", "--serve", ":0"}, {"--project", "shop", "--serve", "0.0.0.0:7777"}, {"--project", "shop", "--serve", "8080"},
 		{"--project", "shop", "--allow-remote"}} {
 		if _, exit := parse(t, NewCmdDashboard, args...); exit != cmdutil.ExitUsage {

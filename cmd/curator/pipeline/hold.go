@@ -72,18 +72,27 @@ func NewCmdSkip(f *cmdutil.Factory, runF func(*HoldOptions) error) *cli.Command 
 
 // Hold puts the pipeline on hold.
 func Hold(opts *HoldOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Hold(req, opts.Reason) })
 }
 
 // Continue takes the pipeline off hold.
 func Continue(opts *HoldOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Continue(req) })
 }
 
 // Skip marks a phase skipped.
 func Skip(opts *HoldOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Skip(req, opts.Phase, opts.Reason) })
 }

@@ -73,6 +73,12 @@ func (o *HomeOptions) open(write bool) (*home, error) {
 	if s != nil {
 		h.env.Secrets = s.Secrets()
 	}
+	if h.inside {
+		// the files are committed: paths in them are relative to the repository
+		if root, _, err := s.RepoPlace(); err == nil {
+			h.env.Root = root
+		}
+	}
 	return h, nil
 }
 
@@ -101,7 +107,46 @@ func (h *home) save(o cmdutil.Env, r *pipeline.Report) (string, error) {
 	if h.tx == nil {
 		return "", fmt.Errorf("pipeline %s: %s writes no files", r.Project, r.Mode)
 	}
-	return o.Save(h.tx, storeRun(r, files, h.prefix, h.tx.Store.Now()))
+	// the state backups are written beside the store run, never
+	// committed (history is their backup), and git-ignored
+	var backups, committed []pipeline.File
+	for _, f := range files {
+		if pipeline.IsBackup(f.Name) {
+			backups = append(backups, f)
+		} else {
+			committed = append(committed, f)
+		}
+	}
+	run := storeRun(r, committed, h.prefix, h.tx.Store.Now())
+	if len(committed) > 0 {
+		if ign, ok := ignoreBackups(h.env.Home); !ok {
+			run.Changes.Write(path.Join(h.prefix, ".gitignore"), ign)
+		}
+	}
+	commit, err := o.Save(h.tx, run)
+	if err != nil {
+		return "", err
+	}
+	return commit, writeHome(h.env.Home, backups)
+}
+
+// ignoreBackups is the home's .gitignore with the rule that ignores the
+// state backups, and whether it already held it.
+func ignoreBackups(h pipeline.Home) ([]byte, bool) {
+	p, err := h.Path(".gitignore")
+	if err != nil {
+		return nil, true
+	}
+	data, _ := os.ReadFile(p)
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == pipeline.BackupIgnore {
+			return data, true
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	return append(data, pipeline.BackupIgnore+"\n"...), false
 }
 
 // storeRun is the store run that records a report's files, in the home's
@@ -164,6 +209,11 @@ func (o *HomeOptions) run(write bool, mode func(*pipeline.Env) (*pipeline.Report
 	}
 	if err := printReport(o.Env, h.env.Home, r, commit); err != nil {
 		return err
+	}
+	if errors.Is(runErr, pipeline.ErrBlocked) && !o.Globals.JSON && !o.Globals.Quiet {
+		// the report above named every blocker: say it once
+		first, _, _ := strings.Cut(runErr.Error(), "\n")
+		return cmdutil.Blocked(fmt.Errorf("%s (the blockers are listed above and recorded in the state)", strings.TrimSuffix(first, ":")))
 	}
 	return pipelineErr(runErr)
 }

@@ -38,6 +38,9 @@ func NewCmdReconstruct(f *cmdutil.Factory, runF func(*ReconstructOptions) error)
 // Reconstruct infers the state from the artifacts on disk and writes it;
 // phases the old state says are completed stay completed.
 func Reconstruct(opts *ReconstructOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Reconstruct(req) })
 }

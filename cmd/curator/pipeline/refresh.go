@@ -30,6 +30,9 @@ func NewCmdRefresh(f *cmdutil.Factory, runF func(*RefreshOptions) error) *cli.Co
 
 // Refresh writes a new brief for the current phase and step.
 func Refresh(opts *RefreshOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Refresh(req) })
 }

@@ -59,8 +59,14 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 		return o.PrintJSON(newReport(h, r, commit))
 	}
 	abs := absIn(h)
+	failed := false
+	for _, c := range r.Checks {
+		failed = failed || !c.OK
+	}
 	if st := r.State; st != nil && r.Mode != "validate" {
-		printState(o, st)
+		// the state's blockers are listed unless the checks below name
+		// the same problems: each is printed once
+		printState(o, st, !failed)
 	}
 	for _, c := range r.Checks {
 		mark := "✅"
@@ -103,8 +109,9 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 	return nil
 }
 
-// printState prints the pipeline's position and one line per phase.
-func printState(o cmdutil.Env, st *pipeline.State) {
+// printState prints the pipeline's position and one line per phase, and,
+// with blockers, each blocker of a phase under it.
+func printState(o cmdutil.Env, st *pipeline.State, blockers bool) {
 	o.Say("%s · %s pipeline · %s\n", st.ProjectName, st.PipelineType, st.OverallStatus)
 	cur := fmt.Sprintf("%d. %s", st.CurrentPhase.PhaseNumber, st.CurrentPhase.PhaseName)
 	if st.CurrentPhase.StepNumber > 0 {
@@ -136,5 +143,10 @@ func printState(o cmdutil.Env, st *pipeline.State) {
 			extra += fmt.Sprintf("  %d artifact(s)", n)
 		}
 		o.Say("  %d. %-16s %-12s%s\n", ph.PhaseNumber, ph.PhaseName, ph.Status, extra)
+		if blockers {
+			for _, b := range ph.Blockers {
+				o.Say("       blocked: %s\n", b.Message)
+			}
+		}
 	}
 }

@@ -32,6 +32,9 @@ func NewCmdRestart(f *cmdutil.Factory, runF func(*RestartOptions) error) *cli.Co
 
 // Restart sends a phase and every later one back to pending.
 func Restart(opts *RestartOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Restart(req, opts.Phase) })
 }

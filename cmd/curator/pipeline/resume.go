@@ -40,6 +40,9 @@ func NewCmdResume(f *cmdutil.Factory, runF func(*ResumeOptions) error) *cli.Comm
 // current phase and step, and the state and dashboard are saved, as one
 // run. A missing or corrupt state is reconstructed from the artifacts.
 func Resume(opts *ResumeOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Resume(req) })
 }

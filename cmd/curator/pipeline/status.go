@@ -30,6 +30,9 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Comm
 
 // Status prints the pipeline's state and the drift of its artifacts; it changes nothing.
 func Status(opts *StatusOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project}
 	return opts.run(false, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Status(req) })
 }

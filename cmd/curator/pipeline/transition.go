@@ -15,6 +15,9 @@ type TransitionOptions struct {
 	Step int
 	// ProjectPath is --project-path, absolute ("" when not given).
 	ProjectPath string
+	// SkipRemaining is --skip-remaining: the reason recorded on the steps
+	// of the phase that ends which never ran.
+	SkipRemaining string
 }
 
 // NewCmdTransition builds `curator pipeline transition`; runF replaces the run in tests.
@@ -26,10 +29,11 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 			&cli.StringFlag{Name: "from", Usage: "the phase that ends", Required: true},
 			&cli.StringFlag{Name: "to", Usage: "the phase that begins (or \"done\" after the last phase)", Required: true},
 			&cli.IntFlag{Name: "step", Usage: "the user story of a step-wise phase (default 1)"},
+			&cli.StringFlag{Name: "skip-remaining", Usage: "mark the steps of the phase that ends which never ran as skipped, with this reason (else they stay pending)"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := &TransitionOptions{HomeOptions: homeOptions(f, c), Pipeline: c.String("pipeline"),
-				From: c.String("from"), To: c.String("to"), Step: c.Int("step")}
+				From: c.String("from"), To: c.String("to"), Step: c.Int("step"), SkipRemaining: c.String("skip-remaining")}
 			var err error
 			if opts.ProjectPath, err = projectPath(c); err != nil {
 				return err
@@ -45,7 +49,10 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 // Transition hands the pipeline over from one phase to the next and
 // records the new state, brief and dashboard as one run.
 func Transition(opts *TransitionOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.TransitionRequest{Project: opts.Project, Pipeline: opts.Pipeline, From: opts.From, To: opts.To,
-		Step: opts.Step, ProjectPath: opts.ProjectPath, WorkDir: workDir()}
+		Step: opts.Step, ProjectPath: opts.ProjectPath, WorkDir: workDir(), SkipRemaining: opts.SkipRemaining}
 	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Transition(req) })
 }

@@ -41,6 +41,9 @@ func NewCmdValidate(f *cmdutil.Factory, runF func(*ValidateOptions) error) *cli.
 // Validate checks a phase's artifacts and prints each check; it changes
 // nothing, and failed checks make the exit status 3.
 func Validate(opts *ValidateOptions) error {
+	if err := opts.needProject(); err != nil {
+		return err
+	}
 	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
 	return opts.run(false, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Validate(req, opts.Phase) })
 }

@@ -1,0 +1,56 @@
+package playbook
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+func TestExportACEOneHeadingPerSection(t *testing.T) {
+	bs := []*mdstore.Bullet{
+		{ID: "TRBL-001", Category: "troubleshooting", Content: "Imported.", IsActive: true, OriginalID: "ts-00001", Section: "TROUBLESHOOTING AND PITFALLS:"},
+		{ID: "TRBL-002", Category: "troubleshooting", Content: "Written here.", IsActive: true},
+		{ID: "STRAT-001", Category: "strategy", Content: "A rule.", IsActive: true},
+		{ID: "STRAT-002", Category: "strategy", Content: "Imported rule.", IsActive: true, OriginalID: "shr-00001", Section: "Strategies and hard rules"},
+	}
+	out := string(ExportACE(bs))
+	want := "## Strategies and hard rules\n[STRAT-001] helpful=0 harmful=0 :: A rule.\n[shr-00001] helpful=0 harmful=0 :: Imported rule.\n\n" +
+		"## TROUBLESHOOTING AND PITFALLS:\n[TRBL-002] helpful=0 harmful=0 :: Written here.\n[ts-00001] helpful=0 harmful=0 :: Imported.\n"
+	if out != want {
+		t.Fatalf("export:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestACEExportImportsBackAsTheSameBullets(t *testing.T) {
+	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+	in, err := ParseACE([]byte("## TROUBLESHOOTING AND PITFALLS:\n[ts-00001] helpful=2 harmful=0 :: Check the token first.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts, _ := PlanImport(pb, in, "first")
+	acts = append(acts, Action{Type: ActNewBullet, BulletID: pb.IDs.Next("troubleshooting"), Category: "troubleshooting", Content: "Retry once on 503.", Confidence: 0.5, Priority: 5})
+	for _, a := range acts {
+		if err := pb.Do(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := ExportACE(pb.Active())
+	if n := strings.Count(string(out), "## "); n != 1 {
+		t.Fatalf("%d headings in\n%s", n, out)
+	}
+	again, err := ParseACE(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, b := range again {
+		ids[b.OriginalID] = true
+	}
+	if !ids["ts-00001"] || len(ids) != 2 {
+		t.Fatalf("exported ids %v, want ts-00001 and the new bullet's", ids)
+	}
+	if acts, errs := PlanImport(pb, again, "export"); len(acts) != 0 || len(errs) != 0 {
+		t.Fatalf("importing the export again: %v %v", acts, errs)
+	}
+}
