@@ -22,7 +22,7 @@ type Globals struct {
 // GlobalFlags are the flags every command accepts.
 func GlobalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "store", Usage: "the .curator folder (default: found by walking up from the working directory)", EnvVars: []string{"CURATOR_STORE"}},
+		&cli.StringFlag{Name: "store", Usage: "the .curator folder, or the folder holding it (default: found by walking up from the working directory)", EnvVars: []string{"CURATOR_STORE"}},
 		&cli.BoolFlag{Name: "json", Usage: "machine output on stdout as one JSON document; errors as JSON on stderr"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
