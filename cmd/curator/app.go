@@ -70,22 +70,28 @@ func newApp(f *cmdutil.Factory) *cli.App {
 		UsageText: "curator [global flags] <group> <command> [flags]",
 		Description: "Exit status: 0 done; 1 failed; 2 usage error; 3 validation blocked the operation;\n" +
 			"4 another curator run holds the store's lock; 5 done, but some inputs were invalid and skipped.",
-		Reader:          f.IO.In,
-		Writer:          f.IO.Out,
-		ErrWriter:       f.IO.ErrOut,
-		Flags:           cmdutil.GlobalFlags(),
+		Reader:    f.IO.In,
+		Writer:    f.IO.Out,
+		ErrWriter: f.IO.ErrOut,
+		// The help command replaces urfave/cli's, which then leaves out
+		// the --help flag: it is added here.
+		Flags:           append(cmdutil.GlobalFlags(), cli.HelpFlag),
 		Commands:        commands(f),
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
 		// --set tags=[a, b] is one value, not two.
 		DisableSliceFlagSeparator: true,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return cmdutil.Usage(err)
+			return usageError("curator", c.App.Flags, err)
 		},
+		Version:              version().String(),
+		EnableBashCompletion: true,
 	}
+	app.Commands = append(app.Commands, helpCmd(), versionCmd(f), completionCmd(f), manCmd(f))
 	for _, c := range app.Commands {
 		cmdutil.AddGlobalFlags(c)
 	}
+	conventions(app)
 	return app
 }
 
