@@ -28,7 +28,7 @@ func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOptio
 	if err != nil {
 		var inv cmdutil.InvalidInputs
 		if !errors.As(err, &inv) || jsonWanted(args) {
-			reportError(ios.ErrOut, err, code, jsonWanted(args))
+			reportError(ios, err, code, jsonWanted(args))
 		}
 		if code == cmdutil.ExitUsage && !jsonWanted(args) {
 			fmt.Fprintln(ios.ErrOut, "Run 'curator --help' (or 'curator COMMAND --help') for usage.")
@@ -55,12 +55,14 @@ type errorReport struct {
 	ExitCode int    `json:"exit_code"`
 }
 
-func reportError(w io.Writer, err error, code int, asJSON bool) {
+// reportError prints the error of a run on stderr: as JSON with --json,
+// else one line, red on a terminal.
+func reportError(ios *cmdutil.IOStreams, err error, code int, asJSON bool) {
 	if asJSON {
-		json.NewEncoder(w).Encode(errorReport{Error: err.Error(), ExitCode: code})
+		json.NewEncoder(ios.ErrOut).Encode(errorReport{Error: err.Error(), ExitCode: code})
 		return
 	}
-	fmt.Fprintln(w, "curator: "+err.Error())
+	fmt.Fprintln(ios.ErrOut, ios.ErrStyle().Error("curator: "+err.Error()))
 }
 
 func newApp(f *cmdutil.Factory) *cli.App {
