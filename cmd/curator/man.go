@@ -19,7 +19,7 @@ func manCmd(f *cmdutil.Factory) *cli.Command {
 			if c.NArg() > 0 {
 				return cmdutil.Usagef("man takes no arguments")
 			}
-			page, err := c.App.ToMan()
+			page, err := c.App.ToManWithSection(1)
 			if err != nil {
 				return err
 			}
