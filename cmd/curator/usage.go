@@ -109,15 +109,18 @@ func usageError(path string, flags []cli.Flag, err error) error {
 }
 
 // missingCommand is the action of the program and of each group: with no
-// argument it prints the usage on stderr; with one, that argument is a
-// command it does not know. Both are usage errors.
+// argument it prints the usage on stderr (not with --json, whose stderr is
+// the JSON error alone); with one, that argument is a command it does not
+// know. Both are usage errors.
 func missingCommand(c *cli.Context) error {
 	cmds, path := c.App.Commands, "curator"
 	if c.Command != nil && c.Command.Name != "" {
 		cmds, path = c.Command.Subcommands, c.Command.HelpName
 	}
 	if c.NArg() == 0 {
-		printUsage(c, c.App.ErrWriter)
+		if !cmdutil.GlobalsOf(c).JSON {
+			printUsage(c, c.App.ErrWriter)
+		}
 		return cmdutil.Usagef("missing command for %q", path)
 	}
 	name := c.Args().First()
