@@ -30,21 +30,22 @@ func System() *IOStreams {
 }
 
 // Streams wraps the given reader and writers; a writer that is an *os.File
-// on a terminal is seen as one. CLICOLOR_FORCE=1 styles the output as for
-// a terminal wherever it goes (NO_COLOR still turns colours off); progress
-// bars are drawn on a real terminal only.
+// on a terminal is seen as one. CLICOLOR_FORCE=1 styles the process's
+// output as for a terminal wherever it goes (NO_COLOR still turns colours
+// off); buffers are never styled, and progress bars are drawn on a real
+// terminal only.
 func Streams(in io.Reader, out, errOut io.Writer) *IOStreams {
 	io := &IOStreams{In: in, Out: out, ErrOut: errOut}
 	force := os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
 	color := os.Getenv("NO_COLOR") == ""
-	if f, ok := out.(*os.File); force || ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := out.(*os.File); ok && (force || term.IsTerminal(int(f.Fd()))) {
 		io.OutTTY = true
 		io.OutColor = color
 	}
 	if f, ok := errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		io.StderrTTY = true
 		io.Color = color
-	} else if force {
+	} else if ok && force {
 		io.Color = color
 	}
 	return io
