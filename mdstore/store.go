@@ -19,6 +19,43 @@ const DirName = ".curator"
 // ErrNoStore means no .curator folder was found.
 var ErrNoStore = errors.New("no curator store here (run `curator init`, or pass --store)")
 
+// NotStoreError means a folder named as the store is not one: it lacks
+// config.yaml or the store's folders.
+type NotStoreError struct {
+	// Dir is the absolute path of the folder.
+	Dir string
+	// Missing is what it lacks.
+	Missing string
+}
+
+func (e *NotStoreError) Error() string {
+	return fmt.Sprintf("%s is not a curator store (%s): expected a %s folder holding config.yaml and memory/, context/ or pipelines/; run `curator init` to create one",
+		e.Dir, e.Missing, DirName)
+}
+
+// storeFolders are the top folders of a store; a store holds at least one.
+var storeFolders = []string{"memory", "context", "pipelines"}
+
+// checkStore returns a *NotStoreError unless dir has a store's layout.
+func checkStore(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return &NotStoreError{Dir: dir, Missing: "no such folder"}
+	case !fi.IsDir():
+		return &NotStoreError{Dir: dir, Missing: "not a folder"}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "config.yaml")); err != nil || !fi.Mode().IsRegular() {
+		return &NotStoreError{Dir: dir, Missing: "no config.yaml"}
+	}
+	for _, f := range storeFolders {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil && fi.IsDir() {
+			return nil
+		}
+	}
+	return &NotStoreError{Dir: dir, Missing: "none of memory/, context/, pipelines/"}
+}
+
 // Store is an opened .curator folder.
 type Store struct {
 	// Dir is the absolute path of the .curator folder.
@@ -96,14 +133,21 @@ func Find(start string) (string, error) {
 	}
 }
 
-// Open opens the store at dir (the .curator folder itself).
+// Open opens the store at dir: the .curator folder itself, or a folder
+// holding one. A folder without a store's layout (config.yaml and its
+// folders) is a *NotStoreError, so that nothing is ever written into a
+// folder that is not a store.
 func Open(dir string) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w: %s", ErrNoStore, abs)
+	if err := checkStore(abs); err != nil {
+		inner := filepath.Join(abs, DirName)
+		if checkStore(inner) != nil {
+			return nil, err
+		}
+		abs = inner
 	}
 	cfg, err := loadConfig(filepath.Join(abs, "config.yaml"))
 	if err != nil {

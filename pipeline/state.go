@@ -23,8 +23,8 @@ const (
 )
 
 // State is a pipeline's state file, pipeline-state-<project>.json. Every
-// object keeps the fields it does not know in Extra, so a newer (or the
-// seed's) writer loses nothing when curator rewrites the file.
+// object keeps the fields it does not know in Extra, so what a newer
+// curator or another tool wrote is not lost when curator rewrites the file.
 type State struct {
 	PipelineID               string      `json:"pipeline_id"`
 	PipelineType             string      `json:"pipeline_type"`

@@ -28,7 +28,7 @@ func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOptio
 	if err != nil {
 		var inv cmdutil.InvalidInputs
 		if !errors.As(err, &inv) || jsonWanted(args) {
-			reportError(ios.ErrOut, err, code, jsonWanted(args))
+			reportError(ios, err, code, jsonWanted(args))
 		}
 		if code == cmdutil.ExitUsage && !jsonWanted(args) {
 			fmt.Fprintln(ios.ErrOut, "Run 'curator --help' (or 'curator COMMAND --help') for usage.")
@@ -55,12 +55,14 @@ type errorReport struct {
 	ExitCode int    `json:"exit_code"`
 }
 
-func reportError(w io.Writer, err error, code int, asJSON bool) {
+// reportError prints the error of a run on stderr: as JSON with --json,
+// else one line, red on a terminal.
+func reportError(ios *cmdutil.IOStreams, err error, code int, asJSON bool) {
 	if asJSON {
-		json.NewEncoder(w).Encode(errorReport{Error: err.Error(), ExitCode: code})
+		json.NewEncoder(ios.ErrOut).Encode(errorReport{Error: err.Error(), ExitCode: code})
 		return
 	}
-	fmt.Fprintln(w, "curator: "+err.Error())
+	fmt.Fprintln(ios.ErrOut, ios.ErrStyle().Error("curator: "+err.Error()))
 }
 
 func newApp(f *cmdutil.Factory) *cli.App {
@@ -70,22 +72,28 @@ func newApp(f *cmdutil.Factory) *cli.App {
 		UsageText: "curator [global flags] <group> <command> [flags]",
 		Description: "Exit status: 0 done; 1 failed; 2 usage error; 3 validation blocked the operation;\n" +
 			"4 another curator run holds the store's lock; 5 done, but some inputs were invalid and skipped.",
-		Reader:          f.IO.In,
-		Writer:          f.IO.Out,
-		ErrWriter:       f.IO.ErrOut,
-		Flags:           cmdutil.GlobalFlags(),
+		Reader:    f.IO.In,
+		Writer:    f.IO.Out,
+		ErrWriter: f.IO.ErrOut,
+		// The help command replaces urfave/cli's, which then leaves out
+		// the --help flag: it is added here.
+		Flags:           append(cmdutil.GlobalFlags(), cli.HelpFlag),
 		Commands:        commands(f),
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
 		// --set tags=[a, b] is one value, not two.
 		DisableSliceFlagSeparator: true,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return cmdutil.Usage(err)
+			return usageError("curator", c.App.Flags, err)
 		},
+		Version:              version().String(),
+		EnableBashCompletion: true,
 	}
+	app.Commands = append(app.Commands, helpCmd(), versionCmd(f), completionCmd(f), manCmd(f))
 	for _, c := range app.Commands {
 		cmdutil.AddGlobalFlags(c)
 	}
+	conventions(app)
 	return app
 }
 

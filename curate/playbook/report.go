@@ -66,17 +66,48 @@ func (rep Report) lessonsProcessed() int {
 	return n
 }
 
+// SummaryStyle is how a summary marks its status lines and colours its
+// decisions; the zero value writes status symbols (✅, ⚠️) and no colour.
+type SummaryStyle struct {
+	// Mark is the mark of a status line: status is "ok" or "warning".
+	Mark func(status string) string
+	// Paint colours text in the colour of a merge type.
+	Paint func(mergeType, text string) string
+}
+
+func (st SummaryStyle) mark(status string) string {
+	if st.Mark != nil {
+		return st.Mark(status)
+	}
+	if status == "ok" {
+		return "✅"
+	}
+	return "⚠️ "
+}
+
+func (st SummaryStyle) paint(mergeType, text string) string {
+	if st.Paint != nil {
+		return st.Paint(mergeType, text)
+	}
+	return text
+}
+
 // WriteSummary prints the run as the ACE curate procedure does: the headline,
 // the merge actions, context stats and the next step. markdown renders it
 // as a report file (--output).
 func (rep Report) WriteSummary(w io.Writer, markdown bool) {
+	rep.WriteStyledSummary(w, markdown, SummaryStyle{})
+}
+
+// WriteStyledSummary is WriteSummary with the given marks and colours.
+func (rep Report) WriteStyledSummary(w io.Writer, markdown bool, st SummaryStyle) {
 	h := func(s string) string {
 		if markdown {
 			return "## " + s + "\n\n"
 		}
 		return s + "\n"
 	}
-	title := fmt.Sprintf("✅ Curation Complete: %d lessons processed, %d reflections merged", rep.lessonsProcessed(), len(rep.ReflectionsMerged))
+	title := fmt.Sprintf("%s Curation Complete: %d lessons processed, %d reflections merged", st.mark("ok"), rep.lessonsProcessed(), len(rep.ReflectionsMerged))
 	if rep.DryRun {
 		title += " (dry run: nothing changed)"
 	}
@@ -92,7 +123,7 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 		fmt.Fprintf(w, "Reflections: %s\n", strings.Join(rep.ReflectionsMerged, ", "))
 	}
 	for _, note := range rep.Warnings {
-		fmt.Fprintf(w, "⚠️  %s\n", note)
+		fmt.Fprintf(w, "%s %s\n", st.mark("warning"), note)
 	}
 	fmt.Fprint(w, h("Merge actions:"))
 	for _, t := range ActionTypes {
@@ -105,14 +136,14 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 		if rep.Counts[t] == 0 && (t == ActReview || t == ActRebalance) {
 			continue
 		}
-		fmt.Fprintf(w, "  - %-18s %3d  %s\n", t, rep.Counts[t], shortList(ids, 8))
+		fmt.Fprintf(w, "  - %s %3d  %s\n", st.paint(t, fmt.Sprintf("%-18s", t)), rep.Counts[t], shortList(ids, 8))
 	}
 	fmt.Fprint(w, "\n"+h("Decisions:"))
 	if len(rep.Actions) == 0 {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, a := range rep.Actions {
-		line := fmt.Sprintf("  - %s %s", a.Type, a.Subject())
+		line := fmt.Sprintf("  - %s %s", st.paint(a.Type, a.Type), a.Subject())
 		if a.BulletID != "" && a.TargetBulletID != "" {
 			line += " ← " + strings.Join(a.MergedFrom, " + ")
 		}
@@ -138,7 +169,7 @@ func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 		fmt.Fprintf(w, "  - overlapping pairs: %d\n", len(m.Overlapping))
 	}
 	for _, hr := range rep.ReflectionsHeld {
-		fmt.Fprintf(w, "\n⚠️  reflection %s held: %s; it stays pending, nothing of it was written\n", hr.ReflectionID, hr.Problem())
+		fmt.Fprintf(w, "\n%s reflection %s held: %s; it stays pending, nothing of it was written\n", st.mark("warning"), hr.ReflectionID, hr.Problem())
 	}
 	fmt.Fprint(w, "\n"+h("Context stats:"))
 	fmt.Fprintf(w, "  - active bullets: %d → %d (archived %d → %d)\n", rep.Before.Active, rep.After.Active, rep.Before.Archived, rep.After.Archived)

@@ -22,11 +22,11 @@ type Globals struct {
 // GlobalFlags are the flags every command accepts.
 func GlobalFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "store", Usage: "the .curator folder (default: found by walking up from the working directory)", EnvVars: []string{"CURATOR_STORE"}},
+		&cli.StringFlag{Name: "store", Usage: "the .curator folder, or the folder holding it", DefaultText: "found by walking up from the working directory", EnvVars: []string{"CURATOR_STORE"}},
 		&cli.BoolFlag{Name: "json", Usage: "machine output on stdout as one JSON document; errors as JSON on stderr"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
-		&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for another run's lock (default: config lock_timeout, 10s)"},
+		&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for another run's lock", DefaultText: "config.yaml lock_timeout, 10s"},
 	}
 }
 

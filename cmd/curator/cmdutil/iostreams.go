@@ -14,6 +14,8 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+	// OutTTY is true when Out is a terminal (status symbols are shown).
+	OutTTY bool
 	// StderrTTY is true when ErrOut is a terminal (progress bars go there).
 	StderrTTY bool
 	// Color is false with NO_COLOR or when ErrOut is not a terminal.
@@ -28,15 +30,23 @@ func System() *IOStreams {
 }
 
 // Streams wraps the given reader and writers; a writer that is an *os.File
-// on a terminal is seen as one.
+// on a terminal is seen as one. CLICOLOR_FORCE=1 styles the process's
+// output as for a terminal wherever it goes (NO_COLOR still turns colours
+// off); buffers are never styled, and progress bars are drawn on a real
+// terminal only.
 func Streams(in io.Reader, out, errOut io.Writer) *IOStreams {
 	io := &IOStreams{In: in, Out: out, ErrOut: errOut}
-	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		io.OutColor = os.Getenv("NO_COLOR") == ""
+	force := os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
+	color := os.Getenv("NO_COLOR") == ""
+	if f, ok := out.(*os.File); ok && (force || term.IsTerminal(int(f.Fd()))) {
+		io.OutTTY = true
+		io.OutColor = color
 	}
 	if f, ok := errOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		io.StderrTTY = true
-		io.Color = os.Getenv("NO_COLOR") == ""
+		io.Color = color
+	} else if ok && force {
+		io.Color = color
 	}
 	return io
 }

@@ -24,12 +24,12 @@ func (e Env) Say(format string, a ...any) {
 	fmt.Fprintf(e.IO.Out, format, a...)
 }
 
-// Warn prints a message on stderr unless --quiet.
+// Warn prints a warning on stderr unless --quiet (yellow on a terminal).
 func (e Env) Warn(format string, a ...any) {
 	if e.Globals.Quiet {
 		return
 	}
-	fmt.Fprintf(e.IO.ErrOut, format, a...)
+	fmt.Fprint(e.IO.ErrOut, e.IO.ErrStyle().Warning(fmt.Sprintf(format, a...)))
 }
 
 // InvalidList is never nil, so JSON reports show [] rather than null.
@@ -100,6 +100,6 @@ func (e Env) FinishInvalid(inv []*mdstore.InvalidFile) error {
 // ReportInvalid names every file that could not be read, on stderr.
 func (e Env) ReportInvalid(inv []*mdstore.InvalidFile) {
 	for _, f := range inv {
-		fmt.Fprintf(e.IO.ErrOut, "curator: skipped %s (left untouched)\n", f.Error())
+		fmt.Fprint(e.IO.ErrOut, e.IO.ErrStyle().Warning(fmt.Sprintf("curator: skipped %s (left untouched)\n", f.Error())))
 	}
 }

@@ -132,7 +132,8 @@ func Curate(opts *CurateOptions) error {
 			return err
 		}
 	} else if !opts.Globals.Quiet {
-		rep.WriteSummary(opts.IO.Out, false)
+		st := opts.IO.OutStyle()
+		rep.WriteStyledSummary(opts.IO.Out, false, playbook.SummaryStyle{Mark: st.Mark, Paint: st.Decision})
 		switch {
 		case commit != "":
 			fmt.Fprintf(opts.IO.Out, "\nCommitted %s\n", short(commit))

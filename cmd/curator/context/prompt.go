@@ -25,8 +25,8 @@ func NewCmdPrompt(f *cmdutil.Factory, runF func(*PromptOptions) error) *cli.Comm
 		Usage: "print the curation prompt for a pending reflection and its nearest bullets (for an LLM)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reflection-id", Usage: "the pending reflection (default: the oldest)"},
-			&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold},
-			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf},
+			&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold, Usage: "above it a lesson reinforces a bullet; from 0.6 up to it, it merges"},
+			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf, Usage: "skip lessons under this confidence"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := &PromptOptions{Env: f.Env(c), ReflectionID: c.String("reflection-id"),
@@ -79,6 +79,16 @@ func Prompt(opts *PromptOptions) error {
 	if err := playbook.RenderPrompt(&buf, data); err != nil {
 		return err
 	}
+	if opts.Globals.JSON {
+		return opts.PrintJSON(PromptReport{ReflectionID: r.ID, Prompt: buf.String()})
+	}
 	_, err = opts.IO.Out.Write(buf.Bytes())
 	return err
+}
+
+// PromptReport is `context prompt --json`: the prompt and the reflection
+// it is for.
+type PromptReport struct {
+	ReflectionID string `json:"reflection_id"`
+	Prompt       string `json:"prompt"`
 }

@@ -6,26 +6,23 @@ import (
 	"io"
 	"strings"
 
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/history"
 )
 
 // Text writes one line per change, then one per warning; with color, each
-// change's kind is coloured (green what was gained, red what was lost,
-// yellow what was set aside, cyan edits) and warnings are red.
+// change's kind is coloured in the decision palette of every curator
+// report (green what was gained, red what was lost, yellow what was set
+// aside, cyan edits) and warnings are yellow.
 func Text(w io.Writer, res *history.Result, color bool) error {
+	st := cmdutil.Style{Color: color}
 	b := bufio.NewWriter(w)
 	for _, c := range res.Changes {
-		kind := fmt.Sprintf("%-10s", c.Kind)
-		if color {
-			kind = paint(kindColor[c.Kind], kind)
-		}
+		kind := st.Decision(c.Kind, fmt.Sprintf("%-10s", c.Kind))
 		fmt.Fprintf(b, "%s  %s  %s\n", kind, c.ID, strings.Join(details(c), "  "))
 	}
 	for _, wn := range res.Warnings {
-		label := "warning:"
-		if color {
-			label = paint(red, label)
-		}
+		label := st.Warning("warning:")
 		fmt.Fprintf(b, "%s %s %s (%s): %s\n", label, wn.Record, wn.ID, wn.Path, wn.Message)
 	}
 	if len(res.Changes) == 0 {
@@ -71,27 +68,4 @@ func details(c history.Change) []string {
 		out = append(out, "+ "+s)
 	}
 	return out
-}
-
-// ANSI colours of the terminal output.
-const (
-	red    = "31"
-	green  = "32"
-	yellow = "33"
-	cyan   = "36"
-)
-
-var kindColor = map[string]string{
-	history.Promoted: green, history.Added: green, history.Restored: green, history.Merged: green, history.Curated: green,
-	history.Reinforced: cyan, history.Counters: cyan, history.Edited: cyan, history.Moved: cyan, history.State: cyan, history.Written: cyan,
-	history.Trashed: yellow, history.Archived: yellow,
-	history.Removed: red, history.Invalid: red,
-}
-
-// paint wraps s in an ANSI colour (none when code is empty).
-func paint(code, s string) string {
-	if code == "" {
-		return s
-	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }

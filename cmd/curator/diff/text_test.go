@@ -25,12 +25,12 @@ func TestTextColour(t *testing.T) {
 	if strings.Contains(plain.String(), "\x1b[") {
 		t.Errorf("colour without a terminal:\n%q", plain.String())
 	}
-	for _, want := range []string{"\x1b[32mpromoted", "\x1b[31mremoved", "\x1b[31mwarning:"} {
+	for _, want := range []string{"\x1b[32mpromoted", "\x1b[31mremoved", "\x1b[33mwarning:"} {
 		if !strings.Contains(coloured.String(), want) {
 			t.Errorf("no %q in\n%q", want, coloured.String())
 		}
 	}
-	strip := strings.NewReplacer("\x1b[32m", "", "\x1b[31m", "", "\x1b[0m", "")
+	strip := strings.NewReplacer("\x1b[32m", "", "\x1b[31m", "", "\x1b[33m", "", "\x1b[0m", "")
 	if strip.Replace(coloured.String()) != plain.String() {
 		t.Errorf("the coloured text says something else:\n%s\n%s", coloured.String(), plain.String())
 	}

@@ -21,7 +21,10 @@ func (s *Server) addPrompts() {
 func (s *Server) curateReflectionPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	id := req.Params.Arguments["reflection_id"]
 	var out bytes.Buffer
-	err := contextcmd.Prompt(&contextcmd.PromptOptions{Env: s.env("curate_reflection", &out), ReflectionID: id,
+	// The prompt's text, not `context prompt --json`'s document.
+	env := s.env("curate_reflection", &out)
+	env = env.WithOutput(env.IO, false)
+	err := contextcmd.Prompt(&contextcmd.PromptOptions{Env: env, ReflectionID: id,
 		Settings: playbook.DefaultSettings()})
 	if err != nil {
 		return nil, toolError(err)

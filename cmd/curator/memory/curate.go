@@ -106,13 +106,13 @@ func Curate(opts *CurateOptions) error {
 			return err
 		}
 	} else if !opts.Globals.Quiet {
-		printReport(opts.IO.Out, r, commit, opts.DryRun)
+		printReport(opts.IO.Out, opts.IO.OutStyle(), r, commit, opts.DryRun)
 	}
 	return opts.FinishInvalid(r.Invalid)
 }
 
-// printReport is the human report of a pass.
-func printReport(w io.Writer, r *memory.Run, commit string, dry bool) {
+// printReport is the human report of a pass, each decision in its colour.
+func printReport(w io.Writer, st cmdutil.Style, r *memory.Run, commit string, dry bool) {
 	p := r.Plan
 	title := "Memory curation"
 	if dry {
@@ -121,7 +121,7 @@ func printReport(w io.Writer, r *memory.Run, commit string, dry bool) {
 	fmt.Fprintf(w, "%s, window %s\n", title, p.Window)
 	fmt.Fprintf(w, "  candidates:           %d\n", len(p.Candidates))
 	section := func(name string, acts []memory.Action, detail func(memory.Action) string) {
-		fmt.Fprintf(w, "  %-21s %d\n", name+":", len(acts))
+		fmt.Fprintf(w, "  %s %d\n", st.Decision(name, fmt.Sprintf("%-21s", name+":")), len(acts))
 		for _, a := range acts {
 			fmt.Fprintf(w, "    %s  %s\n", a.ID, detail(a))
 		}

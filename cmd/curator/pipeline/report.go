@@ -69,9 +69,9 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 		printState(o, st, !failed)
 	}
 	for _, c := range r.Checks {
-		mark := "✅"
+		mark := o.Mark(cmdutil.StatusOK)
 		if !c.OK {
-			mark = "❌"
+			mark = o.Mark(cmdutil.StatusBlocked)
 		}
 		name := c.Path
 		if name == "" {
@@ -87,7 +87,7 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 		o.Say("Brief: %s\n", abs(r.BriefPath))
 	}
 	if b := r.Budget; b != nil {
-		o.Say("Budget: %s %s — about %d of %d tokens", b.Status, b.Label, b.Tokens, b.Limit)
+		o.Say("Budget: %s — about %d of %d tokens", budgetMark(o, b.Status)+b.Label, b.Tokens, b.Limit)
 		if len(b.Compressed) > 0 {
 			o.Say(" (compressed from %d: %s)", b.RawTokens, strings.Join(b.Compressed, ", "))
 		}
@@ -95,7 +95,7 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 	}
 	if r.Mode != "validate" {
 		for _, w := range r.Warnings {
-			o.Say("⚠️  %s\n", w)
+			o.Say("%s %s\n", o.Mark(cmdutil.StatusWarning), w)
 		}
 	}
 	for _, f := range r.Files {
@@ -149,4 +149,13 @@ func printState(o cmdutil.Env, st *pipeline.State, blockers bool) {
 			}
 		}
 	}
+}
+
+// budgetMark is the budget's status symbol and a space on a terminal;
+// elsewhere its label says it in words.
+func budgetMark(o cmdutil.Env, status string) string {
+	if !o.IO.OutTTY {
+		return ""
+	}
+	return status + " "
 }

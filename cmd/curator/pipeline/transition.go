@@ -28,7 +28,7 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 		Flags: []cli.Flag{projectFlag(), homeFlag(), projectPathFlag(), pipelineFlag(true),
 			&cli.StringFlag{Name: "from", Usage: "the phase that ends", Required: true},
 			&cli.StringFlag{Name: "to", Usage: "the phase that begins (or \"done\" after the last phase)", Required: true},
-			&cli.IntFlag{Name: "step", Usage: "the user story of a step-wise phase (default 1)"},
+			&cli.IntFlag{Name: "step", Usage: "the user story of a step-wise phase", DefaultText: "1"},
 			&cli.StringFlag{Name: "skip-remaining", Usage: "mark the steps of the phase that ends which never ran as skipped, with this reason (else they stay pending)"},
 		},
 		Action: func(c *cli.Context) error {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -64,6 +65,13 @@ func Score(opts *ScoreOptions) error {
 	out := bufio.NewWriter(opts.IO.Out)
 	defer out.Flush()
 	failing, _ := engine.(interface{ Err() error })
+	// With --json the scores are one document, printed once all are known.
+	var scores []LineScore
+	emit := func(n int, s float64) { fmt.Fprintf(out, "%.4f\n", s) }
+	if opts.Globals.JSON {
+		scores = []LineScore{}
+		emit = func(n int, s float64) { scores = append(scores, LineScore{Line: n, Score: math.Round(s*1e4) / 1e4}) }
+	}
 	for n := 1; in.Scan(); n++ {
 		line := strings.TrimRight(in.Text(), "\r")
 		if strings.TrimSpace(line) == "" {
@@ -79,13 +87,31 @@ func Score(opts *ScoreOptions) error {
 			out.Flush()
 			return cli.Exit(fmt.Sprintf("similarity score: line %d: %v", n, failing.Err()), 1)
 		}
-		fmt.Fprintf(out, "%.4f\n", s)
+		emit(n, s)
 	}
 	if err := in.Err(); err != nil {
 		return fmt.Errorf("reading stdin: %w", err)
 	}
 	if saver, ok := engine.(interface{ Save() error }); ok {
-		return saver.Save()
+		if err := saver.Save(); err != nil {
+			return err
+		}
+	}
+	if scores != nil {
+		out.Flush()
+		return opts.PrintJSON(ScoreReport{Scores: scores})
 	}
 	return nil
+}
+
+// ScoreReport is `similarity score --json`: one score per input line that
+// held a pair (line numbers count every line of stdin).
+type ScoreReport struct {
+	Scores []LineScore `json:"scores"`
+}
+
+// LineScore is the similarity of the pair on one line of stdin.
+type LineScore struct {
+	Line  int     `json:"line"`
+	Score float64 `json:"score"`
 }
