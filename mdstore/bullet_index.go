@@ -102,13 +102,15 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		}
 	}
 	slices.Sort(dirs)
-	type file struct {
-		rel     string
-		st      fileStat
-		entry   []byte // the index's entry of a file of an unchanged folder
-		trusted bool
+	// entries and sums are in path order; a nil entry is a file to read.
+	entries := make([][]byte, 0, len(up.entries)+64)
+	sums := make([]*BulletSummary, 0, len(up.entries)+64)
+	type pending struct {
+		i   int
+		rel string
+		st  fileStat
 	}
-	var files []file
+	var toRead []pending
 	folders := map[string]folderStat{}
 	for _, dir := range dirs {
 		st, ok := statDir(s.Path(dir))
@@ -127,7 +129,14 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			up.trusted[dir] = true
 			folders[dir] = st
 			for _, e := range held {
-				files = append(files, file{rel: string(entryRel(e)), entry: e, trusted: true})
+				if sum, ok := up.decode(e, fileStat{}, false); ok {
+					entries, sums = append(entries, e), append(sums, sum)
+					continue
+				}
+				rel := string(entryRel(e))
+				fst, _ := statFile(s.Path(rel))
+				toRead = append(toRead, pending{len(entries), rel, fst})
+				entries, sums = append(entries, nil), append(sums, nil)
 			}
 			continue
 		}
@@ -137,61 +146,42 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			return nil, err
 		}
 		slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
-		for _, f := range scanned {
-			files = append(files, file{rel: dir + "/" + f.name, st: f})
-		}
 		folders[dir] = st // until a file of it cannot be held
+		old := held
+		for _, f := range scanned {
+			rel := dir + "/" + f.name
+			for len(old) > 0 && string(entryRel(old[0])) < rel {
+				old = old[1:]
+			}
+			if len(old) > 0 && string(entryRel(old[0])) == rel {
+				e := old[0]
+				old = old[1:]
+				if sum, ok := up.decode(e, f, true); ok {
+					entries, sums = append(entries, e), append(sums, sum)
+					continue
+				}
+			}
+			toRead = append(toRead, pending{len(entries), rel, f})
+			entries, sums = append(entries, nil), append(sums, nil)
+		}
 	}
-	if len(folders) != len(up.folders) {
+	if len(folders) != len(up.folders) || len(toRead) > 0 {
 		up.dirty = true
 	}
 
 	res := &IndexedBullets{}
-	entries := make([][]byte, len(files))
-	sums := make([]*BulletSummary, len(files))
-	var toRead []int
-	old := up.entries
-	for i, f := range files {
-		if f.trusted {
-			if sum, ok := up.decode(f.entry, fileStat{}, false); ok {
-				entries[i], sums[i] = f.entry, sum
-				continue
-			}
-			files[i].st, _ = statFile(s.Path(f.rel))
-			files[i].st.name = f.rel[strings.LastIndexByte(f.rel, '/')+1:]
-			toRead = append(toRead, i)
-			continue
-		}
-		for len(old) > 0 && string(entryRel(old[0])) < f.rel {
-			old = old[1:]
-		}
-		if len(old) > 0 && string(entryRel(old[0])) == f.rel {
-			e := old[0]
-			old = old[1:]
-			if sum, ok := up.decode(e, f.st, true); ok {
-				entries[i], sums[i] = e, sum
-				continue
-			}
-		}
-		toRead = append(toRead, i)
-	}
-	if len(toRead) > 0 {
-		up.dirty = true
-	}
 	// Files the index does not hold: read and analysed on every core.
 	read := make([]*Bullet, len(toRead))
 	errs := make([]error, len(toRead))
 	words := make([][]string, len(toRead))
 	parallel.For(len(toRead), func(k int) {
-		f := files[toRead[k]]
-		read[k], errs[k] = s.ReadBullet(f.rel)
+		read[k], errs[k] = s.ReadBullet(toRead[k].rel)
 		if errs[k] == nil {
 			words[k] = a.Words(read[k].Content)
 		}
 	})
 	res.Read = len(toRead)
-	for k, i := range toRead {
-		f := files[i]
+	for k, f := range toRead {
 		dir := f.rel[:strings.LastIndexByte(f.rel, '/')]
 		if errs[k] != nil {
 			res.Invalid = append(res.Invalid, invalid(f.rel, errs[k]))
@@ -199,9 +189,9 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			continue
 		}
 		sum := up.summarise(read[k], words[k])
-		sums[i] = sum
+		sums[f.i] = sum
 		if f.st.regular {
-			entries[i] = up.encode(f.rel, f.st, sum)
+			entries[f.i] = up.encode(f.rel, f.st, sum)
 		} else {
 			delete(folders, dir)
 		}
@@ -217,6 +207,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	}
 	up.entries = kept
 	up.folders = folders
+	res.Active = make([]*BulletSummary, 0, len(sums))
 	for _, sum := range sums {
 		switch {
 		case sum == nil:
