@@ -52,8 +52,8 @@ var idRE = regexp.MustCompile(`^(.+)-(\d+)(?:-v(\d+))?$`)
 // ParseBulletID splits an id into prefix, number and version (1 when the id
 // has no -vN). ok is false for ids not of the form PREFIX-NNN[-vN].
 func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
-	m := splitBulletID(id)
-	if m == nil {
+	m, ok := splitBulletID(id)
+	if !ok {
 		return "", 0, 0, false
 	}
 	n, err := strconv.Atoi(m[2])
@@ -67,12 +67,18 @@ func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
 	return m[1], n, version, true
 }
 
-// splitBulletID matches id against idRE (whole match, then the groups),
-// without the regular expression for the usual forms: it is called for
-// every id a playbook ever used.
-func splitBulletID(id string) []string {
+// splitBulletID matches id against idRE (whole match, then the groups;
+// ok false when it does not match), without the regular expression and
+// without an allocation for the usual forms: it is called for every id a
+// playbook ever used.
+func splitBulletID(id string) (m [4]string, ok bool) {
 	if strings.ContainsRune(id, '\n') {
-		return idRE.FindStringSubmatch(id)
+		r := idRE.FindStringSubmatch(id)
+		if r == nil {
+			return m, false
+		}
+		copy(m[:], r)
+		return m, true
 	}
 	// digitsAtEnd splits s into what precedes "-<digits>" at its end and
 	// the digits.
@@ -87,19 +93,19 @@ func splitBulletID(id string) []string {
 		return s[:j-1], s[j:], true
 	}
 	if p, d, ok := digitsAtEnd(id); ok {
-		return []string{id, p, d, ""}
+		return [4]string{id, p, d, ""}, true
 	}
 	j := len(id)
 	for j > 0 && id[j-1] >= '0' && id[j-1] <= '9' {
 		j--
 	}
 	if j == len(id) || j < 2 || id[j-2:j] != "-v" {
-		return nil
+		return m, false
 	}
 	if p, d, ok := digitsAtEnd(id[:j-2]); ok {
-		return []string{id, p, d, id[j:]}
+		return [4]string{id, p, d, id[j:]}, true
 	}
-	return nil
+	return m, false
 }
 
 // BaseID strips a -vN suffix.
@@ -161,7 +167,7 @@ func (a *IDAllocator) Observe(id string) {
 	if n > a.max[p] {
 		a.max[p] = n
 	}
-	if a.all || a.looked[p+"-"+pad3(n)] {
+	if a.all || len(a.looked) > 0 && a.looked[p+"-"+pad3(n)] {
 		a.record(id)
 		return
 	}

@@ -142,7 +142,12 @@ func TestSplitBulletIDMatchesRegexp(t *testing.T) {
 		"A-01-v002", "API-1234567", "a-b-c-9", "STRAT-001-v", "v-1", "A-1v2", "A--v2", "A-1--v2", "", "-", "--1", "A-\n1", "MISC-12-v10"}
 	for _, id := range ids {
 		want := idRE.FindStringSubmatch(id)
-		if got := splitBulletID(id); fmt.Sprint(got) != fmt.Sprint(want) {
+		m, ok := splitBulletID(id)
+		var got []string
+		if ok {
+			got = m[:]
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%q: got %q, want %q", id, got, want)
 		}
 	}
