@@ -356,9 +356,21 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 		up.dirty = true
 		return up
 	}
-	words := make([]string, 0, n)
+	// The word table is copied into one string that every word slices.
+	table := r.b
+	bounds := make([][2]int, 0, n)
 	for range n {
-		words = append(words, string(r.bytes()))
+		w := r.bytes()
+		if r.bad {
+			break
+		}
+		end := len(table) - len(r.b)
+		bounds = append(bounds, [2]int{end - len(w), end})
+	}
+	all := string(table[:len(table)-len(r.b)])
+	words := make([]string, len(bounds))
+	for i, bd := range bounds {
+		words[i] = all[bd[0]:bd[1]]
 	}
 	nf := r.uvarint()
 	if r.bad || nf > uint64(len(r.b)) {
