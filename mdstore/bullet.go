@@ -70,6 +70,7 @@ func BulletPath(active bool, category, id string) string {
 
 // ReadBullet reads and checks one bullet file (store-relative path).
 func (s *Store) ReadBullet(rel string) (*Bullet, error) {
+	s.noteBulletRead(rel)
 	d, err := s.ReadDocument(rel)
 	if err != nil {
 		return nil, err

@@ -38,8 +38,9 @@ import (
 const bulletIndexPath = ".cache/bullet-index"
 
 // bulletIndexMagic starts the file: then the analyser's version line, the
-// word table (count, then each word) and the entries.
-const bulletIndexMagic = "curator-bullet-index-1\n"
+// word table (count, then each word), the folders (count, then each
+// folder's path, times and racy flag) and the entries.
+const bulletIndexMagic = "curator-bullet-index-2\n"
 
 // Analyser gives the words that the candidate index keeps of a bullet's
 // content. Version names the analysis: an index written with another
@@ -89,76 +90,110 @@ func (ib *IndexedBullets) List() *BulletList {
 // it), and it also takes in the bullet files that the run's saves write.
 func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	up := s.readBulletIndex(a)
-	type file struct {
-		rel string
-		st  fileStat
-	}
-	var files []file
+	now := time.Now().UnixNano()
+	var dirs []string
 	for _, root := range []string{"context/bullets", "context/archive"} {
 		cats, err := subfolders(s.Path(root))
 		if err != nil {
 			return nil, err
 		}
 		for _, cat := range cats {
-			dir := root + "/" + cat
-			scanned, err := scanFolder(s.Path(dir))
-			if err != nil {
-				return nil, err
-			}
-			slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
-			for _, f := range scanned {
-				files = append(files, file{dir + "/" + f.name, f})
-			}
+			dirs = append(dirs, root+"/"+cat)
 		}
 	}
-	if !slices.IsSortedFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) }) {
-		slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.rel, b.rel) })
+	slices.Sort(dirs)
+	// entries and sums are in path order; a nil entry is a file to read.
+	entries := make([][]byte, 0, len(up.entries)+64)
+	sums := make([]*BulletSummary, 0, len(up.entries)+64)
+	type pending struct {
+		i   int
+		rel string
+		st  fileStat
+	}
+	var toRead []pending
+	folders := map[string]folderStat{}
+	for _, dir := range dirs {
+		st, ok := statDir(s.Path(dir))
+		if !ok {
+			continue
+		}
+		st.racy = now-st.mtime < racyWindow.Nanoseconds()
+		held := up.folderEntries(dir)
+		rec, known := up.folders[dir]
+		if known && rec.mtime == st.mtime && rec.ctime == st.ctime && (!rec.racy || namesMatch(s.Path(dir), held)) {
+			// No file was added, removed or renamed: the entries stand
+			// for the files without a stat of each.
+			if rec.racy && !st.racy {
+				up.dirty = true
+			}
+			up.trusted[dir] = true
+			folders[dir] = st
+			for _, e := range held {
+				if sum, ok := up.decode(e, fileStat{}, false); ok {
+					entries, sums = append(entries, e), append(sums, sum)
+					continue
+				}
+				rel := string(entryRel(e))
+				fst, _ := statFile(s.Path(rel))
+				toRead = append(toRead, pending{len(entries), rel, fst})
+				entries, sums = append(entries, nil), append(sums, nil)
+			}
+			continue
+		}
+		up.dirty = true
+		scanned, err := scanFolder(s.Path(dir))
+		if err != nil {
+			return nil, err
+		}
+		slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
+		folders[dir] = st // until a file of it cannot be held
+		old := held
+		for _, f := range scanned {
+			rel := dir + "/" + f.name
+			for len(old) > 0 && string(entryRel(old[0])) < rel {
+				old = old[1:]
+			}
+			if len(old) > 0 && string(entryRel(old[0])) == rel {
+				e := old[0]
+				old = old[1:]
+				if sum, ok := up.decode(e, f, true); ok {
+					entries, sums = append(entries, e), append(sums, sum)
+					continue
+				}
+			}
+			toRead = append(toRead, pending{len(entries), rel, f})
+			entries, sums = append(entries, nil), append(sums, nil)
+		}
+	}
+	if len(folders) != len(up.folders) || len(toRead) > 0 {
+		up.dirty = true
 	}
 
 	res := &IndexedBullets{}
-	entries := make([][]byte, len(files))
-	sums := make([]*BulletSummary, len(files))
-	var toRead []int
-	old := up.entries
-	for i, f := range files {
-		for len(old) > 0 && string(entryRel(old[0])) < f.rel {
-			old = old[1:]
-		}
-		if len(old) > 0 && string(entryRel(old[0])) == f.rel {
-			e := old[0]
-			old = old[1:]
-			if sum, ok := up.decode(e, f.st); ok {
-				entries[i], sums[i] = e, sum
-				continue
-			}
-		}
-		toRead = append(toRead, i)
-	}
-	if len(toRead) > 0 || len(old) > 0 || len(up.entries) != len(files) {
-		up.dirty = true
-	}
 	// Files the index does not hold: read and analysed on every core.
 	read := make([]*Bullet, len(toRead))
 	errs := make([]error, len(toRead))
 	words := make([][]string, len(toRead))
 	parallel.For(len(toRead), func(k int) {
-		f := files[toRead[k]]
-		read[k], errs[k] = s.ReadBullet(f.rel)
+		read[k], errs[k] = s.ReadBullet(toRead[k].rel)
 		if errs[k] == nil {
 			words[k] = a.Words(read[k].Content)
 		}
 	})
 	res.Read = len(toRead)
-	for k, i := range toRead {
-		f := files[i]
+	for k, f := range toRead {
+		dir := f.rel[:strings.LastIndexByte(f.rel, '/')]
 		if errs[k] != nil {
 			res.Invalid = append(res.Invalid, invalid(f.rel, errs[k]))
+			delete(folders, dir) // listed again next time, to report it again
 			continue
 		}
 		sum := up.summarise(read[k], words[k])
-		sums[i] = sum
+		sums[f.i] = sum
 		if f.st.regular {
-			entries[i] = up.encode(f.rel, f.st, sum)
+			entries[f.i] = up.encode(f.rel, f.st, sum)
+		} else {
+			delete(folders, dir)
 		}
 	}
 	kept := entries[:0]
@@ -167,7 +202,12 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			kept = append(kept, e)
 		}
 	}
+	if len(kept) != len(up.entries) {
+		up.dirty = true
+	}
 	up.entries = kept
+	up.folders = folders
+	res.Active = make([]*BulletSummary, 0, len(sums))
 	for _, sum := range sums {
 		switch {
 		case sum == nil:
@@ -184,6 +224,67 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	return res, nil
 }
 
+// racyWindow: a folder changed less than this before a run listed it may
+// change again within the same tick of its clock, so the next run compares
+// its names with the index's entries before trusting them.
+const racyWindow = 2 * time.Second
+
+// folderStat is what the index records of a category folder: while the
+// folder keeps these times, no file was added to it, removed from it or
+// renamed in it (curator, git and most editors write a file by renaming a
+// new one over it, which changes the folder too).
+type folderStat struct {
+	mtime, ctime int64
+	// racy: changed within racyWindow of the listing; the next run checks
+	// its names.
+	racy bool
+}
+
+// folderEntries are the index's entries of the files of one folder.
+func (up *bulletIndex) folderEntries(dir string) [][]byte {
+	prefix := dir + "/"
+	i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= prefix })
+	j := i
+	for j < len(up.entries) && strings.HasPrefix(string(entryRel(up.entries[j])), prefix) {
+		j++
+	}
+	return up.entries[i:j]
+}
+
+// namesMatch reports whether a folder holds exactly the record files that
+// the entries name (a listing of names, without a stat of each file).
+func namesMatch(dir string, entries [][]byte) bool {
+	f, err := openFolder(dir)
+	if f == nil || err != nil {
+		return false
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return false
+	}
+	n := 0
+	for _, name := range names {
+		if isRecordName(name) {
+			n++
+		}
+	}
+	if n != len(entries) {
+		return false
+	}
+	held := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		rel := entryRel(e)
+		held[string(rel[bytes.LastIndexByte(rel, '/')+1:])] = true
+	}
+	for _, name := range names {
+		if isRecordName(name) && !held[name] {
+			return false
+		}
+	}
+	return true
+}
+
 func sortSummaries(bs []*BulletSummary) {
 	slices.SortFunc(bs, func(a, b *BulletSummary) int { return strings.Compare(a.ID, b.ID) })
 }
@@ -194,6 +295,8 @@ type bulletIndex struct {
 	words   []string
 	wordID  map[string]uint32 // built when a new word is added
 	entries [][]byte          // sorted by path
+	folders map[string]folderStat
+	trusted map[string]bool // folders whose files were not stated
 	dirty   bool
 	interns map[string]string
 	alloc   summaryAlloc
@@ -239,7 +342,7 @@ func (a *summaryAlloc) terms(n int) []uint32 {
 // readBulletIndex reads the index file; an unusable one gives an empty
 // index.
 func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
-	up := &bulletIndex{a: a, interns: map[string]string{}}
+	up := &bulletIndex{a: a, interns: map[string]string{}, folders: map[string]folderStat{}, trusted: map[string]bool{}}
 	data, err := os.ReadFile(filepath.Join(s.Dir, bulletIndexPath))
 	head := bulletIndexMagic + a.Version + "\n"
 	if err != nil || !bytes.HasPrefix(data, []byte(head)) {
@@ -253,9 +356,31 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 		up.dirty = true
 		return up
 	}
-	words := make([]string, 0, n)
+	// The word table is copied into one string that every word slices.
+	table := r.b
+	bounds := make([][2]int, 0, n)
 	for range n {
-		words = append(words, string(r.bytes()))
+		w := r.bytes()
+		if r.bad {
+			break
+		}
+		end := len(table) - len(r.b)
+		bounds = append(bounds, [2]int{end - len(w), end})
+	}
+	all := string(table[:len(table)-len(r.b)])
+	words := make([]string, len(bounds))
+	for i, bd := range bounds {
+		words[i] = all[bd[0]:bd[1]]
+	}
+	nf := r.uvarint()
+	if r.bad || nf > uint64(len(r.b)) {
+		up.dirty = true
+		return up
+	}
+	folders := make(map[string]folderStat, nf)
+	for range nf {
+		dir := string(r.bytes())
+		folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint(), racy: r.uvarint() != 0}
 	}
 	var entries [][]byte
 	last := ""
@@ -276,7 +401,7 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 		up.dirty = true
 		return up // damaged: start over
 	}
-	up.words, up.entries = words, entries
+	up.words, up.entries, up.folders = words, entries, folders
 	return up
 }
 
@@ -323,12 +448,13 @@ func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) []byt
 	return w.b
 }
 
-// decode returns an entry's bullet when the file's stat is the one it
-// recorded.
-func (up *bulletIndex) decode(e []byte, st fileStat) (*BulletSummary, bool) {
+// decode returns an entry's bullet; with check, only when the file's stat
+// is the one it recorded.
+func (up *bulletIndex) decode(e []byte, st fileStat, check bool) (*BulletSummary, bool) {
 	r := reader{b: e}
 	rel := string(r.bytes())
-	if !st.regular || r.varint() != st.size || r.varint() != st.mtime || r.varint() != st.ctime || r.bad {
+	size, mtime, ctime := r.varint(), r.varint(), r.varint()
+	if r.bad || check && (!st.regular || size != st.size || mtime != st.mtime || ctime != st.ctime) {
 		return nil, false
 	}
 	b := up.alloc.bullet()
@@ -412,11 +538,13 @@ func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
 // it changed (best effort: a cache that cannot be written only costs speed
 // next time).
 func (up *bulletIndex) save(s *Store) {
+	changed := map[string]bool{} // folders the run wrote to
 	for _, rel := range s.writtenPaths() {
 		if !strings.HasSuffix(rel, ".md") || !(strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")) {
 			continue
 		}
 		up.dirty = true
+		changed[rel[:strings.LastIndexByte(rel, '/')]] = true
 		i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= rel })
 		found := i < len(up.entries) && string(entryRel(up.entries[i])) == rel
 		var e []byte
@@ -436,9 +564,47 @@ func (up *bulletIndex) save(s *Store) {
 			up.entries[i] = e
 		}
 	}
+	// A bullet file the run read in a folder it did not list: taken in
+	// again when it changed in place since its entry was written.
+	for _, rel := range s.bulletsReadPaths() {
+		dir := rel[:max(strings.LastIndexByte(rel, '/'), 0)]
+		if !up.trusted[dir] || changed[dir] {
+			continue
+		}
+		i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= rel })
+		if i == len(up.entries) || string(entryRel(up.entries[i])) != rel {
+			continue
+		}
+		st, ok := statFile(s.Path(rel))
+		if _, same := up.decode(up.entries[i], st, true); same && ok {
+			continue
+		}
+		up.dirty = true
+		if b, err := s.ReadBullet(rel); err == nil && ok {
+			up.entries[i] = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
+		} else { // the next run lists the folder again and reports the file
+			up.entries = slices.Delete(up.entries, i, i+1)
+			delete(up.folders, dir)
+		}
+	}
+	// The folders the run wrote to are recorded as they are now; the next
+	// run compares their names with the entries before trusting them.
+	for dir := range changed {
+		if st, ok := statDir(s.Path(dir)); ok {
+			st.racy = true
+			up.folders[dir] = st
+		} else {
+			delete(up.folders, dir)
+		}
+	}
 	if !up.dirty {
 		return
 	}
+	dirs := make([]string, 0, len(up.folders))
+	for dir := range up.folders {
+		dirs = append(dirs, dir)
+	}
+	slices.Sort(dirs)
 	_ = writeFileWith(filepath.Join(s.Dir, bulletIndexPath), 0o644, false, func(out io.Writer) error {
 		bw := bufio.NewWriterSize(out, 1<<16)
 		w := writer{b: make([]byte, 0, 1024)}
@@ -450,6 +616,14 @@ func (up *bulletIndex) save(s *Store) {
 				bw.Write(w.b)
 				w.b = w.b[:0]
 			}
+		}
+		w.uvarint(uint64(len(dirs)))
+		for _, dir := range dirs {
+			st := up.folders[dir]
+			w.str(dir)
+			w.varint(st.mtime)
+			w.varint(st.ctime)
+			w.uvarint(map[bool]uint64{false: 0, true: 1}[st.racy])
 		}
 		for _, e := range up.entries {
 			w.bytes(e)

@@ -3,7 +3,6 @@ package mdstore
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -101,34 +100,101 @@ func TestBulletIndex(t *testing.T) {
 	}
 }
 
-// A hand edit that keeps the size and sets the modification time back is
-// still seen (by the change time, which cannot be set back); only where the
-// system has no change time is it missed.
-func TestBulletIndexSeesHandEditWithTimeRestored(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no change time: a documented limitation")
-	}
+// A run trusts the entries of a folder whose times did not change, without
+// a stat of each file: a file added, removed, or replaced by renaming a new
+// one over it (as curator, git and most editors write) is seen, even with
+// its size and modification time restored. An edit in place that keeps
+// the folder unchanged is not seen in the listing (the run that uses the
+// bullet reads its file and updates its entry) until the file is read or
+// the cache is deleted.
+func TestBulletIndexSeesFolderChanges(t *testing.T) {
 	s, _ := newStore(t)
-	rel := writeTestBullet(t, s, "strategy", "STRAT-001", "check the page count")
-	indexed(t, s)
-	fi, err := os.Stat(s.Path(rel))
-	if err != nil {
+	one := writeTestBullet(t, s, "strategy", "STRAT-001", "check the page count")
+	two := writeTestBullet(t, s, "strategy", "STRAT-002", "log in first")
+	dir := filepath.Dir(s.Path(one))
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(dir, past, past); err != nil { // a folder not changed lately
 		t.Fatal(err)
 	}
-	time.Sleep(20 * time.Millisecond) // let the change time move on coarse clocks
-	data, _ := os.ReadFile(s.Path(rel))
-	edited := strings.Replace(string(data), "page count", "page total", 1)
-	if len(edited) != len(data) {
-		t.Fatal("the edit must keep the size")
+	if ib := indexed(t, s); ib.Read != 2 {
+		t.Fatalf("first listing read %d files", ib.Read)
 	}
-	if err := os.WriteFile(s.Path(rel), []byte(edited), 0o644); err != nil {
+	if ib := indexed(t, s); ib.Read != 0 || len(ib.Active) != 2 {
+		t.Fatalf("unchanged folder: read %d, %d bullets", ib.Read, len(ib.Active))
+	}
+
+	edit := func(rel, from, to string) []byte {
+		data, _ := os.ReadFile(s.Path(rel))
+		edited := []byte(strings.Replace(string(data), from, to, 1))
+		if len(edited) != len(data) {
+			t.Fatal("the edit must keep the size")
+		}
+		return edited
+	}
+	// Replaced by a rename, size and modification time restored.
+	fi, _ := os.Stat(s.Path(one))
+	tmp := s.Path(one) + ".tmp"
+	if err := os.WriteFile(tmp, edit(one, "page count", "page total"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chtimes(s.Path(rel), fi.ModTime(), fi.ModTime()); err != nil {
+	if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, s.Path(one)); err != nil {
 		t.Fatal(err)
 	}
 	ib := indexed(t, s)
 	if ib.Read != 1 || words(ib, ib.Active[0]) != "check the page total" {
-		t.Fatalf("hand edit missed: read %d, words %q", ib.Read, words(ib, ib.Active[0]))
+		t.Fatalf("replaced file missed: read %d, words %q", ib.Read, words(ib, ib.Active[0]))
+	}
+	// Added and removed by hand.
+	writeTestBullet(t, s, "strategy", "STRAT-003", "save the draft")
+	if err := os.Remove(s.Path(two)); err != nil {
+		t.Fatal(err)
+	}
+	ib = indexed(t, s)
+	if len(ib.Active) != 2 || ib.Active[1].ID != "STRAT-003" {
+		t.Fatalf("added/removed files missed: %+v", ib.Active)
+	}
+	ib = indexed(t, s)
+	if ib.Read != 0 || len(ib.Active) != 2 {
+		t.Fatalf("after the hand changes: read %d, %d bullets", ib.Read, len(ib.Active))
+	}
+
+	// An edit in place, the folder's times restored: the listing keeps
+	// the entry, a read of the bullet gives the edit, and deleting the
+	// cache takes it in.
+	if err := os.Chtimes(dir, past, past); err != nil {
+		t.Fatal(err)
+	}
+	indexed(t, s)
+	if err := os.WriteFile(s.Path(one), edit(one, "page total", "page sizes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ib = indexed(t, s)
+	if ib.Read != 0 || words(ib, ib.Active[0]) != "check the page total" {
+		t.Fatalf("edit in place: read %d, words %q (the listing is expected to keep the entry)", ib.Read, words(ib, ib.Active[0]))
+	}
+	// A run that uses the bullet reads its file, and its index update
+	// takes the edit in.
+	if _, err := s.IndexedBullets(testAnalyser); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.ReadBullet(one); err != nil || !strings.Contains(b.Content, "page sizes") {
+		t.Fatalf("reading the bullet: %v %+v", err, b)
+	}
+	s.WriteCaches()
+	if ib = indexed(t, s); words(ib, ib.Active[0]) != "check the page sizes" {
+		t.Fatalf("after a run read the bullet: %q", words(ib, ib.Active[0]))
+	}
+	// Another edit in place, seen once the cache is deleted.
+	if err := os.WriteFile(s.Path(one), edit(one, "page sizes", "page width"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(s.Dir, bulletIndexPath)); err != nil {
+		t.Fatal(err)
+	}
+	if ib = indexed(t, s); words(ib, ib.Active[0]) != "check the page width" {
+		t.Fatalf("after deleting the cache: %q", words(ib, ib.Active[0]))
 	}
 }

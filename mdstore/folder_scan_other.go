@@ -22,3 +22,13 @@ func statFile(p string) (fileStat, bool) {
 	}
 	return fileStat{size: fi.Size(), mtime: fi.ModTime().UnixNano(), regular: true}, true
 }
+
+// statDir gives a folder's modification time; false when it is missing or
+// not a folder.
+func statDir(p string) (folderStat, bool) {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.IsDir() {
+		return folderStat{}, false
+	}
+	return folderStat{mtime: fi.ModTime().UnixNano()}, true
+}

@@ -20,3 +20,13 @@ func statFile(p string) (fileStat, bool) {
 	}
 	return fileStat{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), regular: true}, true
 }
+
+// statDir gives a folder's modification and change times; false when it
+// is missing or not a folder.
+func statDir(p string) (folderStat, bool) {
+	var st unix.Stat_t
+	if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return folderStat{}, false
+	}
+	return folderStat{mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
+}

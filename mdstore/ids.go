@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -51,8 +52,8 @@ var idRE = regexp.MustCompile(`^(.+)-(\d+)(?:-v(\d+))?$`)
 // ParseBulletID splits an id into prefix, number and version (1 when the id
 // has no -vN). ok is false for ids not of the form PREFIX-NNN[-vN].
 func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
-	m := splitBulletID(id)
-	if m == nil {
+	m, ok := splitBulletID(id)
+	if !ok {
 		return "", 0, 0, false
 	}
 	n, err := strconv.Atoi(m[2])
@@ -66,12 +67,18 @@ func ParseBulletID(id string) (prefix string, n, version int, ok bool) {
 	return m[1], n, version, true
 }
 
-// splitBulletID matches id against idRE (whole match, then the groups),
-// without the regular expression for the usual forms: it is called for
-// every id a playbook ever used.
-func splitBulletID(id string) []string {
+// splitBulletID matches id against idRE (whole match, then the groups;
+// ok false when it does not match), without the regular expression and
+// without an allocation for the usual forms: it is called for every id a
+// playbook ever used.
+func splitBulletID(id string) (m [4]string, ok bool) {
 	if strings.ContainsRune(id, '\n') {
-		return idRE.FindStringSubmatch(id)
+		r := idRE.FindStringSubmatch(id)
+		if r == nil {
+			return m, false
+		}
+		copy(m[:], r)
+		return m, true
 	}
 	// digitsAtEnd splits s into what precedes "-<digits>" at its end and
 	// the digits.
@@ -86,19 +93,19 @@ func splitBulletID(id string) []string {
 		return s[:j-1], s[j:], true
 	}
 	if p, d, ok := digitsAtEnd(id); ok {
-		return []string{id, p, d, ""}
+		return [4]string{id, p, d, ""}, true
 	}
 	j := len(id)
 	for j > 0 && id[j-1] >= '0' && id[j-1] <= '9' {
 		j--
 	}
 	if j == len(id) || j < 2 || id[j-2:j] != "-v" {
-		return nil
+		return m, false
 	}
 	if p, d, ok := digitsAtEnd(id[:j-2]); ok {
-		return []string{id, p, d, id[j:]}
+		return [4]string{id, p, d, id[j:]}, true
 	}
-	return nil
+	return m, false
 }
 
 // BaseID strips a -vN suffix.
@@ -110,24 +117,37 @@ func BaseID(id string) string {
 }
 
 // IDAllocator hands out bullet ids that were never used before.
+//
+// It keeps the highest number of each prefix; the ids it was shown are
+// looked at again only for a number whose versions or use a run asks
+// about (NextVersion, Used), so a run on a playbook of 100,000 bullets
+// does not index every id it ever used.
 type IDAllocator struct {
 	prefixes map[string]string // category -> prefix
 	max      map[string]int    // prefix -> highest number seen
-	versions map[string]int    // base id -> highest version seen
-	used     map[string]bool
+	seen     []string          // ids observed, not yet looked at
+	looked   map[string]bool   // base ids whose observed ids were looked at
+	versions map[string]int    // base id -> highest version seen (of looked bases)
+	used     map[string]bool   // ids of looked bases
+	all      bool              // every observed id was recorded
 }
+
+// lookAllAfter: after this many base ids looked at one by one, every
+// observed id is recorded at once (maintenance merges many bullets).
+const lookAllAfter = 16
 
 // NewIDAllocator returns an allocator for the configured prefixes (nil
 // means DefaultIDPrefixes) that never hands out the given ids or smaller
 // numbers of their prefixes.
 func NewIDAllocator(prefixes map[string]string, seen ...string) *IDAllocator {
-	a := &IDAllocator{prefixes: map[string]string{}, max: map[string]int{}, versions: map[string]int{}, used: map[string]bool{}}
+	a := &IDAllocator{prefixes: map[string]string{}, max: map[string]int{}, versions: map[string]int{}, used: map[string]bool{}, looked: map[string]bool{}}
 	for k, v := range DefaultIDPrefixes {
 		a.prefixes[k] = v
 	}
 	for k, v := range prefixes {
 		a.prefixes[k] = v
 	}
+	a.seen = make([]string, 0, len(seen))
 	for _, id := range seen {
 		a.Observe(id)
 	}
@@ -136,16 +156,57 @@ func NewIDAllocator(prefixes map[string]string, seen ...string) *IDAllocator {
 
 // Observe records an id as used.
 func (a *IDAllocator) Observe(id string) {
-	if id == "" || a.used[id] {
+	if id == "" {
+		return
+	}
+	p, n, _, ok := ParseBulletID(id)
+	if !ok {
+		a.seen = append(a.seen, id)
+		return
+	}
+	if n > a.max[p] {
+		a.max[p] = n
+	}
+	if a.all || len(a.looked) > 0 && a.looked[p+"-"+pad3(n)] {
+		a.record(id)
+		return
+	}
+	a.seen = append(a.seen, id)
+}
+
+// look records the observed ids of one base id (PREFIX-NNN).
+func (a *IDAllocator) look(p string, n int) {
+	base := p + "-" + pad3(n)
+	if a.all || a.looked[base] {
+		return
+	}
+	a.looked[base] = true
+	if len(a.looked) > lookAllAfter {
+		for _, id := range a.seen {
+			a.record(id)
+		}
+		a.all, a.seen = true, nil
+		return
+	}
+	for _, id := range a.seen {
+		if !strings.HasPrefix(id, p+"-") {
+			continue
+		}
+		if q, m, _, ok := ParseBulletID(id); ok && q == p && m == n {
+			a.record(id)
+		}
+	}
+}
+
+// record notes an observed id in the maps of used ids and versions.
+func (a *IDAllocator) record(id string) {
+	if a.used[id] {
 		return
 	}
 	a.used[id] = true
 	p, n, v, ok := ParseBulletID(id)
 	if !ok {
 		return
-	}
-	if n > a.max[p] {
-		a.max[p] = n
 	}
 	base := p + "-" + pad3(n)
 	if v > 1 {
@@ -185,12 +246,13 @@ func (a *IDAllocator) Prefix(category string) string {
 // Used reports whether an id (or the same id written with other padding)
 // was ever used.
 func (a *IDAllocator) Used(id string) bool {
-	if a.used[id] {
-		return true
-	}
 	p, n, v, ok := ParseBulletID(id)
 	if !ok {
-		return false
+		return a.used[id] || !a.all && slices.Contains(a.seen, id)
+	}
+	a.look(p, n)
+	if a.used[id] {
+		return true
 	}
 	canon := fmt.Sprintf("%s-%03d", p, n)
 	if v > 1 {
@@ -221,7 +283,7 @@ func (a *IDAllocator) Next(category string) string {
 	for {
 		a.max[p]++
 		id := fmt.Sprintf("%s-%03d", p, a.max[p])
-		if !a.used[id] {
+		if !a.used[id] { // above every number observed: only a recorded id can hold it
 			a.Observe(id)
 			return id
 		}
@@ -231,6 +293,9 @@ func (a *IDAllocator) Next(category string) string {
 // NextVersion hands out the next version id of a bullet: <base>-v<N>.
 func (a *IDAllocator) NextVersion(id string) string {
 	base := BaseID(id)
+	if p, n, _, ok := ParseBulletID(id); ok {
+		a.look(p, n)
+	}
 	for {
 		v := a.versions[base] + 1
 		if v < 2 {
@@ -238,7 +303,7 @@ func (a *IDAllocator) NextVersion(id string) string {
 		}
 		a.versions[base] = v
 		nid := fmt.Sprintf("%s-v%d", base, v)
-		if !a.used[nid] {
+		if !a.Used(nid) {
 			a.Observe(nid)
 			return nid
 		}

@@ -142,7 +142,12 @@ func TestSplitBulletIDMatchesRegexp(t *testing.T) {
 		"A-01-v002", "API-1234567", "a-b-c-9", "STRAT-001-v", "v-1", "A-1v2", "A--v2", "A-1--v2", "", "-", "--1", "A-\n1", "MISC-12-v10"}
 	for _, id := range ids {
 		want := idRE.FindStringSubmatch(id)
-		if got := splitBulletID(id); fmt.Sprint(got) != fmt.Sprint(want) {
+		m, ok := splitBulletID(id)
+		var got []string
+		if ok {
+			got = m[:]
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("%q: got %q, want %q", id, got, want)
 		}
 	}
@@ -150,5 +155,53 @@ func TestSplitBulletIDMatchesRegexp(t *testing.T) {
 		if got, want := pad3(n), fmt.Sprintf("%03d", n); got != want {
 			t.Errorf("pad3(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// The allocator looks at the ids of one number only when asked about it;
+// the answers equal those of an allocator that recorded every id at once.
+func TestIDAllocatorLooksAtOneNumberAsAtAll(t *testing.T) {
+	var seen []string
+	for i := 1; i <= 300; i++ {
+		switch i % 5 {
+		case 0:
+			seen = append(seen, fmt.Sprintf("STRAT-%d", i)) // other padding
+		case 1:
+			seen = append(seen, fmt.Sprintf("STRAT-%03d-v%d", i, i%4+2))
+		case 2:
+			seen = append(seen, fmt.Sprintf("API-%03d", i), fmt.Sprintf("API-%03d-v3", i))
+		default:
+			seen = append(seen, fmt.Sprintf("STRAT-%03d", i))
+		}
+	}
+	seen = append(seen, "not-an-id", "STRAT-7-v5")
+	lazy := NewIDAllocator(nil, seen...)
+	all := NewIDAllocator(nil, seen...)
+	for i := range lookAllAfter + 1 {
+		all.Used(fmt.Sprintf("MISC-%03d", 900+i))
+	}
+	if !all.all || lazy.all {
+		t.Fatal("the allocators must take both paths")
+	}
+	for _, q := range []string{"STRAT-005", "STRAT-5", "STRAT-0005", "STRAT-006-v3", "STRAT-006-v2", "API-002-v3", "API-007-v2", "not-an-id", "other", "STRAT-007-v5", "STRAT-301"} {
+		if lazy.Used(q) != all.Used(q) {
+			t.Errorf("Used(%s): %v, all at once %v", q, lazy.Used(q), all.Used(q))
+		}
+	}
+	for _, id := range []string{"STRAT-006", "STRAT-7", "STRAT-010", "API-002", "STRAT-004"} {
+		if l, a := lazy.NextVersion(id), all.NextVersion(id); l != a {
+			t.Errorf("NextVersion(%s): %s, all at once %s", id, l, a)
+		}
+	}
+	for _, c := range []string{"strategy", "api", "other"} {
+		if l, a := lazy.Next(c), all.Next(c); l != a {
+			t.Errorf("Next(%s): %s, all at once %s", c, l, a)
+		}
+	}
+	// An id observed later counts for a number already looked at.
+	lazy.Observe("STRAT-006-v9")
+	all.Observe("STRAT-006-v9")
+	if l, a := lazy.NextVersion("STRAT-006"), all.NextVersion("STRAT-006"); l != a || l != "STRAT-006-v10" {
+		t.Errorf("after a later id: %s, all at once %s", l, a)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
@@ -69,6 +70,10 @@ type Store struct {
 	// written are the files that runs wrote or removed since the last
 	// WriteCaches, for the caches that describe them.
 	written map[string]bool
+	// bulletsRead are the bullet files runs read since the last
+	// WriteCaches: the bullet index checks that it holds them as they are.
+	bulletsRead   map[string]bool
+	bulletsReadMu sync.Mutex
 }
 
 // WriteCaches writes the caches a run has queued: the object cache of its
@@ -84,6 +89,9 @@ func (s *Store) WriteCaches() {
 	s.caches = nil
 	parallel.For(len(writes), func(i int) { writes[i]() })
 	s.written = nil
+	s.bulletsReadMu.Lock()
+	s.bulletsRead = nil
+	s.bulletsReadMu.Unlock()
 }
 
 // noteWritten records that a run wrote or removed a file (store-relative).
@@ -92,6 +100,29 @@ func (s *Store) noteWritten(rel string) {
 		s.written = map[string]bool{}
 	}
 	s.written[rel] = true
+}
+
+// noteBulletRead records that a run read a bullet file.
+func (s *Store) noteBulletRead(rel string) {
+	s.bulletsReadMu.Lock()
+	if s.bulletsRead == nil {
+		s.bulletsRead = map[string]bool{}
+	}
+	s.bulletsRead[rel] = true
+	s.bulletsReadMu.Unlock()
+}
+
+// bulletsReadPaths returns the bullet files runs read since the last
+// WriteCaches, sorted.
+func (s *Store) bulletsReadPaths() []string {
+	s.bulletsReadMu.Lock()
+	defer s.bulletsReadMu.Unlock()
+	out := make([]string, 0, len(s.bulletsRead))
+	for p := range s.bulletsRead {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // writtenPaths returns the files runs wrote or removed since the last

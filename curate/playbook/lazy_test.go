@@ -179,3 +179,43 @@ func results(rs []QueryResult) []string {
 	}
 	return out
 }
+
+// A text query through the matcher scores candidates from the highest
+// bound down and stops early; with bullets that tie (the same text in
+// several bullets of other priorities, categories and tags) it returns what
+// scoring every bullet returns.
+func TestSearchStopsEarlyAsFullScan(t *testing.T) {
+	s := appWorldStore(t)
+	lex := similar.NewLexical()
+	list, err := s.ListBullets(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bullets := list.Active
+	for i, b := range list.Active[:6] {
+		for k := range 3 {
+			c := *b
+			c.ID = fmt.Sprintf("%s-copy%d", b.ID, k)
+			c.Priority = (i + k) % 3
+			c.Tags = []string{fmt.Sprintf("t%d", k)}
+			if k == 2 {
+				c.Category = "other"
+			}
+			bullets = append(bullets, &c)
+		}
+	}
+	withMatcher := New(bullets, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(lex) }, now)
+	scan := New(bullets, mdstore.NewIDAllocator(nil), nil, now)
+	for i, b := range list.Active[:6] {
+		for _, text := range []string{b.Content, Sentences(b.Content)[0]} {
+			for _, limit := range []int{1, 2, 3, 4, 7} {
+				for _, q := range []Query{{Text: text, Limit: limit}, {Text: text, Limit: limit, Category: b.Category}, {Text: text, Limit: limit, Tags: []string{"t1"}}} {
+					got, want := Search(withMatcher, lex.Score, q), Search(scan, lex.Score, q)
+					if fmt.Sprint(results(got)) != fmt.Sprint(results(want)) {
+						t.Fatalf("bullet %d, query %+v:\nmatcher %v\nscan    %v", i, q, results(got), results(want))
+					}
+				}
+			}
+		}
+	}
+}

@@ -111,14 +111,20 @@ var searchFloors = []float64{0.6, 0.45, 0.3}
 // scores below all of those it returns. False: too few bullets are that
 // similar, and every bullet must be scored.
 func searchMatcher(pb *Playbook, q Query) ([]QueryResult, bool) {
+	accept := func(id string) bool {
+		b := pb.bullets[id]
+		return (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags)
+	}
+	// The limit highest above the lowest floor, and every bullet as high
+	// as the limit-th: at each floor, the same first q.Limit as scoring
+	// every candidate above it.
+	top := pb.Matcher.Top(q.Text, searchFloors[len(searchFloors)-1], q.Limit, accept)
 	for _, floor := range searchFloors {
 		var out []QueryResult
-		for _, m := range pb.Matcher.Above(q.Text, floor) {
-			b := pb.bullets[m.ID]
-			if (q.Category != "" && b.Category != q.Category) || !hasTags(b.Tags, q.Tags) {
-				continue
+		for _, m := range top {
+			if m.Score >= floor-1e-9 {
+				out = append(out, QueryResult{Bullet: pb.bullets[m.ID], Score: m.Score})
 			}
-			out = append(out, QueryResult{Bullet: b, Score: m.Score})
 		}
 		if len(out) >= q.Limit {
 			return sortResults(pb, out, q.Limit), true

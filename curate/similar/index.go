@@ -352,6 +352,31 @@ func (ix *Index) Above(text string, min float64, filter func(id string) bool) []
 	return out
 }
 
+// Candidate is an item that may reach a similarity, with an upper bound of
+// its score; Score computes the score (reading the item's text).
+type Candidate struct {
+	ID    string
+	Bound float64
+	score func() float64
+}
+
+// Score is the candidate's similarity to the text it was found for.
+func (c Candidate) Score() float64 { return c.score() }
+
+// Candidates returns every item whose score may reach min (within 1e-9),
+// each with an upper bound of its score, unsorted and not scored yet: an
+// item left out scores below min.
+func (ix *Index) Candidates(text string, min float64) []Candidate {
+	q := ix.query(text)
+	cs := ix.candidates(q, min-eps)
+	out := make([]Candidate, len(cs))
+	for i, c := range cs {
+		it := c.it
+		out[i] = Candidate{ID: it.id, Bound: c.bound, score: func() float64 { return ix.score(q, it) }}
+	}
+	return out
+}
+
 // Pairs returns every pair of items with a score of at least min, sorted by
 // score, highest first, then by ids. Each item is matched through the index
 // against the items with larger ids, never against all n² pairs.
