@@ -25,6 +25,9 @@ type PipelineTransitionArgs struct {
 	Step        int    `json:"step,omitempty" jsonschema:"the user story of a step-wise phase (default: the first)"`
 	ProjectPath string `json:"project_path,omitempty" jsonschema:"the project folder holding the artifacts (default: the recorded one, else the server's working directory)"`
 	Home        string `json:"home,omitempty" jsonschema:"folder of the pipeline files (default: CURATOR_SDD_HOME, else the store's pipelines/ folder)"`
+	// SkipRemaining is the reason recorded on the ending phase's steps
+	// that never ran (else they stay pending).
+	SkipRemaining string `json:"skip_remaining,omitempty" jsonschema:"mark the steps of the phase that ends which never ran as skipped, with this reason (default: they stay pending)"`
 }
 
 // ValidateArtifactsArgs are validate_artifacts' parameters.
@@ -64,7 +67,7 @@ func (s *Server) pipelineTransition(_ context.Context, a PipelineTransitionArgs)
 	if a.Step < 0 {
 		return nil, fmt.Errorf("invalid arguments: step %d: steps count from 1", a.Step)
 	}
-	opts := pipelinecmd.TransitionOptions{Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step}
+	opts := pipelinecmd.TransitionOptions{Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step, SkipRemaining: a.SkipRemaining}
 	if opts.ProjectPath, err = pipelinecmd.AbsPath(a.ProjectPath); err != nil {
 		return nil, fmt.Errorf("invalid arguments: project_path: %v", err)
 	}
