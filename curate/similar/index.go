@@ -171,6 +171,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 	for _, t := range terms {
 		n += len(t)
 	}
+	ix.reserve(v, terms)
 	flat := make([]int32, n)
 	items := make([]item, len(ids))
 	for i, id := range ids {
@@ -212,6 +213,29 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 	ix.items = slices.Grow(ix.items, len(ids))
 	for i := range items {
 		ix.add(&items[i])
+	}
+}
+
+// reserve sizes the word tables for the words of terms that the index
+// does not hold yet, so that a large batch does not grow them step by step.
+// The maps are sized only while the index is empty (Go cannot grow a map).
+func (ix *Index) reserve(v *Vocabulary, terms [][]uint32) {
+	mark := make([]bool, len(v.infos))
+	fresh := 0
+	for _, ts := range terms {
+		for _, t := range ts {
+			if ix.vocabOf[t] < 0 && !mark[t] {
+				mark[t] = true
+				fresh++
+			}
+		}
+	}
+	ix.words = slices.Grow(ix.words, fresh)
+	if len(ix.words) == 0 && len(ix.keyIDs) == 0 {
+		ix.wordOf = make(map[*wordInfo]int32, fresh)
+		ix.keyIDs = make(map[string]int32, fresh)
+		ix.seen = make(map[[2]string]bool, fresh)
+		ix.postings = slices.Grow(ix.postings, fresh)
 	}
 }
 
