@@ -6,6 +6,7 @@ import (
 	"github.com/curator-dev/curator/internal/secrets"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,7 +34,8 @@ type Playbook struct {
 	archived []string       // ids archived since the playbook was read, in order
 
 	lazy *lazyBullets // bullets known from the bullet index only (nil: all read)
-	// sortedActive is Active's answer until a bullet is added or archived.
+	// sortedActive is Active's answer, kept sorted as bullets are added
+	// and archived (nil: not built yet).
 	sortedActive []*mdstore.Bullet
 }
 
@@ -374,7 +376,19 @@ func (p *Playbook) merge(a Action) error {
 }
 
 func (p *Playbook) add(b *mdstore.Bullet) {
-	p.sortedActive = nil
+	if p.sortedActive != nil {
+		// Kept sorted in place: a run that adds a few bullets to a large
+		// playbook does not sort every bullet again.
+		i, found := slices.BinarySearchFunc(p.sortedActive, b.ID, func(x *mdstore.Bullet, id string) int { return strings.Compare(x.ID, id) })
+		switch {
+		case found && b.IsActive:
+			p.sortedActive[i] = b
+		case found:
+			p.sortedActive = slices.Delete(p.sortedActive, i, i+1)
+		case b.IsActive:
+			p.sortedActive = slices.Insert(p.sortedActive, i, b)
+		}
+	}
 	p.bullets[b.ID] = b
 	p.touched[b.ID] = true
 	p.active[b.Category]++
@@ -385,7 +399,11 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 }
 
 func (p *Playbook) archive(b *mdstore.Bullet) {
-	p.sortedActive = nil
+	if p.sortedActive != nil {
+		if i, found := slices.BinarySearchFunc(p.sortedActive, b.ID, func(x *mdstore.Bullet, id string) int { return strings.Compare(x.ID, id) }); found {
+			p.sortedActive = slices.Delete(p.sortedActive, i, i+1)
+		}
+	}
 	b.IsActive = false
 	b.ArchivedAt, b.UpdatedAt = p.Now, p.Now
 	p.touched[b.ID] = true

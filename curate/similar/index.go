@@ -112,19 +112,27 @@ func (ix *Index) Add(id, text string) {
 	ix.add(it)
 }
 
-// Vocabulary is a table of words (as Lexical.Words returns them) analysed
-// once, so that AddTerms indexes a text by indices into it.
+// Vocabulary is a table of words (as Lexical.Words returns them), each
+// analysed once, the first time an index takes it, so that AddTerms
+// indexes a text by indices into it. A run that indexes a few categories
+// analyses only their words.
 type Vocabulary struct {
-	infos []*wordInfo
+	lex   *Lexical
+	words []string
+	infos []*wordInfo // nil until analysed
 }
 
-// Vocabulary analyses a table of words.
+// Vocabulary returns the table of words, not analysed yet.
 func (l *Lexical) Vocabulary(words []string) *Vocabulary {
-	v := &Vocabulary{infos: make([]*wordInfo, len(words))}
-	for i, w := range words {
-		v.infos[i] = l.infoOf(w)
+	return &Vocabulary{lex: l, words: words, infos: make([]*wordInfo, len(words))}
+}
+
+// info is the analysis of word t.
+func (v *Vocabulary) info(t uint32) *wordInfo {
+	if v.infos[t] == nil {
+		v.infos[t] = v.lex.infoOf(v.words[t])
 	}
-	return v
+	return v.infos[t]
 }
 
 // AddTerms indexes id by its words, given as indices into v (the words
@@ -146,7 +154,7 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 	for i, t := range terms {
 		w := ix.vocabOf[t]
 		if w < 0 {
-			w = ix.wordIndex(v.infos[t])
+			w = ix.wordIndex(v.info(t))
 			ix.vocabOf[t] = w
 		}
 		it.terms[i] = w
@@ -180,7 +188,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 		for j, t := range terms[i] {
 			w := ix.vocabOf[t]
 			if w < 0 {
-				w = ix.wordIndex(v.infos[t])
+				w = ix.wordIndex(v.info(t))
 				ix.vocabOf[t] = w
 			}
 			ts[j] = w
