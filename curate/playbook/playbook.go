@@ -28,7 +28,9 @@ type Playbook struct {
 	Secrets *secrets.Policy
 
 	bullets  map[string]*mdstore.Bullet
-	origPath map[string]string // id -> file it was read from ("" = new)
+	// origPath: the file each bullet that an action added or replaced was
+	// read from ("" = new); any other bullet's Path is where it was read.
+	origPath map[string]string
 	touched  map[string]bool
 	active   map[string]int // category -> active bullets
 	archived []string       // ids archived since the playbook was read, in order
@@ -55,7 +57,7 @@ func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() 
 func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time, clone bool) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
-		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: make(map[string]string, len(bullets)),
+		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: map[string]string{},
 		touched: map[string]bool{}, active: map[string]int{},
 	}
 	for _, b := range bullets {
@@ -64,7 +66,6 @@ func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher
 			c = b.Clone()
 		}
 		p.bullets[c.ID] = c
-		p.origPath[c.ID] = b.Path
 		if ids != nil {
 			ids.Observe(c.ID)
 		}
@@ -389,6 +390,13 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 			p.sortedActive = slices.Insert(p.sortedActive, i, b)
 		}
 	}
+	if _, ok := p.origPath[b.ID]; !ok {
+		from := ""
+		if old := p.bullets[b.ID]; old != nil {
+			from = old.Path
+		}
+		p.origPath[b.ID] = from
+	}
 	p.bullets[b.ID] = b
 	p.touched[b.ID] = true
 	p.active[b.Category]++
@@ -429,7 +437,10 @@ func (p *Playbook) Changes(s *mdstore.Store, cs *mdstore.Changeset) error {
 			return err
 		}
 		to := mdstore.BulletPath(b.IsActive, b.Category, b.ID)
-		from := p.origPath[id]
+		from, added := p.origPath[id]
+		if !added {
+			from = b.Path
+		}
 		switch {
 		case from == "":
 			cs.Write(to, data)
