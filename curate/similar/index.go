@@ -130,7 +130,10 @@ func (l *Lexical) Vocabulary(words []string) *Vocabulary {
 // info is the analysis of word t.
 func (v *Vocabulary) info(t uint32) *wordInfo {
 	if v.infos[t] == nil {
-		v.infos[t] = v.lex.infoOf(v.words[t])
+		// Not through the cache of analysed words: a table of 100,000
+		// words would fill it for nothing (each is analysed once here).
+		w := v.words[t]
+		v.infos[t] = v.lex.newWordInfo(word{text: w, negation: negationWords[w]})
 	}
 	return v.infos[t]
 }
