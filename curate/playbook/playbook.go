@@ -27,7 +27,7 @@ type Playbook struct {
 	// Secrets is the store's secret policy (nil: the built-in rules).
 	Secrets *secrets.Policy
 
-	bullets  map[string]*mdstore.Bullet
+	bullets map[string]*mdstore.Bullet
 	// origPath: the file each bullet that an action added or replaced was
 	// read from ("" = new); any other bullet's Path is where it was read.
 	origPath map[string]string
