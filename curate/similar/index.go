@@ -157,7 +157,7 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 	for i, t := range terms {
 		w := ix.vocabOf[t]
 		if w < 0 {
-			w = ix.wordIndex(v.info(t))
+			w = ix.newWord(v.info(t))
 			ix.vocabOf[t] = w
 		}
 		it.terms[i] = w
@@ -191,7 +191,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 		for j, t := range terms[i] {
 			w := ix.vocabOf[t]
 			if w < 0 {
-				w = ix.wordIndex(v.info(t))
+				w = ix.newWord(v.info(t))
 				ix.vocabOf[t] = w
 			}
 			ts[j] = w
@@ -243,9 +243,7 @@ func (ix *Index) reserve(v *Vocabulary, terms [][]uint32) {
 	}
 	ix.words = slices.Grow(ix.words, fresh)
 	if len(ix.words) == 0 && len(ix.keyIDs) == 0 {
-		ix.wordOf = make(map[*wordInfo]int32, fresh)
 		ix.keyIDs = make(map[string]int32, fresh)
-		ix.seen = make(map[[2]string]bool, fresh)
 		ix.postings = slices.Grow(ix.postings, fresh)
 	}
 }
@@ -259,21 +257,30 @@ func (ix *Index) wordIndex(t *wordInfo) int32 {
 	if w, ok := ix.wordOf[t]; ok {
 		return w
 	}
+	w := ix.newWord(t)
+	ix.wordOf[t] = w
+	return w
+}
+
+// newWord adds an analysed word to ix.words. The words of a Vocabulary
+// are added this way directly: vocabOf already finds them again.
+func (ix *Index) newWord(t *wordInfo) int32 {
 	id, ok := ix.keyIDs[t.key]
 	if !ok {
 		id = int32(len(ix.postings))
 		ix.keyIDs[t.key] = id
 		ix.postings = append(ix.postings, nil)
 	}
-	if k := [2]string{t.key, t.lemma}; !t.stop && !ix.seen[k] {
-		ix.seen[k] = true
-		for _, c := range t.concepts {
-			ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
+	if len(t.concepts) > 0 && !t.stop {
+		if k := [2]string{t.key, t.lemma}; !ix.seen[k] {
+			ix.seen[k] = true
+			for _, c := range t.concepts {
+				ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
+			}
 		}
 	}
 	w := int32(len(ix.words))
 	ix.words = append(ix.words, wordRef{id, t.weight, t.stop})
-	ix.wordOf[t] = w
 	return w
 }
 
