@@ -114,13 +114,18 @@ const (
 
 // nextField splits the first space-separated field off s.
 func nextField(s string) (field, rest string) {
-	s = strings.TrimLeft(s, " \t\r")
-	i := strings.IndexAny(s, " \t\r")
-	if i < 0 {
-		return s, ""
+	i := 0
+	for i < len(s) && isBlank(s[i]) {
+		i++
 	}
-	return s[:i], s[i:]
+	j := i
+	for j < len(s) && !isBlank(s[j]) {
+		j++
+	}
+	return s[i:j], s[j:]
 }
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
 // idArena hands out id lists from large arrays.
 type idArena struct{ free []int32 }
