@@ -159,6 +159,11 @@ func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
 
 // Active returns the active bullets sorted by id.
 func (p *Playbook) Active() []*mdstore.Bullet {
+	return append([]*mdstore.Bullet(nil), p.sorted()...)
+}
+
+// sorted is Active without a copy: not to be changed.
+func (p *Playbook) sorted() []*mdstore.Bullet {
 	if p.sortedActive == nil {
 		out := make([]*mdstore.Bullet, 0, len(p.bullets))
 		for _, b := range p.bullets {
@@ -169,7 +174,7 @@ func (p *Playbook) Active() []*mdstore.Bullet {
 		mdstore.SortBullets(out)
 		p.sortedActive = out
 	}
-	return append([]*mdstore.Bullet(nil), p.sortedActive...)
+	return p.sortedActive
 }
 
 // Archived returns the archived bullets sorted by id.
