@@ -488,17 +488,41 @@ func (up *bulletIndex) decode(e []byte, st fileStat, check bool) (*BulletSummary
 		return nil, false
 	}
 	sum.Terms = up.alloc.terms(int(n))
-	for i := range sum.Terms {
-		t := r.uvarint()
-		if t >= uint64(len(up.words)) {
-			return nil, false
-		}
-		sum.Terms[i] = uint32(t)
+	if !decodeTerms(r.b, sum.Terms, uint32(len(up.words))) {
+		return nil, false
 	}
-	if r.bad || len(r.b) != 0 {
+	if r.bad {
 		return nil, false
 	}
 	return sum, true
+}
+
+// decodeTerms reads exactly len(terms) word ids below words from b (the
+// end of an entry, nothing after them): a loop of its own, as every entry's
+// words are read on every run.
+func decodeTerms(b []byte, terms []uint32, words uint32) bool {
+	for i := range terms {
+		var v uint32
+		for shift := uint(0); ; shift += 7 {
+			if len(b) == 0 || shift > 28 {
+				return false
+			}
+			c := b[0]
+			b = b[1:]
+			if shift == 28 && c > 0x0f {
+				return false // above 32 bits
+			}
+			v |= uint32(c&0x7f) << shift
+			if c < 0x80 {
+				break
+			}
+		}
+		if v >= words {
+			return false
+		}
+		terms[i] = v
+	}
+	return len(b) == 0
 }
 
 func (up *bulletIndex) intern(b []byte) string {
