@@ -382,19 +382,23 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 		dir := string(r.bytes())
 		folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint(), racy: r.uvarint() != 0}
 	}
-	var entries [][]byte
-	last := ""
+	count := 0 // the entries, to size their list once
+	for c := (reader{b: r.b}); !c.bad && len(c.b) > 0; count++ {
+		c.bytes()
+	}
+	entries := make([][]byte, 0, count)
+	var last []byte
 	for !r.bad && len(r.b) > 0 {
 		e := r.bytes()
 		if r.bad || len(e) == 0 {
 			break
 		}
 		rel := entryRel(e)
-		if rel == nil || string(rel) <= last {
+		if len(rel) == 0 || last != nil && bytes.Compare(rel, last) <= 0 {
 			r.bad = true
 			break
 		}
-		last = string(rel)
+		last = rel
 		entries = append(entries, e)
 	}
 	if r.bad {
