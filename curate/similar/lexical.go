@@ -286,11 +286,3 @@ func (l *Lexical) Words(text string) []string {
 func (l *Lexical) Version() string {
 	return fmt.Sprintf("lexical 1 %+v wordnet %d", l.p, len(l.wn.words))
 }
-
-// infoOf is the analysis of one word that Words returned.
-func (l *Lexical) infoOf(text string) *wordInfo {
-	if wi, ok := l.words.Load(text); ok {
-		return wi.(*wordInfo)
-	}
-	return l.wordInfo(word{text: text, negation: negationWords[text]})
-}
