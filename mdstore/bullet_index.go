@@ -382,19 +382,23 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 		dir := string(r.bytes())
 		folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint(), racy: r.uvarint() != 0}
 	}
-	var entries [][]byte
-	last := ""
+	count := 0 // the entries, to size their list once
+	for c := (reader{b: r.b}); !c.bad && len(c.b) > 0; count++ {
+		c.bytes()
+	}
+	entries := make([][]byte, 0, count)
+	var last []byte
 	for !r.bad && len(r.b) > 0 {
 		e := r.bytes()
 		if r.bad || len(e) == 0 {
 			break
 		}
 		rel := entryRel(e)
-		if rel == nil || string(rel) <= last {
+		if len(rel) == 0 || last != nil && bytes.Compare(rel, last) <= 0 {
 			r.bad = true
 			break
 		}
-		last = string(rel)
+		last = rel
 		entries = append(entries, e)
 	}
 	if r.bad {
@@ -488,17 +492,41 @@ func (up *bulletIndex) decode(e []byte, st fileStat, check bool) (*BulletSummary
 		return nil, false
 	}
 	sum.Terms = up.alloc.terms(int(n))
-	for i := range sum.Terms {
-		t := r.uvarint()
-		if t >= uint64(len(up.words)) {
-			return nil, false
-		}
-		sum.Terms[i] = uint32(t)
+	if !decodeTerms(r.b, sum.Terms, uint32(len(up.words))) {
+		return nil, false
 	}
-	if r.bad || len(r.b) != 0 {
+	if r.bad {
 		return nil, false
 	}
 	return sum, true
+}
+
+// decodeTerms reads exactly len(terms) word ids below words from b (the
+// end of an entry, nothing after them): a loop of its own, as every entry's
+// words are read on every run.
+func decodeTerms(b []byte, terms []uint32, words uint32) bool {
+	for i := range terms {
+		var v uint32
+		for shift := uint(0); ; shift += 7 {
+			if len(b) == 0 || shift > 28 {
+				return false
+			}
+			c := b[0]
+			b = b[1:]
+			if shift == 28 && c > 0x0f {
+				return false // above 32 bits
+			}
+			v |= uint32(c&0x7f) << shift
+			if c < 0x80 {
+				break
+			}
+		}
+		if v >= words {
+			return false
+		}
+		terms[i] = v
+	}
+	return len(b) == 0
 }
 
 func (up *bulletIndex) intern(b []byte) string {

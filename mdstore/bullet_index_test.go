@@ -1,8 +1,11 @@
 package mdstore
 
 import (
+	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +199,41 @@ func TestBulletIndexSeesFolderChanges(t *testing.T) {
 	}
 	if ib = indexed(t, s); words(ib, ib.Active[0]) != "check the page width" {
 		t.Fatalf("after deleting the cache: %q", words(ib, ib.Active[0]))
+	}
+}
+
+// An entry's words are read as binary.Uvarint reads them: a damaged list
+// (cut short, too long, a word id outside the table or above 32 bits) makes
+// the entry unusable, so its file is read again.
+func TestBulletIndexTermsDecodeAsUvarint(t *testing.T) {
+	reference := func(b []byte, n int, words uint32) ([]uint32, bool) {
+		out := make([]uint32, n)
+		for i := range out {
+			v, k := binary.Uvarint(b)
+			if k <= 0 || v >= uint64(words) {
+				return nil, false
+			}
+			out[i], b = uint32(v), b[k:]
+		}
+		return out, len(b) == 0
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range 20000 {
+		var b []byte
+		n := rnd.IntN(6)
+		for range n + rnd.IntN(2) {
+			v := rnd.Uint64N(1 << (1 + rnd.IntN(40)))
+			b = binary.AppendUvarint(b, v)
+		}
+		if rnd.IntN(4) == 0 && len(b) > 0 {
+			b = b[:rnd.IntN(len(b))] // cut short
+		}
+		words := uint32(1 + rnd.Uint64N(1<<33)%(1<<32-1))
+		want, wantOK := reference(b, n, words)
+		got := make([]uint32, n)
+		ok := decodeTerms(b, got, words)
+		if ok != wantOK || ok && !slices.Equal(got, want) {
+			t.Fatalf("case %d: %x (%d words below %d): got %v %v, want %v %v", i, b, n, words, got, ok, want, wantOK)
+		}
 	}
 }

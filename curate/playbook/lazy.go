@@ -79,7 +79,9 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	if !readOnly {
 		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes, known...)
 	}
-	pb := newPlaybook(list.All(), ids, nil, now, false)
+	// ids observed every bullet's id already (known holds them).
+	pb := newPlaybook(list.All(), nil, nil, now, false)
+	pb.IDs = ids
 	if readOnly {
 		pb.IDs = mdstore.NewIDAllocator(s.Config.IDPrefixes)
 	}

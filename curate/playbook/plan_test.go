@@ -1,6 +1,7 @@
 package playbook
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -207,5 +208,43 @@ func TestIDsNeverReused(t *testing.T) {
 	}
 	if got := a.Next("deployment"); got != "DEPLOYME-001" {
 		t.Errorf("unknown category: %s", got)
+	}
+}
+
+// Active stays sorted by id and holds exactly the active bullets while
+// actions add and archive bullets after it was first asked.
+func TestActiveFollowsActions(t *testing.T) {
+	pb := New([]*mdstore.Bullet{
+		bullet("API-002", "api", "Call the API twice.", 0, 0, 0.7),
+		bullet("API-005", "api", "Read the docs.", 0, 6, 0.7),
+		bullet("STRAT-001", "strategy", "Plan first.", 1, 0, 0.7),
+	}, mdstore.NewIDAllocator(nil), nil, now)
+	_ = pb.Active()
+	for _, a := range []Action{
+		{Type: ActNewBullet, BulletID: "API-006", Category: "api", Content: "Check the status code.", Confidence: 0.8},
+		{Type: ActMergeSimilar, BulletID: "API-002-v2", TargetBulletID: "API-002", MergedFrom: []string{"API-002", "STRAT-001"}, Content: "Call the API twice. Plan first."},
+		{Type: ActArchive, BulletID: "API-005", TargetBulletID: "API-005"},
+		{Type: ActNewBullet, BulletID: "OTHER-001", Category: "other", Content: "Keep notes.", Confidence: 0.8},
+	} {
+		if err := pb.Do(a); err != nil {
+			t.Fatalf("%s: %v", a.Type, err)
+		}
+	}
+	var want []string
+	for _, b := range pb.bullets {
+		if b.IsActive {
+			want = append(want, b.ID)
+		}
+	}
+	slices.Sort(want)
+	var got []string
+	for _, b := range pb.Active() {
+		got = append(got, b.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Active = %v, want %v", got, want)
+	}
+	if len(got) != 3 {
+		t.Fatalf("Active = %v: want the merged version and the two new bullets", got)
 	}
 }

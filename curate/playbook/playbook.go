@@ -6,6 +6,7 @@ import (
 	"github.com/curator-dev/curator/internal/secrets"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,14 +27,17 @@ type Playbook struct {
 	// Secrets is the store's secret policy (nil: the built-in rules).
 	Secrets *secrets.Policy
 
-	bullets  map[string]*mdstore.Bullet
-	origPath map[string]string // id -> file it was read from ("" = new)
+	bullets map[string]*mdstore.Bullet
+	// origPath: the file each bullet that an action added or replaced was
+	// read from ("" = new); any other bullet's Path is where it was read.
+	origPath map[string]string
 	touched  map[string]bool
 	active   map[string]int // category -> active bullets
 	archived []string       // ids archived since the playbook was read, in order
 
 	lazy *lazyBullets // bullets known from the bullet index only (nil: all read)
-	// sortedActive is Active's answer until a bullet is added or archived.
+	// sortedActive is Active's answer, kept sorted as bullets are added
+	// and archived (nil: not built yet).
 	sortedActive []*mdstore.Bullet
 }
 
@@ -53,7 +57,7 @@ func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() 
 func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time, clone bool) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
-		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: make(map[string]string, len(bullets)),
+		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: map[string]string{},
 		touched: map[string]bool{}, active: map[string]int{},
 	}
 	for _, b := range bullets {
@@ -62,7 +66,6 @@ func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher
 			c = b.Clone()
 		}
 		p.bullets[c.ID] = c
-		p.origPath[c.ID] = b.Path
 		if ids != nil {
 			ids.Observe(c.ID)
 		}
@@ -156,6 +159,11 @@ func (p *Playbook) ActiveIn(category string) int { return p.active[category] }
 
 // Active returns the active bullets sorted by id.
 func (p *Playbook) Active() []*mdstore.Bullet {
+	return append([]*mdstore.Bullet(nil), p.sorted()...)
+}
+
+// sorted is Active without a copy: not to be changed.
+func (p *Playbook) sorted() []*mdstore.Bullet {
 	if p.sortedActive == nil {
 		out := make([]*mdstore.Bullet, 0, len(p.bullets))
 		for _, b := range p.bullets {
@@ -166,7 +174,7 @@ func (p *Playbook) Active() []*mdstore.Bullet {
 		mdstore.SortBullets(out)
 		p.sortedActive = out
 	}
-	return append([]*mdstore.Bullet(nil), p.sortedActive...)
+	return p.sortedActive
 }
 
 // Archived returns the archived bullets sorted by id.
@@ -374,7 +382,26 @@ func (p *Playbook) merge(a Action) error {
 }
 
 func (p *Playbook) add(b *mdstore.Bullet) {
-	p.sortedActive = nil
+	if p.sortedActive != nil {
+		// Kept sorted in place: a run that adds a few bullets to a large
+		// playbook does not sort every bullet again.
+		i, found := slices.BinarySearchFunc(p.sortedActive, b.ID, func(x *mdstore.Bullet, id string) int { return strings.Compare(x.ID, id) })
+		switch {
+		case found && b.IsActive:
+			p.sortedActive[i] = b
+		case found:
+			p.sortedActive = slices.Delete(p.sortedActive, i, i+1)
+		case b.IsActive:
+			p.sortedActive = slices.Insert(p.sortedActive, i, b)
+		}
+	}
+	if _, ok := p.origPath[b.ID]; !ok {
+		from := ""
+		if old := p.bullets[b.ID]; old != nil {
+			from = old.Path
+		}
+		p.origPath[b.ID] = from
+	}
 	p.bullets[b.ID] = b
 	p.touched[b.ID] = true
 	p.active[b.Category]++
@@ -385,7 +412,11 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 }
 
 func (p *Playbook) archive(b *mdstore.Bullet) {
-	p.sortedActive = nil
+	if p.sortedActive != nil {
+		if i, found := slices.BinarySearchFunc(p.sortedActive, b.ID, func(x *mdstore.Bullet, id string) int { return strings.Compare(x.ID, id) }); found {
+			p.sortedActive = slices.Delete(p.sortedActive, i, i+1)
+		}
+	}
 	b.IsActive = false
 	b.ArchivedAt, b.UpdatedAt = p.Now, p.Now
 	p.touched[b.ID] = true
@@ -411,7 +442,10 @@ func (p *Playbook) Changes(s *mdstore.Store, cs *mdstore.Changeset) error {
 			return err
 		}
 		to := mdstore.BulletPath(b.IsActive, b.Category, b.ID)
-		from := p.origPath[id]
+		from, added := p.origPath[id]
+		if !added {
+			from = b.Path
+		}
 		switch {
 		case from == "":
 			cs.Write(to, data)

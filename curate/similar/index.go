@@ -112,19 +112,30 @@ func (ix *Index) Add(id, text string) {
 	ix.add(it)
 }
 
-// Vocabulary is a table of words (as Lexical.Words returns them) analysed
-// once, so that AddTerms indexes a text by indices into it.
+// Vocabulary is a table of words (as Lexical.Words returns them), each
+// analysed once, the first time an index takes it, so that AddTerms
+// indexes a text by indices into it. A run that indexes a few categories
+// analyses only their words.
 type Vocabulary struct {
-	infos []*wordInfo
+	lex   *Lexical
+	words []string
+	infos []*wordInfo // nil until analysed
 }
 
-// Vocabulary analyses a table of words.
+// Vocabulary returns the table of words, not analysed yet.
 func (l *Lexical) Vocabulary(words []string) *Vocabulary {
-	v := &Vocabulary{infos: make([]*wordInfo, len(words))}
-	for i, w := range words {
-		v.infos[i] = l.infoOf(w)
+	return &Vocabulary{lex: l, words: words, infos: make([]*wordInfo, len(words))}
+}
+
+// info is the analysis of word t.
+func (v *Vocabulary) info(t uint32) *wordInfo {
+	if v.infos[t] == nil {
+		// Not through the cache of analysed words: a table of 100,000
+		// words would fill it for nothing (each is analysed once here).
+		w := v.words[t]
+		v.infos[t] = v.lex.newWordInfo(word{text: w, negation: negationWords[w]})
 	}
-	return v
+	return v.infos[t]
 }
 
 // AddTerms indexes id by its words, given as indices into v (the words
@@ -146,7 +157,7 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 	for i, t := range terms {
 		w := ix.vocabOf[t]
 		if w < 0 {
-			w = ix.wordIndex(v.infos[t])
+			w = ix.newWord(v.info(t))
 			ix.vocabOf[t] = w
 		}
 		it.terms[i] = w
@@ -171,6 +182,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 	for _, t := range terms {
 		n += len(t)
 	}
+	ix.reserve(v, terms)
 	flat := make([]int32, n)
 	items := make([]item, len(ids))
 	for i, id := range ids {
@@ -179,7 +191,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 		for j, t := range terms[i] {
 			w := ix.vocabOf[t]
 			if w < 0 {
-				w = ix.wordIndex(v.infos[t])
+				w = ix.newWord(v.info(t))
 				ix.vocabOf[t] = w
 			}
 			ts[j] = w
@@ -215,6 +227,27 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 	}
 }
 
+// reserve sizes the word tables for the words of terms that the index
+// does not hold yet, so that a large batch does not grow them step by step.
+// The maps are sized only while the index is empty (Go cannot grow a map).
+func (ix *Index) reserve(v *Vocabulary, terms [][]uint32) {
+	mark := make([]bool, len(v.infos))
+	fresh := 0
+	for _, ts := range terms {
+		for _, t := range ts {
+			if ix.vocabOf[t] < 0 && !mark[t] {
+				mark[t] = true
+				fresh++
+			}
+		}
+	}
+	ix.words = slices.Grow(ix.words, fresh)
+	if len(ix.words) == 0 && len(ix.keyIDs) == 0 {
+		ix.keyIDs = make(map[string]int32, fresh)
+		ix.postings = slices.Grow(ix.postings, fresh)
+	}
+}
+
 // SetText sets how the text of an item added by terms is found.
 func (ix *Index) SetText(f func(id string) string) { ix.textOf = f }
 
@@ -224,21 +257,30 @@ func (ix *Index) wordIndex(t *wordInfo) int32 {
 	if w, ok := ix.wordOf[t]; ok {
 		return w
 	}
+	w := ix.newWord(t)
+	ix.wordOf[t] = w
+	return w
+}
+
+// newWord adds an analysed word to ix.words. The words of a Vocabulary
+// are added this way directly: vocabOf already finds them again.
+func (ix *Index) newWord(t *wordInfo) int32 {
 	id, ok := ix.keyIDs[t.key]
 	if !ok {
 		id = int32(len(ix.postings))
 		ix.keyIDs[t.key] = id
 		ix.postings = append(ix.postings, nil)
 	}
-	if k := [2]string{t.key, t.lemma}; !t.stop && !ix.seen[k] {
-		ix.seen[k] = true
-		for _, c := range t.concepts {
-			ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
+	if len(t.concepts) > 0 && !t.stop {
+		if k := [2]string{t.key, t.lemma}; !ix.seen[k] {
+			ix.seen[k] = true
+			for _, c := range t.concepts {
+				ix.vocab[c.id] = append(ix.vocab[c.id], keyDist{id, c.dist})
+			}
 		}
 	}
 	w := int32(len(ix.words))
 	ix.words = append(ix.words, wordRef{id, t.weight, t.stop})
-	ix.wordOf[t] = w
 	return w
 }
 

@@ -94,6 +94,13 @@ func (l *Lexical) wordInfo(w word) *wordInfo {
 	if wi, ok := l.words.Load(w.text); ok {
 		return wi.(*wordInfo)
 	}
+	wi := l.newWordInfo(w)
+	l.words.Store(w.text, wi)
+	return wi
+}
+
+// newWordInfo analyses a word, without the cache of analysed words.
+func (l *Lexical) newWordInfo(w word) *wordInfo {
 	wi := &wordInfo{text: w.text, key: w.text, weight: 1}
 	switch {
 	case isNumber(w.text):
@@ -110,7 +117,6 @@ func (l *Lexical) wordInfo(w word) *wordInfo {
 		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(l.wn.words[wi.lemma].count)))
 		wi.concepts = l.wn.concepts(wi.lemma, l.p.senses, l.p.depth)
 	}
-	l.words.Store(w.text, wi)
 	return wi
 }
 
@@ -279,12 +285,4 @@ func (l *Lexical) Words(text string) []string {
 // another version must be analysed again.
 func (l *Lexical) Version() string {
 	return fmt.Sprintf("lexical 1 %+v wordnet %d", l.p, len(l.wn.words))
-}
-
-// infoOf is the analysis of one word that Words returned.
-func (l *Lexical) infoOf(text string) *wordInfo {
-	if wi, ok := l.words.Load(text); ok {
-		return wi.(*wordInfo)
-	}
-	return l.wordInfo(word{text: text, negation: negationWords[text]})
 }

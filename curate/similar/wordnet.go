@@ -1,10 +1,10 @@
 package similar
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,46 +48,104 @@ func parseWordNet(gz []byte) (*wordNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	wn := &wordNet{words: map[string]wnWord{}, exc: map[string]string{}, parents: [][]int32{nil}}
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 || f[0] == "#" {
+	// The table is read into one string that every word slices, and the
+	// ids into a few large arrays: a handful of allocations instead of
+	// several per line (the table is parsed by every run).
+	var sb strings.Builder
+	sb.Grow(wordnetSize)
+	if _, err := io.Copy(&sb, zr); err != nil {
+		return nil, err
+	}
+	text := sb.String()
+	wn := &wordNet{
+		words:   make(map[string]wnWord, wordnetWords),
+		exc:     make(map[string]string, wordnetExc),
+		parents: make([][]int32, 1, wordnetSynsets+1),
+	}
+	var ids idArena
+	for len(text) > 0 {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		kind, line := nextField(line)
+		first, line := nextField(line)
+		if first == "" || kind == "#" {
 			continue
 		}
-		switch f[0] {
+		switch kind {
 		case "S":
-			var ps []int32
-			if len(f) > 2 {
-				ps = parseIDs(f[2])
+			ps, _ := nextField(line)
+			var parents []int32
+			if ps != "" {
+				parents = ids.parse(ps)
 			}
-			wn.parents = append(wn.parents, ps)
+			wn.parents = append(wn.parents, parents)
 		case "W":
-			n, _ := strconv.Atoi(f[2])
+			count, line := nextField(line)
+			n, _ := strconv.Atoi(count)
 			w := wnWord{count: int32(n)}
-			for _, part := range f[3:] {
+			for line != "" {
+				var part string
+				part, line = nextField(line)
+				if part == "" {
+					continue
+				}
 				pos := strings.IndexByte("nvar", part[0])
 				if pos >= 0 && len(part) > 2 {
-					w.senses[pos] = parseIDs(part[2:])
+					w.senses[pos] = ids.parse(part[2:])
 				}
 			}
-			wn.words[f[1]] = w
+			wn.words[first] = w
 		case "X":
-			wn.exc[f[1]] = f[2]
+			lemma, _ := nextField(line)
+			wn.exc[first] = lemma
 		}
 	}
-	return wn, sc.Err()
+	return wn, nil
 }
 
-func parseIDs(s string) []int32 {
-	parts := strings.Split(s, ",")
-	ids := make([]int32, 0, len(parts))
-	for _, p := range parts {
-		if n, err := strconv.Atoi(p); err == nil {
-			ids = append(ids, int32(n))
+// The embedded table's size, synsets, words and inflections: capacity
+// hints only (a table of another size is parsed all the same).
+const (
+	wordnetSize    = 3300000
+	wordnetSynsets = 88235
+	wordnetWords   = 77477
+	wordnetExc     = 4562
+)
+
+// nextField splits the first space-separated field off s.
+func nextField(s string) (field, rest string) {
+	i := 0
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && !isBlank(s[j]) {
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// idArena hands out id lists from large arrays.
+type idArena struct{ free []int32 }
+
+// parse reads a comma-separated list of ids (others are skipped).
+func (a *idArena) parse(s string) []int32 {
+	n := strings.Count(s, ",") + 1
+	if len(a.free) < n {
+		a.free = make([]int32, max(n, 1<<16))
+	}
+	ids := a.free[:0:n]
+	for s != "" {
+		var p string
+		p, s, _ = strings.Cut(s, ",")
+		if v, err := strconv.Atoi(p); err == nil {
+			ids = append(ids, int32(v))
 		}
 	}
-	return ids
+	a.free = a.free[len(ids):]
+	return ids[:len(ids):len(ids)]
 }
 
 // morphy suffix rules (WordNet's morphological processor), tried in order.
