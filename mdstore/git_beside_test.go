@@ -329,3 +329,33 @@ func TestRacilyCleanEntriesAreSmudged(t *testing.T) {
 		t.Errorf("git status of a file changed after it was staged: %q, want \"AM u.txt\"", st)
 	}
 }
+
+// Git built without nanosecond file times compares whole seconds: a file
+// staged earlier in the second the index was written is racily clean to it
+// too, and must be smudged when curator rewrites the index, or a later
+// change of the file within that second (same size) is never seen.
+func TestRacilyCleanToTheSecond(t *testing.T) {
+	s, dir := besideRepo(t, 1)
+	gitCmd(t, dir, "config", "core.trustctime", "false")
+	u := filepath.Join(dir, "u.txt")
+	sec := time.Now().Add(-time.Minute).Truncate(time.Second)
+	os.WriteFile(u, []byte("aaaa\n"), 0o644)
+	os.Chtimes(u, sec.Add(100*time.Millisecond), sec.Add(100*time.Millisecond))
+	gitCmd(t, dir, "add", "u.txt")
+	index := filepath.Join(dir, ".git", "index")
+	os.Chtimes(index, sec.Add(500*time.Millisecond), sec.Add(500*time.Millisecond)) // later in the same second
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
+	if _, err := s.Save(cs, info("r"), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(u, []byte("bbbb\n"), 0o644) // same size, same second
+	os.Chtimes(u, sec.Add(200*time.Millisecond), sec.Add(200*time.Millisecond))
+	if st := gitCmd(t, dir, "status", "--porcelain", "--", "u.txt"); st != "AM u.txt\n" {
+		t.Errorf("git status of a file changed in the second it was staged: %q, want \"AM u.txt\"", st)
+	}
+	gitCmd(t, dir, "add", "u.txt")
+	if got := gitCmd(t, dir, "show", ":u.txt"); got != "bbbb\n" {
+		t.Errorf("git add staged %q, want the new content", got)
+	}
+}

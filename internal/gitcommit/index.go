@@ -249,11 +249,12 @@ func checkIndexExtensions(data []byte) error {
 	return nil
 }
 
-// isRacy reports whether an index entry's file time (bytes 8–16: seconds
-// and nanoseconds) is not older than the index file's.
+// isRacy reports whether an index entry's file time (bytes 8–12: its
+// seconds) is not older than the index file's, to the second. Git built
+// without nanosecond times (USE_NSEC) compares whole seconds: a file
+// changed in the same second as the index was written would otherwise
+// look clean once the index is rewritten a second later, and the user's
+// next `git add` of it would stage nothing.
 func isRacy(entry []byte, written time.Time) bool {
-	sec := int64(binary.BigEndian.Uint32(entry[8:12]))
-	nsec := int64(binary.BigEndian.Uint32(entry[12:16]))
-	ws := written.Unix()
-	return sec > ws || (sec == ws && nsec >= int64(written.Nanosecond()))
+	return int64(binary.BigEndian.Uint32(entry[8:12])) >= written.Unix()
 }
