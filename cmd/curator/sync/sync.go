@@ -155,6 +155,11 @@ func syncOnce(opts *Options, tx *mdstore.Tx, repo *git.Repository, rm storesync.
 		if err != nil {
 			return err
 		}
+		if base.IsZero() {
+			rep.Result = "blocked"
+			return fmt.Errorf("%s/%s shares no history with %s: nothing was changed; join them once with `git pull --allow-unrelated-histories %s %s` (the merge driver merges the store's records), then sync",
+				rm.Name, rm.Branch, rm.Branch, rm.Name, rm.Branch)
+		}
 		plan, err := sr.PlanMerge(base, ours, theirs)
 		if err != nil {
 			return err
