@@ -71,6 +71,34 @@ func lessonsFrom(pb *Playbook, n, seed int) *mdstore.Reflection {
 	return r
 }
 
+// countingIndexes counts the candidate indexes a run loaded from the store
+// and the ones it built (and queued to store).
+type countingIndexes struct {
+	*mdstore.Store
+	read, built int
+}
+
+func (c *countingIndexes) ReadCandidateIndex(category string) []byte {
+	c.read++
+	return c.Store.ReadCandidateIndex(category)
+}
+
+func (c *countingIndexes) QueueCandidateIndex(category string, data func() []byte) {
+	c.built++
+	c.Store.QueueCandidateIndex(category, data)
+}
+
+// countIndexes makes pb count its stored candidate indexes.
+func countIndexes(t *testing.T, pb *Playbook, s *mdstore.Store) *countingIndexes {
+	t.Helper()
+	if pb.Matcher == nil || pb.Matcher.stored == nil {
+		t.Fatal("the playbook does not keep its candidate indexes")
+	}
+	c := &countingIndexes{Store: s}
+	pb.Matcher.stored = c
+	return c
+}
+
 func decisions(plan *Plan) string {
 	var out []string
 	for _, a := range plan.Actions {
@@ -82,12 +110,19 @@ func decisions(plan *Plan) string {
 // A playbook read through the bullet index decides exactly as one read
 // from every file, over several runs that each change the playbook (the
 // index is updated by each save), and it reads only some bullet files.
+// The candidate indexes of the categories a run left unchanged are stored
+// and loaded by the next run; the others are built again (run 4 finds a
+// damaged stored index).
 func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 	s := appWorldStore(t)
 	lex := similar.NewLexical()
 	at := now
+	loaded := 0
 	for run := 1; run <= 5; run++ {
 		at = at.Add(time.Hour)
+		if run == 4 {
+			damageStoredIndexes(t, s)
+		}
 		indexed, _, _, err := Open(s, true, at)
 		if err != nil {
 			t.Fatal(err)
@@ -95,6 +130,7 @@ func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 		if indexed.lazy == nil {
 			t.Fatal("the playbook was not read through the bullet index")
 		}
+		counts := countIndexes(t, indexed, s)
 		list, err := s.ListBullets(true)
 		if err != nil {
 			t.Fatal(err)
@@ -122,6 +158,10 @@ func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 		if StatsOf(indexed).Tokens != StatsOf(full).Tokens {
 			t.Errorf("run %d: stats differ: %+v vs %+v", run, StatsOf(indexed), StatsOf(full))
 		}
+		if run == 1 && counts.read != counts.built {
+			t.Errorf("run 1 loaded %d candidate indexes from an empty cache", counts.read-counts.built)
+		}
+		loaded += counts.read - counts.built
 		if !set.Maintenance && len(indexed.lazy.unread) < len(list.All())/2 {
 			t.Errorf("run %d: read %d of %d bullet files; want only candidates", run, len(list.All())-len(indexed.lazy.unread), len(list.All()))
 		}
@@ -133,6 +173,31 @@ func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 			t.Fatalf("run %d changed nothing", run)
 		}
 		if _, err := s.Save(cs, mdstore.CommitInfo{RunID: fmt.Sprintf("run-%d", run), At: at}, mdstore.SaveOptions{NoCommit: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if loaded == 0 {
+		t.Error("no run loaded a stored candidate index")
+	}
+}
+
+// damageStoredIndexes flips a byte in the middle of every stored
+// candidate index.
+func damageStoredIndexes(t *testing.T, s *mdstore.Store) {
+	t.Helper()
+	dir := s.Dir + "/.cache/candidate-index"
+	files, err := os.ReadDir(dir)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stored candidate index (%v)", err)
+	}
+	for _, f := range files {
+		p := dir + "/" + f.Name()
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)/2] ^= 0x5a
+		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -159,7 +224,12 @@ func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			counts := countIndexes(t, indexed, s)
 			got, want := Search(indexed, lex.Score, q), Search(full, lex.Score, q)
+			s.WriteCaches() // the first query stores the candidate indexes, the next ones load them
+			if i > 0 && counts.built > 0 {
+				t.Fatalf("query %d built %d candidate indexes; want them loaded", i, counts.built)
+			}
 			if fmt.Sprint(results(got)) != fmt.Sprint(results(want)) {
 				t.Fatalf("query %q limit %d:\nindexed %v\nfull    %v", text, limit, results(got), results(want))
 			}

@@ -28,6 +28,21 @@ type CategoryMatcher struct {
 	by         map[string]Matcher
 	catOf      map[string]string
 	n          map[string]int // bullets per category
+	stored     StoredIndexes  // nil: candidate indexes are built on every run
+}
+
+// StoredIndexes keeps the candidate index of each category between runs
+// (mdstore.Store keeps them under .curator/.cache).
+type StoredIndexes interface {
+	ReadCandidateIndex(category string) []byte
+	QueueCandidateIndex(category string, data func() []byte)
+}
+
+// storableMatcher is a matcher that can be stored once built from words
+// and loaded back for the same words (similar.Index).
+type storableMatcher interface {
+	Snapshot(ids []string, v *similar.Vocabulary, terms [][]uint32) []byte
+	LoadSnapshot(ids []string, v *similar.Vocabulary, terms [][]uint32, data []byte) bool
 }
 
 // NewCategoryMatcher returns an empty matcher that makes one newMatcher()
@@ -99,7 +114,7 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 	m := c.by[category]
 	if bt := c.pending[category]; bt != nil && m != nil {
 		delete(c.pending, category)
-		m.(wordsMatcher).AddAllTerms(bt.ids, bt.v, bt.terms)
+		c.addBatch(category, m, bt)
 	}
 	if m == nil {
 		m = c.newMatcher()
@@ -109,6 +124,23 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 		c.by[category] = m
 	}
 	return m
+}
+
+// addBatch indexes the bullets AddAllTerms was given for a category: the
+// stored index is loaded when it was built from the same words by the same
+// engine; otherwise the index is built, and stored when the run's caches
+// are written unless the run changed the category's bullets since.
+func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *termBatch) {
+	s, ok := m.(storableMatcher)
+	if !ok || c.stored == nil {
+		m.(wordsMatcher).AddAllTerms(bt.ids, bt.v, bt.terms)
+		return
+	}
+	if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.ids, bt.v, bt.terms, data) {
+		return
+	}
+	m.(wordsMatcher).AddAllTerms(bt.ids, bt.v, bt.terms)
+	c.stored.QueueCandidateIndex(category, func() []byte { return s.Snapshot(bt.ids, bt.v, bt.terms) })
 }
 
 // Remove drops a bullet.

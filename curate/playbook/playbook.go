@@ -84,6 +84,9 @@ func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher
 func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher = NewCategoryMatcher(newMatcher)
 	p.Matcher.text = p.text
+	if p.lazy != nil {
+		p.Matcher.stored = p.lazy.store
+	}
 	active := p.Active()
 	if p.lazy != nil && p.addUnread(active) {
 		return

@@ -48,6 +48,10 @@ type Index struct {
 	vocab    map[int32][]keyDist // concept -> indexed key ids holding it, with hypernym steps
 	seen     map[[2]string]bool  // (key, lemma) pairs already in vocab
 	removed  int
+	// loaded holds, for an index loaded by LoadSnapshot and not changed
+	// since, what byID, keyIDs and seen are built from when it first
+	// changes: a query never builds those maps.
+	loaded *loadedTables
 
 	// Per-query scratch space, by slot (reused: an Index is single-threaded).
 	gen      uint32
@@ -91,7 +95,7 @@ func NewIndex(e Engine) *Index {
 }
 
 func (ix *Index) reset() {
-	ix.items, ix.removed = nil, 0
+	ix.items, ix.removed, ix.loaded = nil, 0, nil
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
 	ix.keyIDs = map[string]int32{}
@@ -101,7 +105,12 @@ func (ix *Index) reset() {
 }
 
 // Len is the number of items.
-func (ix *Index) Len() int { return len(ix.byID) }
+func (ix *Index) Len() int {
+	if ix.loaded != nil {
+		return len(ix.items)
+	}
+	return len(ix.byID)
+}
 
 // Add indexes text under id, replacing what id held before.
 func (ix *Index) Add(id, text string) {
@@ -148,6 +157,7 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 		ix.Add(id, ix.textOf(id))
 		return
 	}
+	ix.materialize()
 	if len(ix.vocabOf) < len(v.infos) {
 		for len(ix.vocabOf) < len(v.infos) {
 			ix.vocabOf = append(ix.vocabOf, -1)
@@ -175,6 +185,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 		}
 		return
 	}
+	ix.materialize()
 	for len(ix.vocabOf) < len(v.infos) {
 		ix.vocabOf = append(ix.vocabOf, -1)
 	}
@@ -265,6 +276,7 @@ func (ix *Index) wordIndex(t *wordInfo) int32 {
 // newWord adds an analysed word to ix.words. The words of a Vocabulary
 // are added this way directly: vocabOf already finds them again.
 func (ix *Index) newWord(t *wordInfo) int32 {
+	ix.materialize()
 	id, ok := ix.keyIDs[t.key]
 	if !ok {
 		id = int32(len(ix.postings))
@@ -287,6 +299,7 @@ func (ix *Index) newWord(t *wordInfo) int32 {
 // add indexes an item by its terms (set for items added by terms, made
 // from its doc otherwise).
 func (ix *Index) add(it *item) {
+	ix.materialize()
 	ix.Remove(it.id)
 	slot := int32(len(ix.items))
 	ix.items = append(ix.items, it)
@@ -321,6 +334,7 @@ func (ix *Index) textOfItem(it *item) string {
 
 // Remove drops id from the index; unknown ids are ignored.
 func (ix *Index) Remove(id string) {
+	ix.materialize()
 	slot, ok := ix.byID[id]
 	if !ok {
 		return
@@ -435,7 +449,7 @@ func (ix *Index) Pairs(min float64) []Pair {
 }
 
 func (ix *Index) sortedItems() []*item {
-	live := make([]*item, 0, len(ix.byID))
+	live := make([]*item, 0, ix.Len())
 	for _, it := range ix.items {
 		if it != nil {
 			live = append(live, it)
@@ -504,7 +518,7 @@ type feature struct {
 // reaching each of the item's words.
 func (ix *Index) candidates(q *query, theta float64) []candidate {
 	all := func() []candidate {
-		out := make([]candidate, 0, len(ix.byID))
+		out := make([]candidate, 0, ix.Len())
 		for _, it := range ix.items {
 			if it != nil {
 				out = append(out, candidate{it, 1})
@@ -530,7 +544,7 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 	for ti, t := range q.doc.terms {
 		if t.stop {
 			skipMax[ti] = t.weight // stop words are not indexed: never looked up
-			if id, ok := ix.keyIDs[t.key]; ok {
+			if id, ok := ix.keyID(t.key); ok {
 				ix.setReach(id, 1)
 			}
 			continue
@@ -644,7 +658,7 @@ type keySim struct {
 // concepts (the best concept similarity), sorted by key id.
 func (ix *Index) expand(t term) []keySim {
 	best := map[int32]float64{}
-	if id, ok := ix.keyIDs[t.key]; ok {
+	if id, ok := ix.keyID(t.key); ok {
 		best[id] = 1
 	}
 	for _, c := range t.concepts {

@@ -1,0 +1,197 @@
+package similar
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// termsOf is a word table and each text's words as indices into it, as the
+// bullet index keeps them.
+func termsOf(e *Lexical, texts []string) ([]string, [][]uint32) {
+	var table []string
+	pos := map[string]uint32{}
+	var out [][]uint32
+	for _, text := range texts {
+		var terms []uint32
+		for _, w := range e.Words(text) {
+			if _, ok := pos[w]; !ok {
+				pos[w] = uint32(len(table))
+				table = append(table, w)
+			}
+			terms = append(terms, pos[w])
+		}
+		out = append(out, terms)
+	}
+	return table, out
+}
+
+// sameState fails unless two indexes hold the same items, words, keys,
+// postings and concepts.
+func sameState(t *testing.T, a, b *Index) {
+	t.Helper()
+	ia, ib := a.sortedItems(), b.sortedItems()
+	if len(ia) != len(ib) {
+		t.Fatalf("%d items vs %d", len(ia), len(ib))
+	}
+	for i := range ia {
+		if ia[i].id != ib[i].id || !reflect.DeepEqual(ia[i].terms, ib[i].terms) || ia[i].total != ib[i].total || a.byID[ia[i].id] != b.byID[ib[i].id] {
+			t.Fatalf("item %s differs", ia[i].id)
+		}
+	}
+	for name, eq := range map[string]bool{
+		"keys":     reflect.DeepEqual(a.keyIDs, b.keyIDs),
+		"words":    reflect.DeepEqual(a.words, b.words),
+		"vocabOf":  reflect.DeepEqual(a.vocabOf, b.vocabOf),
+		"postings": fmt.Sprint(a.postings) == fmt.Sprint(b.postings),
+		"concepts": reflect.DeepEqual(a.vocab, b.vocab),
+		"seen":     reflect.DeepEqual(a.seen, b.seen),
+	} {
+		if !eq {
+			t.Fatalf("%s differ", name)
+		}
+	}
+}
+
+// A stored candidate index, loaded by a later run (another engine
+// instance), is the index AddAllTerms builds, and answers as it does, also
+// after items are added and removed.
+func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 600, 5), base...)
+	queries := append(generatedBullets(base, 30, 6), base[:10]...)
+	e := NewLexical()
+	table, terms := termsOf(e, items)
+	ids := make([]string, len(items))
+	texts := map[string]string{}
+	for i, text := range items {
+		ids[i] = fmt.Sprintf("B-%05d", i)
+		texts[ids[i]] = text
+	}
+	text := func(id string) string { return texts[id] }
+	built := NewIndex(e)
+	built.SetText(text)
+	built.AddAllTerms(ids, e.Vocabulary(table), terms)
+	data := built.Snapshot(ids, e.Vocabulary(table), terms)
+	if data == nil {
+		t.Fatal("no snapshot of a freshly built index")
+	}
+
+	later := NewLexical()
+	loaded := NewIndex(later)
+	loaded.SetText(text)
+	// The word table grew since (another category's words): still taken.
+	grown := append(append([]string(nil), table...), "zyzzyva")
+	if !loaded.LoadSnapshot(ids, later.Vocabulary(grown), terms, data) {
+		t.Fatal("snapshot not taken")
+	}
+	built.vocabOf = append(built.vocabOf, -1)
+	sameAnswers(t, built, loaded, queries)
+	if loaded.loaded == nil {
+		t.Fatal("answering built the maps of the loaded index")
+	}
+	loaded.materialize()
+	sameState(t, built, loaded)
+
+	for _, m := range []*Index{built, loaded} {
+		m.Remove(ids[3])
+		m.Add("B-99999", queries[0])
+		m.Add(ids[7], queries[1])
+	}
+	sameAnswers(t, built, loaded, queries)
+	if built.Snapshot(ids, e.Vocabulary(table), terms) != nil {
+		t.Error("a snapshot of an index changed since it was built")
+	}
+	// A loaded index that changes builds its maps first.
+	again := NewIndex(later)
+	again.SetText(text)
+	if !again.LoadSnapshot(ids, later.Vocabulary(table), terms, data) {
+		t.Fatal("snapshot not taken")
+	}
+	fresh := NewIndex(e)
+	fresh.SetText(text)
+	fresh.AddAllTerms(ids, e.Vocabulary(table), terms)
+	for _, m := range []*Index{fresh, again} {
+		m.Remove(ids[5])
+		m.Add(ids[9], queries[2]+" zyzzyva")
+	}
+	sameState(t, fresh, again)
+	sameAnswers(t, fresh, again, queries)
+}
+
+// sameAnswers fails unless two indexes answer every query alike.
+func sameAnswers(t *testing.T, built, loaded *Index, queries []string) {
+	t.Helper()
+	if built.Len() != loaded.Len() {
+		t.Fatalf("Len %d vs %d", built.Len(), loaded.Len())
+	}
+	for _, q := range queries {
+		m1, ok1 := built.Best(q, nil)
+		m2, ok2 := loaded.Best(q, nil)
+		if m1 != m2 || ok1 != ok2 {
+			t.Fatalf("Best(%q): %v %v vs %v %v", q, m1, ok1, m2, ok2)
+		}
+		for _, min := range []float64{0.3, 0.6, 0.9} {
+			if a, b := fmt.Sprint(built.Above(q, min, nil)), fmt.Sprint(loaded.Above(q, min, nil)); a != b {
+				t.Fatalf("Above(%q, %v): %s vs %s", q, min, a, b)
+			}
+		}
+	}
+	if a, b := fmt.Sprint(built.Pairs(0.9)), fmt.Sprint(loaded.Pairs(0.9)); a != b {
+		t.Fatalf("Pairs: %s vs %s", a, b)
+	}
+}
+
+// A snapshot is refused for other items, other words, another engine's
+// analysis or damaged data, and the index is then left empty.
+func TestIndexSnapshotRefused(t *testing.T) {
+	base := playbookBullets(t)[:80]
+	e := NewLexical()
+	table, terms := termsOf(e, base)
+	ids := make([]string, len(base))
+	for i := range base {
+		ids[i] = fmt.Sprintf("B-%05d", i)
+	}
+	ix := NewIndex(e)
+	ix.AddAllTerms(ids, e.Vocabulary(table), terms)
+	data := ix.Snapshot(ids, e.Vocabulary(table), terms)
+
+	moved := append([]string{table[1], table[0]}, table[2:]...) // same words, other indices
+	otherTerms := append([][]uint32{terms[1]}, terms[1:]...)
+	otherEngine := NewLexical()
+	otherEngine.p.dirMix += 0.01
+	cases := map[string]func() bool{
+		"other ids": func() bool {
+			return NewIndex(e).LoadSnapshot(append([]string{"B-x"}, ids[1:]...), e.Vocabulary(table), terms, data)
+		},
+		"other terms": func() bool { return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(table), otherTerms, data) },
+		"moved words": func() bool { return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(moved), terms, data) },
+		"other version": func() bool {
+			return NewIndex(otherEngine).LoadSnapshot(ids, otherEngine.Vocabulary(table), terms, data)
+		},
+		"empty": func() bool { return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(table), terms, nil) },
+	}
+	for cut := len(data) - 1; cut > len(data)-400 && cut > 0; cut -= 37 {
+		c := cut
+		cases[fmt.Sprint("cut at ", c)] = func() bool {
+			return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(table), terms, data[:c])
+		}
+	}
+	for name, load := range cases {
+		if load() {
+			t.Errorf("%s: snapshot taken", name)
+		}
+	}
+	// A flipped byte anywhere (a slot, a weight) is refused.
+	for i := len(data) - 1; i >= 0; i -= 13 {
+		bad := append([]byte(nil), data...)
+		bad[i] ^= 0x5a
+		ix2 := NewIndex(e)
+		if ix2.LoadSnapshot(ids, e.Vocabulary(table), terms, bad) {
+			t.Fatalf("damaged byte %d: snapshot taken", i)
+		}
+		if ix2.Len() != 0 || len(ix2.keyIDs) != 0 {
+			t.Fatalf("refused snapshot left %d items", ix2.Len())
+		}
+	}
+}
