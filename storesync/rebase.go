@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/merge"
@@ -19,6 +20,21 @@ import (
 
 // renumberedFile is the file in git's rebase state folder.
 const renumberedFile = "curator-renumbered.json"
+
+// GitDir is the git folder of the work tree at root: root/.git, or the
+// folder a .git file names (a linked worktree, a submodule).
+func GitDir(root string) string {
+	dot := filepath.Join(root, ".git")
+	b, err := os.ReadFile(dot)
+	if err != nil {
+		return dot // a folder (or nothing)
+	}
+	p := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	return p
+}
 
 // RebaseState is the state folder of the rebase in progress in the git
 // folder gitDir ("" when none is).

@@ -29,8 +29,9 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 			"result is written into OURS: counters add both sides' increments, lists join, timestamps take the\n" +
 			"later, a key changed on one side takes that side; two different new values keep ours and record\n" +
 			"theirs under merge_conflicts (the frontmatter stays valid, it never gets conflict markers).\n" +
-			"Exit 0 when the merge is clean; 1 when something conflicts (git then marks the path for review)\n" +
-			"or a version cannot be read (OURS is left as it was).",
+			"Exit 0 when the merge is clean; 1 when something conflicts (git then marks the path for review),\n" +
+			"when a version cannot be read, or when `curator resolve` gave the record a new id earlier in the\n" +
+			"rebase in progress (OURS is left as it was; `curator resolve` finishes those).",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 4 {
 				return cmdutil.Usagef("merge-driver takes BASE OURS THEIRS PATH (got %d arguments)", c.NArg())
@@ -108,11 +109,7 @@ func theirsNote(c merge.Conflict) string {
 // progress made for the record at path (nil when none did). Git runs the
 // driver in the work tree's root.
 func renumberedEarlier(path string) *merge.Renumber {
-	gitDir := ".git"
-	if b, err := os.ReadFile(".git"); err == nil {
-		gitDir = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
-	}
-	list, err := storesync.Renumbered(storesync.RebaseState(gitDir))
+	list, err := storesync.Renumbered(storesync.RebaseState(storesync.GitDir(".")))
 	if err != nil || len(list) == 0 {
 		return nil
 	}

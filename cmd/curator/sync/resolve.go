@@ -193,23 +193,7 @@ func gitDirOf(repo *git.Repository) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dot := filepath.Join(wt.Filesystem.Root(), ".git")
-	fi, err := os.Stat(dot)
-	if err != nil {
-		return "", err
-	}
-	if fi.IsDir() {
-		return dot, nil
-	}
-	b, err := os.ReadFile(dot)
-	if err != nil {
-		return "", err
-	}
-	p := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "gitdir:"))
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(wt.Filesystem.Root(), p)
-	}
-	return p, nil
+	return storesync.GitDir(wt.Filesystem.Root()), nil
 }
 
 // unresolved lists the paths outside the store that the index still holds

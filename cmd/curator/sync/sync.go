@@ -113,12 +113,14 @@ func Sync(opts *Options) error {
 	wait := opts.Backoff
 	for {
 		rep.Attempts++
-		// Each attempt reads the repository afresh: a commit or a fetch
-		// may have added packs.
-		if repo, err = storesync.OpenRepository(tx.Store.Dir); err != nil {
-			return err
+		if rep.Attempts > 1 {
+			// A retry reads the repository afresh: the commit and the
+			// fetch before it may have added packs.
+			if repo, err = storesync.OpenRepository(tx.Store.Dir); err != nil {
+				return err
+			}
+			rm.Repo = repo
 		}
-		rm.Repo = repo
 		err := syncOnce(opts, tx, repo, rm, storesync.Repo{Objects: repo.Storer, Prefix: prefix}, root, rep)
 		if !errors.Is(err, storesync.ErrRejected) || rep.Attempts > opts.Retries {
 			if err != nil && rep.Result == "blocked" {
