@@ -2,7 +2,6 @@ package mdstore
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"io"
 	"math"
@@ -102,8 +101,8 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		}
 	}
 	slices.Sort(dirs)
-	// entries and sums are in path order; a nil entry is a file to read.
-	entries := make([][]byte, 0, len(up.entries)+64)
+	// entries and sums are in path order; an empty entry is a file to read.
+	entries := make([]string, 0, len(up.entries)+64)
 	sums := make([]*BulletSummary, 0, len(up.entries)+64)
 	type pending struct {
 		i   int
@@ -133,10 +132,10 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 					entries, sums = append(entries, e), append(sums, sum)
 					continue
 				}
-				rel := string(entryRel(e))
+				rel := entryRel(e)
 				fst, _ := statFile(s.Path(rel))
 				toRead = append(toRead, pending{len(entries), rel, fst})
-				entries, sums = append(entries, nil), append(sums, nil)
+				entries, sums = append(entries, ""), append(sums, nil)
 			}
 			continue
 		}
@@ -150,10 +149,10 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		old := held
 		for _, f := range scanned {
 			rel := dir + "/" + f.name
-			for len(old) > 0 && string(entryRel(old[0])) < rel {
+			for len(old) > 0 && entryRel(old[0]) < rel {
 				old = old[1:]
 			}
-			if len(old) > 0 && string(entryRel(old[0])) == rel {
+			if len(old) > 0 && entryRel(old[0]) == rel {
 				e := old[0]
 				old = old[1:]
 				if sum, ok := up.decode(e, f, true); ok {
@@ -162,7 +161,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 				}
 			}
 			toRead = append(toRead, pending{len(entries), rel, f})
-			entries, sums = append(entries, nil), append(sums, nil)
+			entries, sums = append(entries, ""), append(sums, nil)
 		}
 	}
 	if len(folders) != len(up.folders) || len(toRead) > 0 {
@@ -198,7 +197,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	}
 	kept := entries[:0]
 	for _, e := range entries {
-		if e != nil {
+		if e != "" {
 			kept = append(kept, e)
 		}
 	}
@@ -241,11 +240,11 @@ type folderStat struct {
 }
 
 // folderEntries are the index's entries of the files of one folder.
-func (up *bulletIndex) folderEntries(dir string) [][]byte {
+func (up *bulletIndex) folderEntries(dir string) []string {
 	prefix := dir + "/"
-	i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= prefix })
+	i := sort.Search(len(up.entries), func(i int) bool { return entryRel(up.entries[i]) >= prefix })
 	j := i
-	for j < len(up.entries) && strings.HasPrefix(string(entryRel(up.entries[j])), prefix) {
+	for j < len(up.entries) && strings.HasPrefix(entryRel(up.entries[j]), prefix) {
 		j++
 	}
 	return up.entries[i:j]
@@ -253,7 +252,7 @@ func (up *bulletIndex) folderEntries(dir string) [][]byte {
 
 // namesMatch reports whether a folder holds exactly the record files that
 // the entries name (a listing of names, without a stat of each file).
-func namesMatch(dir string, entries [][]byte) bool {
+func namesMatch(dir string, entries []string) bool {
 	f, err := openFolder(dir)
 	if f == nil || err != nil {
 		return false
@@ -275,7 +274,7 @@ func namesMatch(dir string, entries [][]byte) bool {
 	held := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		rel := entryRel(e)
-		held[string(rel[bytes.LastIndexByte(rel, '/')+1:])] = true
+		held[rel[strings.LastIndexByte(rel, '/')+1:]] = true
 	}
 	for _, name := range names {
 		if isRecordName(name) && !held[name] {
@@ -294,7 +293,7 @@ type bulletIndex struct {
 	a       Analyser
 	words   []string
 	wordID  map[string]uint32 // built when a new word is added
-	entries [][]byte          // sorted by path
+	entries []string          // sorted by path; each slices the file read
 	folders map[string]folderStat
 	trusted map[string]bool // folders whose files were not stated
 	dirty   bool
@@ -308,6 +307,7 @@ type summaryAlloc struct {
 	bullets []Bullet
 	sums    []BulletSummary
 	flat    []uint32
+	strs    []string
 }
 
 const allocChunk = 4096
@@ -330,6 +330,16 @@ func (a *summaryAlloc) summary() *BulletSummary {
 	return s
 }
 
+// strings hands out a list of n strings.
+func (a *summaryAlloc) strings(n int) []string {
+	if n > len(a.strs) {
+		a.strs = make([]string, max(n, allocChunk))
+	}
+	l := a.strs[:n:n]
+	a.strs = a.strs[n:]
+	return l
+}
+
 func (a *summaryAlloc) terms(n int) []uint32 {
 	if n > len(a.flat) {
 		a.flat = make([]uint32, max(n, 16*allocChunk))
@@ -340,37 +350,30 @@ func (a *summaryAlloc) terms(n int) []uint32 {
 }
 
 // readBulletIndex reads the index file; an unusable one gives an empty
-// index.
+// index. The file is read into one string that the words, the entries and
+// the strings of every decoded bullet slice: decoding an entry allocates
+// none of its strings.
 func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	up := &bulletIndex{a: a, interns: map[string]string{}, folders: map[string]folderStat{}, trusted: map[string]bool{}}
-	data, err := os.ReadFile(filepath.Join(s.Dir, bulletIndexPath))
+	data, err := readString(filepath.Join(s.Dir, bulletIndexPath))
 	head := bulletIndexMagic + a.Version + "\n"
-	if err != nil || !bytes.HasPrefix(data, []byte(head)) {
+	if err != nil || !strings.HasPrefix(data, head) {
 		up.dirty = true
 		return up
 	}
-	b := data[len(head):]
-	r := reader{b: b}
+	r := reader{b: data[len(head):]}
 	n := r.uvarint()
-	if r.bad || n > uint64(len(b)) {
+	if r.bad || n > uint64(len(r.b)) {
 		up.dirty = true
 		return up
 	}
-	// The word table is copied into one string that every word slices.
-	table := r.b
-	bounds := make([][2]int, 0, n)
+	words := make([]string, 0, n)
 	for range n {
 		w := r.bytes()
 		if r.bad {
 			break
 		}
-		end := len(table) - len(r.b)
-		bounds = append(bounds, [2]int{end - len(w), end})
-	}
-	all := string(table[:len(table)-len(r.b)])
-	words := make([]string, len(bounds))
-	for i, bd := range bounds {
-		words[i] = all[bd[0]:bd[1]]
+		words = append(words, w)
 	}
 	nf := r.uvarint()
 	if r.bad || nf > uint64(len(r.b)) {
@@ -379,22 +382,22 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	}
 	folders := make(map[string]folderStat, nf)
 	for range nf {
-		dir := string(r.bytes())
+		dir := r.bytes()
 		folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint(), racy: r.uvarint() != 0}
 	}
 	count := 0 // the entries, to size their list once
 	for c := (reader{b: r.b}); !c.bad && len(c.b) > 0; count++ {
 		c.bytes()
 	}
-	entries := make([][]byte, 0, count)
-	var last []byte
+	entries := make([]string, 0, count)
+	last := ""
 	for !r.bad && len(r.b) > 0 {
 		e := r.bytes()
 		if r.bad || len(e) == 0 {
 			break
 		}
 		rel := entryRel(e)
-		if len(rel) == 0 || last != nil && bytes.Compare(rel, last) <= 0 {
+		if rel == "" || rel <= last {
 			r.bad = true
 			break
 		}
@@ -409,19 +412,34 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	return up
 }
 
-// entryRel is the path an entry starts with (nil when damaged).
-func entryRel(e []byte) []byte {
+// readString reads a whole file into a string, without a second copy.
+func readString(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var sb strings.Builder
+	if st, err := f.Stat(); err == nil {
+		sb.Grow(int(st.Size()) + 1)
+	}
+	_, err = io.Copy(&sb, f)
+	return sb.String(), err
+}
+
+// entryRel is the path an entry starts with ("" when damaged).
+func entryRel(e string) string {
 	r := reader{b: e}
 	rel := r.bytes()
 	if r.bad {
-		return nil
+		return ""
 	}
 	return rel
 }
 
 // encode renders one entry: the path, the file's stat, the frontmatter
 // fields, the content's length and its words.
-func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) []byte {
+func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) string {
 	b := sum.Bullet
 	var w writer
 	w.str(rel)
@@ -449,40 +467,35 @@ func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) []byt
 	for _, t := range sum.Terms {
 		w.uvarint(uint64(t))
 	}
-	return w.b
+	return string(w.b)
 }
 
 // decode returns an entry's bullet; with check, only when the file's stat
-// is the one it recorded.
-func (up *bulletIndex) decode(e []byte, st fileStat, check bool) (*BulletSummary, bool) {
+// is the one it recorded. Its strings slice the entry.
+func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary, bool) {
 	r := reader{b: e}
-	rel := string(r.bytes())
+	rel := r.bytes()
 	size, mtime, ctime := r.varint(), r.varint(), r.varint()
 	if r.bad || check && (!st.regular || size != st.size || mtime != st.mtime || ctime != st.ctime) {
 		return nil, false
 	}
 	b := up.alloc.bullet()
 	b.Path = rel
-	id := r.bytes()
-	if i := strings.LastIndexByte(rel, '/'); i >= 0 && rel[i+1:] == string(id)+".md" {
-		b.ID = rel[i+1 : len(rel)-3]
-	} else {
-		b.ID = string(id)
-	}
+	b.ID = r.bytes()
 	b.Category = up.intern(r.bytes())
 	b.Confidence = math.Float64frombits(r.u64())
 	for _, p := range []*int{&b.Priority, &b.HelpfulCount, &b.HarmfulCount, &b.UsageCount, &b.Version} {
 		*p = int(r.varint())
 	}
-	b.ParentBulletID = string(r.bytes())
-	b.MergedFrom = r.list()
-	b.Tags = r.list()
+	b.ParentBulletID = r.bytes()
+	b.MergedFrom = r.list(&up.alloc)
+	b.Tags = r.list(&up.alloc)
 	for _, t := range []*time.Time{&b.CreatedAt, &b.UpdatedAt, &b.LastUsedAt, &b.ArchivedAt} {
 		*t = r.time()
 	}
 	b.Validation = up.intern(r.bytes())
-	b.SourceReflections = r.list()
-	b.OriginalID = string(r.bytes())
+	b.SourceReflections = r.list(&up.alloc)
+	b.OriginalID = r.bytes()
 	b.Section = up.intern(r.bytes())
 	b.IsActive = strings.HasPrefix(rel, "context/bullets/")
 	sum := up.alloc.summary()
@@ -504,7 +517,7 @@ func (up *bulletIndex) decode(e []byte, st fileStat, check bool) (*BulletSummary
 // decodeTerms reads exactly len(terms) word ids below words from b (the
 // end of an entry, nothing after them): a loop of its own, as every entry's
 // words are read on every run.
-func decodeTerms(b []byte, terms []uint32, words uint32) bool {
+func decodeTerms(b string, terms []uint32, words uint32) bool {
 	for i := range terms {
 		var v uint32
 		for shift := uint(0); ; shift += 7 {
@@ -529,11 +542,10 @@ func decodeTerms(b []byte, terms []uint32, words uint32) bool {
 	return len(b) == 0
 }
 
-func (up *bulletIndex) intern(b []byte) string {
-	if s, ok := up.interns[string(b)]; ok {
-		return s
+func (up *bulletIndex) intern(s string) string {
+	if v, ok := up.interns[s]; ok {
+		return v
 	}
-	s := string(b)
 	up.interns[s] = s
 	return s
 }
@@ -573,21 +585,21 @@ func (up *bulletIndex) save(s *Store) {
 		}
 		up.dirty = true
 		changed[rel[:strings.LastIndexByte(rel, '/')]] = true
-		i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= rel })
-		found := i < len(up.entries) && string(entryRel(up.entries[i])) == rel
-		var e []byte
+		i := sort.Search(len(up.entries), func(i int) bool { return entryRel(up.entries[i]) >= rel })
+		found := i < len(up.entries) && entryRel(up.entries[i]) == rel
+		var e string
 		if st, ok := statFile(s.Path(rel)); ok {
 			if b, err := s.ReadBullet(rel); err == nil {
 				e = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
 			}
 		}
 		switch {
-		case found && e != nil:
+		case found && e != "":
 			up.entries[i] = e
 		case found:
 			up.entries = append(up.entries[:i], up.entries[i+1:]...)
-		case e != nil:
-			up.entries = append(up.entries, nil)
+		case e != "":
+			up.entries = append(up.entries, "")
 			copy(up.entries[i+1:], up.entries[i:])
 			up.entries[i] = e
 		}
@@ -599,8 +611,8 @@ func (up *bulletIndex) save(s *Store) {
 		if !up.trusted[dir] || changed[dir] {
 			continue
 		}
-		i := sort.Search(len(up.entries), func(i int) bool { return string(entryRel(up.entries[i])) >= rel })
-		if i == len(up.entries) || string(entryRel(up.entries[i])) != rel {
+		i := sort.Search(len(up.entries), func(i int) bool { return entryRel(up.entries[i]) >= rel })
+		if i == len(up.entries) || entryRel(up.entries[i]) != rel {
 			continue
 		}
 		st, ok := statFile(s.Path(rel))
@@ -654,7 +666,7 @@ func (up *bulletIndex) save(s *Store) {
 			w.uvarint(map[bool]uint64{false: 0, true: 1}[st.racy])
 		}
 		for _, e := range up.entries {
-			w.bytes(e)
+			w.str(e)
 			if len(w.b) > 1<<15 {
 				bw.Write(w.b)
 				w.b = w.b[:0]
@@ -689,30 +701,37 @@ func (w *writer) time(t time.Time) {
 	w.uvarint(uint64(t.Nanosecond()))
 }
 
-// reader reads them back; bad is set at the first damaged value.
+// reader reads them back from the file's string; bad is set at the first
+// damaged value.
 type reader struct {
-	b   []byte
+	b   string
 	bad bool
 }
 
 func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
+	var v uint64
+	for i := 0; i < len(r.b) && i < binary.MaxVarintLen64; i++ {
+		c := r.b[i]
+		if c < 0x80 {
+			if i == binary.MaxVarintLen64-1 && c > 1 {
+				break // above 64 bits
+			}
+			r.b = r.b[i+1:]
+			return v | uint64(c)<<(7*i)
+		}
+		v |= uint64(c&0x7f) << (7 * i)
 	}
-	r.b = r.b[n:]
-	return v
+	r.bad = true
+	return 0
 }
 
 func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
+	u := r.uvarint()
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
 	}
-	r.b = r.b[n:]
-	return v
+	return x
 }
 
 func (r *reader) u64() uint64 {
@@ -720,23 +739,27 @@ func (r *reader) u64() uint64 {
 		r.bad = true
 		return 0
 	}
-	v := binary.BigEndian.Uint64(r.b)
+	var v uint64
+	for i := range 8 {
+		v = v<<8 | uint64(r.b[i])
+	}
 	r.b = r.b[8:]
 	return v
 }
 
-func (r *reader) bytes() []byte {
+// bytes reads a length-prefixed string (a slice of the file's string).
+func (r *reader) bytes() string {
 	n := r.uvarint()
 	if r.bad || n > uint64(len(r.b)) {
 		r.bad = true
-		return nil
+		return ""
 	}
 	v := r.b[:n]
 	r.b = r.b[n:]
 	return v
 }
 
-func (r *reader) list() []string {
+func (r *reader) list(a *summaryAlloc) []string {
 	n := r.uvarint()
 	if r.bad || n > uint64(len(r.b)) {
 		r.bad = true
@@ -745,9 +768,9 @@ func (r *reader) list() []string {
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
+	out := a.strings(int(n))
 	for i := range out {
-		out[i] = string(r.bytes())
+		out[i] = r.bytes()
 	}
 	return out
 }

@@ -231,7 +231,7 @@ func TestBulletIndexTermsDecodeAsUvarint(t *testing.T) {
 		words := uint32(1 + rnd.Uint64N(1<<33)%(1<<32-1))
 		want, wantOK := reference(b, n, words)
 		got := make([]uint32, n)
-		ok := decodeTerms(b, got, words)
+		ok := decodeTerms(string(b), got, words)
 		if ok != wantOK || ok && !slices.Equal(got, want) {
 			t.Fatalf("case %d: %x (%d words below %d): got %v %v, want %v %v", i, b, n, words, got, ok, want, wantOK)
 		}

@@ -26,7 +26,6 @@ type CategoryMatcher struct {
 	text       func(id string) string // the text of a bullet added by words
 	pending    map[string]*termBatch  // bullets added by words, not indexed until their category is asked
 	by         map[string]Matcher
-	catOf      map[string]string
 	n          map[string]int // bullets per category
 	stored     StoredIndexes  // nil: candidate indexes are built on every run
 }
@@ -48,7 +47,7 @@ type storableMatcher interface {
 // NewCategoryMatcher returns an empty matcher that makes one newMatcher()
 // per category.
 func NewCategoryMatcher(newMatcher func() Matcher) *CategoryMatcher {
-	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]Matcher{}, catOf: map[string]string{}, n: map[string]int{}}
+	return &CategoryMatcher{newMatcher: newMatcher, by: map[string]Matcher{}, n: map[string]int{}}
 }
 
 // wordsMatcher is a matcher that can index a text by its analysed words
@@ -59,11 +58,10 @@ type wordsMatcher interface {
 	SetText(func(id string) string)
 }
 
-// Add indexes a bullet's text under its category.
+// Add indexes a bullet's text under its category (a bullet of another
+// category is removed from it first: Remove).
 func (c *CategoryMatcher) Add(category, id, text string) {
-	c.Remove(id)
 	c.matcher(category).Add(id, text)
-	c.catOf[id] = category
 	c.n[category]++
 }
 
@@ -75,9 +73,7 @@ func (c *CategoryMatcher) AddTerms(category, id string, v *similar.Vocabulary, t
 	if !ok || c.text == nil {
 		return false
 	}
-	c.Remove(id)
 	m.AddTerms(id, v, terms)
-	c.catOf[id] = category
 	c.n[category]++
 	return true
 }
@@ -95,10 +91,6 @@ type termBatch struct {
 func (c *CategoryMatcher) AddAllTerms(category string, ids []string, v *similar.Vocabulary, terms [][]uint32) bool {
 	if _, ok := c.matcher(category).(wordsMatcher); !ok || c.text == nil {
 		return false
-	}
-	for _, id := range ids {
-		c.Remove(id)
-		c.catOf[id] = category
 	}
 	if c.pending == nil {
 		c.pending = map[string]*termBatch{}
@@ -143,12 +135,11 @@ func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *termBatch) {
 	c.stored.QueueCandidateIndex(category, func() []byte { return s.Snapshot(bt.ids, bt.v, bt.terms) })
 }
 
-// Remove drops a bullet.
-func (c *CategoryMatcher) Remove(id string) {
-	if cat, ok := c.catOf[id]; ok {
-		c.matcher(cat).Remove(id)
-		delete(c.catOf, id)
-		c.n[cat]--
+// Remove drops a bullet of a category.
+func (c *CategoryMatcher) Remove(category, id string) {
+	if c.n[category] > 0 {
+		c.matcher(category).Remove(id)
+		c.n[category]--
 	}
 }
 

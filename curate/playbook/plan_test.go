@@ -231,11 +231,11 @@ func TestActiveFollowsActions(t *testing.T) {
 		}
 	}
 	var want []string
-	for _, b := range pb.bullets {
+	pb.bullets.each(func(b *mdstore.Bullet) {
 		if b.IsActive {
 			want = append(want, b.ID)
 		}
-	}
+	})
 	slices.Sort(want)
 	var got []string
 	for _, b := range pb.Active() {

@@ -27,7 +27,7 @@ type Playbook struct {
 	// Secrets is the store's secret policy (nil: the built-in rules).
 	Secrets *secrets.Policy
 
-	bullets map[string]*mdstore.Bullet
+	bullets *bulletSet
 	// origPath: the file each bullet that an action added or replaced was
 	// read from ("" = new); any other bullet's Path is where it was read.
 	origPath map[string]string
@@ -49,30 +49,29 @@ func (p *Playbook) ArchivedNow() []string { return append([]string(nil), p.archi
 // newMatcher may be nil (apply without planning); when set, the active
 // bullets are indexed by category with one newMatcher() per category.
 func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
-	return newPlaybook(bullets, ids, newMatcher, now, true)
+	own := make([]*mdstore.Bullet, len(bullets))
+	for i, b := range bullets {
+		own[i] = b.Clone()
+	}
+	return newPlaybook(own, false, ids, newMatcher, now)
 }
 
-// newPlaybook holds the bullets, copied when clone is set (else they are
-// the playbook's own).
-func newPlaybook(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time, clone bool) *Playbook {
+// newPlaybook holds the bullets as its own; sorted says they are sorted by
+// id, each id once.
+func newPlaybook(bullets []*mdstore.Bullet, sorted bool, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
-		bullets: make(map[string]*mdstore.Bullet, len(bullets)), origPath: map[string]string{},
+		bullets: newBulletSet(bullets, sorted), origPath: map[string]string{},
 		touched: map[string]bool{}, active: map[string]int{},
 	}
-	for _, b := range bullets {
-		c := b
-		if clone {
-			c = b.Clone()
-		}
-		p.bullets[c.ID] = c
+	p.bullets.each(func(b *mdstore.Bullet) {
 		if ids != nil {
-			ids.Observe(c.ID)
+			ids.Observe(b.ID)
 		}
-		if c.IsActive {
-			p.active[c.Category]++
+		if b.IsActive {
+			p.active[b.Category]++
 		}
-	}
+	})
 	if newMatcher != nil {
 		p.UseMatcher(newMatcher)
 	}
@@ -105,14 +104,16 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 		terms [][]uint32
 	}
 	by := map[string]*batch{}
-	for _, b := range active {
-		sum := p.lazy.unread[b.ID]
+	sums := make([]*mdstore.BulletSummary, len(active))
+	for i, b := range active {
+		sum := p.summary(b)
 		if sum == nil {
 			return false
 		}
+		sums[i] = sum
 		bt := by[b.Category]
 		if bt == nil {
-			bt = &batch{}
+			bt = &batch{ids: make([]string, 0, p.active[b.Category]), terms: make([][]uint32, 0, p.active[b.Category])}
 			by[b.Category] = bt
 		}
 		bt.ids = append(bt.ids, b.ID)
@@ -133,8 +134,8 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 			}
 		}
 	}
-	for _, b := range active {
-		p.lazy.unread[b.ID].Terms = nil // the matcher holds them now
+	for _, sum := range sums {
+		sum.Terms = nil // the matcher holds them now
 	}
 	return true
 }
@@ -142,9 +143,9 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 // Bullet returns a bullet (active or archived) or nil. A bullet known from
 // the bullet index only is read first.
 func (p *Playbook) Bullet(id string) *mdstore.Bullet {
-	b := p.bullets[id]
+	b := p.bullets.get(id)
 	if b != nil && p.lazy != nil {
-		p.lazy.read(b)
+		p.read(b)
 	}
 	return b
 }
@@ -168,12 +169,12 @@ func (p *Playbook) Active() []*mdstore.Bullet {
 // sorted is Active without a copy: not to be changed.
 func (p *Playbook) sorted() []*mdstore.Bullet {
 	if p.sortedActive == nil {
-		out := make([]*mdstore.Bullet, 0, len(p.bullets))
-		for _, b := range p.bullets {
+		out := make([]*mdstore.Bullet, 0, p.bullets.len())
+		p.bullets.each(func(b *mdstore.Bullet) {
 			if b.IsActive {
 				out = append(out, b)
 			}
-		}
+		})
 		mdstore.SortBullets(out)
 		p.sortedActive = out
 	}
@@ -183,11 +184,11 @@ func (p *Playbook) sorted() []*mdstore.Bullet {
 // Archived returns the archived bullets sorted by id.
 func (p *Playbook) Archived() []*mdstore.Bullet {
 	var out []*mdstore.Bullet
-	for _, b := range p.bullets {
+	p.bullets.each(func(b *mdstore.Bullet) {
 		if !b.IsActive {
 			out = append(out, b)
 		}
-	}
+	})
 	mdstore.SortBullets(out)
 	return out
 }
@@ -307,7 +308,7 @@ func (p *Playbook) checkNew(id, content string) error {
 	if err := safepath.CheckID(id); err != nil {
 		return fmt.Errorf("new bullet id: %w", err)
 	}
-	if p.bullets[id] != nil {
+	if p.bullets.get(id) != nil {
 		return fmt.Errorf("new bullet %s: the id is already taken", id)
 	}
 	if strings.TrimSpace(content) == "" {
@@ -398,18 +399,22 @@ func (p *Playbook) add(b *mdstore.Bullet) {
 			p.sortedActive = slices.Insert(p.sortedActive, i, b)
 		}
 	}
+	old := p.bullets.get(b.ID)
 	if _, ok := p.origPath[b.ID]; !ok {
 		from := ""
-		if old := p.bullets[b.ID]; old != nil {
+		if old != nil {
 			from = old.Path
 		}
 		p.origPath[b.ID] = from
 	}
-	p.bullets[b.ID] = b
+	p.bullets.put(b)
 	p.touched[b.ID] = true
 	p.active[b.Category]++
 	p.IDs.Observe(b.ID)
 	if p.Matcher != nil {
+		if old != nil && old.IsActive {
+			p.Matcher.Remove(old.Category, old.ID)
+		}
 		p.Matcher.Add(b.Category, b.ID, b.Content)
 	}
 }
@@ -426,7 +431,7 @@ func (p *Playbook) archive(b *mdstore.Bullet) {
 	p.archived = append(p.archived, b.ID)
 	p.active[b.Category]--
 	if p.Matcher != nil {
-		p.Matcher.Remove(b.ID)
+		p.Matcher.Remove(b.Category, b.ID)
 	}
 }
 
@@ -439,7 +444,7 @@ func (p *Playbook) Changes(s *mdstore.Store, cs *mdstore.Changeset) error {
 		return err
 	}
 	for _, id := range p.Touched() {
-		b := p.bullets[id]
+		b := p.bullets.get(id)
 		data, err := b.Encode()
 		if err != nil {
 			return err

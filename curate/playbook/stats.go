@@ -26,7 +26,7 @@ func StatsOf(pb *Playbook) Stats {
 	st := Stats{ByCategory: map[string]int{}}
 	conf := 0.0
 	active := pb.sorted() // a slice walks faster than the map of every bullet
-	st.Archived = len(pb.bullets) - len(active)
+	st.Archived = pb.bullets.len() - len(active)
 	for _, b := range active {
 		st.Active++
 		st.ByCategory[b.Category]++
@@ -110,7 +110,7 @@ var searchFloors = []float64{0.6, 0.45, 0.3}
 // similar, and every bullet must be scored.
 func searchMatcher(pb *Playbook, q Query) ([]QueryResult, bool) {
 	accept := func(id string) bool {
-		b := pb.bullets[id]
+		b := pb.bullets.get(id)
 		return (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags)
 	}
 	// The limit highest above the lowest floor, and every bullet as high
@@ -121,7 +121,7 @@ func searchMatcher(pb *Playbook, q Query) ([]QueryResult, bool) {
 		var out []QueryResult
 		for _, m := range top {
 			if m.Score >= floor-1e-9 {
-				out = append(out, QueryResult{Bullet: pb.bullets[m.ID], Score: m.Score})
+				out = append(out, QueryResult{Bullet: pb.bullets.get(m.ID), Score: m.Score})
 			}
 		}
 		if len(out) >= q.Limit {
