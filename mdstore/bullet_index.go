@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
+	"hash/crc32"
+	"math/rand/v2"
+	"unsafe"
 )
 
 // The bullet index is a cache of every bullet file's frontmatter and of the
@@ -38,8 +41,9 @@ const bulletIndexPath = ".cache/bullet-index"
 
 // bulletIndexMagic starts the file: then the analyser's version line, the
 // word table (count, then each word), the folders (count, then each
-// folder's path, times and racy flag) and the entries.
-const bulletIndexMagic = "curator-bullet-index-2\n"
+// folder's path, times, racy flag and token), the entries, and a CRC-32C
+// of all that (a damaged file is rebuilt).
+const bulletIndexMagic = "curator-bullet-index-3\n"
 
 // Analyser gives the words that the candidate index keeps of a bullet's
 // content. Version names the analysis: an index written with another
@@ -56,8 +60,25 @@ type BulletSummary struct {
 	*Bullet
 	// ContentLen is the length of the content in bytes.
 	ContentLen int
-	// Terms are the content's words, as indices into IndexedBullets.Words.
-	Terms []uint32
+	// terms are the content's words, as indices into IndexedBullets.Words,
+	// as the index stores them (uvarints): decoded by Terms.
+	terms  string
+	nterms int
+	nwords uint32 // the words the indices must stay below
+}
+
+// Terms are the content's words, as indices into IndexedBullets.Words,
+// decoded when asked (a run decodes the words of the categories whose
+// candidate index it builds); false when the stored words are damaged.
+func (sum *BulletSummary) Terms() ([]uint32, bool) {
+	if uint64(sum.nterms) > uint64(len(sum.terms)) {
+		return nil, false
+	}
+	out := make([]uint32, sum.nterms)
+	if !decodeTerms(sum.terms, out, sum.nwords) {
+		return nil, false
+	}
+	return out, true
 }
 
 // IndexedBullets is every bullet of the store, from the bullet index.
@@ -69,6 +90,19 @@ type IndexedBullets struct {
 	// Read is how many bullet files were read because the index did not
 	// hold them (0 when the index was up to date).
 	Read int
+	// tokens name each active category's bullets as the index holds them
+	// (nil: a bullet lies in the folder of another category).
+	tokens map[string]uint64
+}
+
+// CategoryToken names the active bullets of a category and their words as
+// the index holds them: the token changes whenever a bullet of the category
+// is added or removed or its words change (not when only its frontmatter
+// does: the token of its folder), so a cache built from the bullets' ids
+// and words is still valid while the token is the same. 0: no token (the
+// category has no folder, or some bullet's category is not its folder's).
+func (ib *IndexedBullets) CategoryToken(category string) uint64 {
+	return ib.tokens[category]
 }
 
 // List returns the bullets as a BulletList (without content).
@@ -110,6 +144,15 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		st  fileStat
 	}
 	var toRead []pending
+	// scan is a folder listed again: it keeps its token while its entries
+	// hold the same files with the same words.
+	type scan struct {
+		dir        string
+		first, end int
+		held       []string
+		token      uint64
+	}
+	var scans []scan
 	folders := map[string]folderStat{}
 	for _, dir := range dirs {
 		st, ok := statDir(s.Path(dir))
@@ -126,6 +169,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 				up.dirty = true
 			}
 			up.trusted[dir] = true
+			st.token = rec.token
 			folders[dir] = st
 			for _, e := range held {
 				if sum, ok := up.decode(e, fileStat{}, false); ok {
@@ -145,7 +189,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			return nil, err
 		}
 		slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
-		folders[dir] = st // until a file of it cannot be held
+		first := len(entries)
 		old := held
 		for _, f := range scanned {
 			rel := dir + "/" + f.name
@@ -163,6 +207,10 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			toRead = append(toRead, pending{len(entries), rel, f})
 			entries, sums = append(entries, ""), append(sums, nil)
 		}
+		if known {
+			scans = append(scans, scan{dir, first, len(entries), held, rec.token})
+		}
+		folders[dir] = st // until a file of it cannot be held
 	}
 	if len(folders) != len(up.folders) || len(toRead) > 0 {
 		up.dirty = true
@@ -182,6 +230,10 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	res.Read = len(toRead)
 	for k, f := range toRead {
 		dir := f.rel[:strings.LastIndexByte(f.rel, '/')]
+		if st, ok := folders[dir]; ok && up.trusted[dir] {
+			st.token = 0 // an entry of a trusted folder was damaged: read again
+			folders[dir] = st
+		}
 		if errs[k] != nil {
 			res.Invalid = append(res.Invalid, invalid(f.rel, errs[k]))
 			delete(folders, dir) // listed again next time, to report it again
@@ -195,6 +247,12 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			delete(folders, dir)
 		}
 	}
+	for _, sc := range scans {
+		if st, ok := folders[sc.dir]; ok && sameWords(entries[sc.first:sc.end], sc.held) {
+			st.token = sc.token
+			folders[sc.dir] = st
+		}
+	}
 	kept := entries[:0]
 	for _, e := range entries {
 		if e != "" {
@@ -205,15 +263,33 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		up.dirty = true
 	}
 	up.entries = kept
+	for dir, st := range folders {
+		if st.token == 0 {
+			st.token = newToken()
+			folders[dir] = st
+			up.dirty = true
+		}
+	}
 	up.folders = folders
 	res.Active = make([]*BulletSummary, 0, len(sums))
+	res.tokens = map[string]uint64{}
 	for _, sum := range sums {
 		switch {
 		case sum == nil:
 		case sum.IsActive:
 			res.Active = append(res.Active, sum)
+			if res.tokens != nil && !inOwnFolder(sum.Bullet) {
+				res.tokens = nil // categories and folders differ: no tokens
+			}
 		default:
 			res.Archived = append(res.Archived, sum)
+		}
+	}
+	if res.tokens != nil {
+		for dir, st := range folders {
+			if cat, ok := strings.CutPrefix(dir, "context/bullets/"); ok {
+				res.tokens[cat] = st.token
+			}
 		}
 	}
 	sortSummaries(res.Active)
@@ -221,6 +297,69 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	res.Words = up.words
 	s.queueCache(bulletIndexPath, func() { up.save(s) })
 	return res, nil
+}
+
+// inOwnFolder reports whether an active bullet's file is in the folder of
+// its category.
+func inOwnFolder(b *Bullet) bool {
+	rest, ok := strings.CutPrefix(b.Path, "context/bullets/")
+	i := strings.LastIndexByte(rest, '/')
+	return ok && i >= 0 && rest[:i] == b.Category
+}
+
+// sameWords reports whether two lists of entries hold the same files with
+// the same words (other fields may differ: a token names the words).
+func sameWords(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && (a[i] == "" || b[i] == "" || entryRel(a[i]) != entryRel(b[i]) || entryWords(a[i]) != entryWords(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// entryWords is the part of an entry that holds its words (the count and
+// the word ids); "" when damaged.
+func entryWords(e string) string {
+	r := reader{b: e}
+	r.bytes()
+	r.varint()
+	r.varint()
+	r.varint()
+	r.bytes()
+	r.bytes()
+	r.u64()
+	for range 5 {
+		r.varint()
+	}
+	r.bytes()
+	for range 2 {
+		r.skipList()
+	}
+	for range 4 {
+		r.time()
+	}
+	r.bytes()
+	r.skipList()
+	r.bytes()
+	r.bytes()
+	r.varint()
+	if r.bad {
+		return ""
+	}
+	return r.b
+}
+
+// newToken is a folder's new token: random, never 0.
+func newToken() uint64 {
+	for {
+		if t := rand.Uint64(); t != 0 {
+			return t
+		}
+	}
 }
 
 // racyWindow: a folder changed less than this before a run listed it may
@@ -237,6 +376,10 @@ type folderStat struct {
 	// racy: changed within racyWindow of the listing; the next run checks
 	// its names.
 	racy bool
+	// token names the folder's files and their words as they are: a new
+	// random number whenever a file is added or removed or its words
+	// change (not when only its frontmatter does).
+	token uint64
 }
 
 // folderEntries are the index's entries of the files of one folder.
@@ -357,11 +500,17 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	up := &bulletIndex{a: a, interns: map[string]string{}, folders: map[string]folderStat{}, trusted: map[string]bool{}}
 	data, err := readString(filepath.Join(s.Dir, bulletIndexPath))
 	head := bulletIndexMagic + a.Version + "\n"
-	if err != nil || !strings.HasPrefix(data, head) {
+	if err != nil || !strings.HasPrefix(data, head) || len(data) < len(head)+4 {
 		up.dirty = true
 		return up
 	}
-	r := reader{b: data[len(head):]}
+	body := data[:len(data)-4]
+	tail := data[len(body):]
+	if stringCRC(body) != uint32(tail[0])<<24|uint32(tail[1])<<16|uint32(tail[2])<<8|uint32(tail[3]) {
+		up.dirty = true
+		return up // damaged: start over
+	}
+	r := reader{b: body[len(head):]}
 	n := r.uvarint()
 	if r.bad || n > uint64(len(r.b)) {
 		up.dirty = true
@@ -383,7 +532,7 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	folders := make(map[string]folderStat, nf)
 	for range nf {
 		dir := r.bytes()
-		folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint(), racy: r.uvarint() != 0}
+		folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint(), racy: r.uvarint() != 0, token: r.u64()}
 	}
 	count := 0 // the entries, to size their list once
 	for c := (reader{b: r.b}); !c.bad && len(c.b) > 0; count++ {
@@ -410,6 +559,18 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	}
 	up.words, up.entries, up.folders = words, entries, folders
 	return up
+}
+
+// castagnoli is the CRC-32C table (computed by the CPU where it can).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// stringCRC is the CRC-32C of a string, read in place (crc32 only reads
+// the bytes it is given).
+func stringCRC(s string) uint32 {
+	if s == "" {
+		return 0
+	}
+	return crc32.Update(0, castagnoli, unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // readString reads a whole file into a string, without a second copy.
@@ -463,10 +624,8 @@ func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) strin
 	w.str(b.OriginalID)
 	w.str(b.Section)
 	w.varint(int64(sum.ContentLen))
-	w.uvarint(uint64(len(sum.Terms)))
-	for _, t := range sum.Terms {
-		w.uvarint(uint64(t))
-	}
+	w.uvarint(uint64(sum.nterms))
+	w.b = append(w.b, sum.terms...)
 	return string(w.b)
 }
 
@@ -501,16 +660,12 @@ func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary
 	sum := up.alloc.summary()
 	sum.Bullet, sum.ContentLen = b, int(r.varint())
 	n := r.uvarint()
-	if n > uint64(len(r.b)) {
+	if r.bad || n > uint64(len(r.b)) {
 		return nil, false
 	}
-	sum.Terms = up.alloc.terms(int(n))
-	if !decodeTerms(r.b, sum.Terms, uint32(len(up.words))) {
-		return nil, false
-	}
-	if r.bad {
-		return nil, false
-	}
+	// The words are decoded when asked (Terms); the file's checksum
+	// stands for them until then.
+	sum.terms, sum.nterms, sum.nwords = r.b, int(n), uint32(len(up.words))
 	return sum, true
 }
 
@@ -552,22 +707,24 @@ func (up *bulletIndex) intern(s string) string {
 
 // summarise keeps what the index holds of a bullet that was read.
 func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
-	sum := &BulletSummary{ContentLen: len(b.Content), Terms: make([]uint32, len(words))}
+	sum := &BulletSummary{ContentLen: len(b.Content), nterms: len(words)}
+	var raw []byte
 	if up.wordID == nil {
 		up.wordID = make(map[string]uint32, len(up.words))
 		for i, w := range up.words {
 			up.wordID[w] = uint32(i)
 		}
 	}
-	for i, w := range words {
+	for _, w := range words {
 		id, ok := up.wordID[w]
 		if !ok {
 			id = uint32(len(up.words))
 			up.words = append(up.words, w)
 			up.wordID[w] = id
 		}
-		sum.Terms[i] = id
+		raw = binary.AppendUvarint(raw, uint64(id))
 	}
+	sum.terms, sum.nwords = string(raw), uint32(len(up.words))
 	c := *b
 	c.Content, c.Doc, c.orig = "", nil, nil
 	sum.Bullet = &c
@@ -578,7 +735,8 @@ func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
 // it changed (best effort: a cache that cannot be written only costs speed
 // next time).
 func (up *bulletIndex) save(s *Store) {
-	changed := map[string]bool{} // folders the run wrote to
+	changed := map[string]bool{}  // folders the run wrote to
+	newWords := map[string]bool{} // folders whose files or words the run changed
 	for _, rel := range s.writtenPaths() {
 		if !strings.HasSuffix(rel, ".md") || !(strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")) {
 			continue
@@ -592,6 +750,9 @@ func (up *bulletIndex) save(s *Store) {
 			if b, err := s.ReadBullet(rel); err == nil {
 				e = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
 			}
+		}
+		if !found || e == "" || entryWords(e) != entryWords(up.entries[i]) {
+			newWords[rel[:strings.LastIndexByte(rel, '/')]] = true
 		}
 		switch {
 		case found && e != "":
@@ -622,6 +783,10 @@ func (up *bulletIndex) save(s *Store) {
 		up.dirty = true
 		if b, err := s.ReadBullet(rel); err == nil && ok {
 			up.entries[i] = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
+			if f, ok := up.folders[dir]; ok {
+				f.token = newToken()
+				up.folders[dir] = f
+			}
 		} else { // the next run lists the folder again and reports the file
 			up.entries = slices.Delete(up.entries, i, i+1)
 			delete(up.folders, dir)
@@ -631,7 +796,10 @@ func (up *bulletIndex) save(s *Store) {
 	// run compares their names with the entries before trusting them.
 	for dir := range changed {
 		if st, ok := statDir(s.Path(dir)); ok {
-			st.racy = true
+			st.racy, st.token = true, up.folders[dir].token
+			if newWords[dir] || st.token == 0 {
+				st.token = newToken()
+			}
 			up.folders[dir] = st
 		} else {
 			delete(up.folders, dir)
@@ -646,7 +814,8 @@ func (up *bulletIndex) save(s *Store) {
 	}
 	slices.Sort(dirs)
 	_ = writeFileWith(filepath.Join(s.Dir, bulletIndexPath), 0o644, false, func(out io.Writer) error {
-		bw := bufio.NewWriterSize(out, 1<<16)
+		sum := crc32.New(castagnoli)
+		bw := bufio.NewWriterSize(io.MultiWriter(out, sum), 1<<16)
 		w := writer{b: make([]byte, 0, 1024)}
 		w.b = append(w.b, bulletIndexMagic+up.a.Version+"\n"...)
 		w.uvarint(uint64(len(up.words)))
@@ -664,6 +833,7 @@ func (up *bulletIndex) save(s *Store) {
 			w.varint(st.mtime)
 			w.varint(st.ctime)
 			w.uvarint(map[bool]uint64{false: 0, true: 1}[st.racy])
+			w.u64(st.token)
 		}
 		for _, e := range up.entries {
 			w.str(e)
@@ -673,7 +843,11 @@ func (up *bulletIndex) save(s *Store) {
 			}
 		}
 		bw.Write(w.b)
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		_, err := out.Write(binary.BigEndian.AppendUint32(nil, sum.Sum32()))
+		return err
 	})
 }
 
@@ -773,6 +947,13 @@ func (r *reader) list(a *summaryAlloc) []string {
 		out[i] = r.bytes()
 	}
 	return out
+}
+
+func (r *reader) skipList() {
+	n := r.uvarint()
+	for ; n > 0 && !r.bad; n-- {
+		r.bytes()
+	}
 }
 
 func (r *reader) time() time.Time {

@@ -39,7 +39,8 @@ func indexed(t *testing.T, s *Store) *IndexedBullets {
 
 func words(ib *IndexedBullets, b *BulletSummary) string {
 	var out []string
-	for _, t := range b.Terms {
+	ts, _ := b.Terms()
+	for _, t := range ts {
 		out = append(out, ib.Words[t])
 	}
 	return strings.Join(out, " ")
@@ -98,7 +99,7 @@ func TestBulletIndex(t *testing.T) {
 	other.Version = "test 2"
 	other.Words = func(s string) []string { return strings.Fields(strings.ToUpper(s)) }
 	ib2, err := s.IndexedBullets(other)
-	if err != nil || ib2.Read != 2 || ib2.Words[ib2.Active[0].Terms[0]] != "CHECK" {
+	if err != nil || ib2.Read != 2 || ib2.Words[firstTerm(ib2.Active[0])] != "CHECK" {
 		t.Fatalf("other analysis: %v %+v", err, ib2)
 	}
 }
@@ -235,5 +236,86 @@ func TestBulletIndexTermsDecodeAsUvarint(t *testing.T) {
 		if ok != wantOK || ok && !slices.Equal(got, want) {
 			t.Fatalf("case %d: %x (%d words below %d): got %v %v, want %v %v", i, b, n, words, got, ok, want, wantOK)
 		}
+	}
+}
+
+func firstTerm(b *BulletSummary) uint32 {
+	ts, ok := b.Terms()
+	if !ok || len(ts) == 0 {
+		return ^uint32(0)
+	}
+	return ts[0]
+}
+
+// A category's token stays while its bullets and their words are the same
+// (a save of counters keeps it) and changes with them (a save of new words,
+// a file added by hand), and a folder holding a file that cannot be read
+// has none.
+func TestCategoryTokenFollowsBullets(t *testing.T) {
+	s, _ := newStore(t)
+	writeTestBullet(t, s, "strategy", "STRAT-001", "check the page count")
+	writeTestBullet(t, s, "api", "API-001", "log in first")
+	first := indexed(t, s)
+	strat, api := first.CategoryToken("strategy"), first.CategoryToken("api")
+	if strat == 0 || api == 0 || strat == api {
+		t.Fatalf("tokens %d %d", strat, api)
+	}
+	same := func(step string, wantStrat, wantAPI bool) {
+		t.Helper()
+		ib := indexed(t, s)
+		if got := ib.CategoryToken("strategy") == strat; got != wantStrat {
+			t.Errorf("%s: strategy token kept = %v, want %v", step, got, wantStrat)
+		}
+		if got := ib.CategoryToken("api") == api; got != wantAPI {
+			t.Errorf("%s: api token kept = %v, want %v", step, got, wantAPI)
+		}
+		strat, api = ib.CategoryToken("strategy"), ib.CategoryToken("api")
+	}
+	same("nothing changed", true, true)
+	same("nothing changed again", true, true)
+
+	// Saves that write one bullet of strategy: its counters only, then
+	// its words.
+	save := func(run string, change func(b *Bullet)) {
+		t.Helper()
+		s.IndexedBullets(testAnalyser)
+		b, err := s.ReadBullet(BulletPath(true, "strategy", "STRAT-001"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		change(b)
+		data, err := b.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := &Changeset{}
+		cs.Write(b.Path, data)
+		if _, err := s.Save(cs, info(run), SaveOptions{NoCommit: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("r1", func(b *Bullet) { b.HelpfulCount = 9 })
+	same("after a save of strategy's counters", true, true)
+	save("r2", func(b *Bullet) { b.Content = "check the page count twice" })
+	same("after a save of strategy's words", false, true)
+
+	// A bullet added by hand to api.
+	writeTestBullet(t, s, "api", "API-002", "use the token")
+	same("after a bullet added to api", true, false)
+
+	// A bullet of api in the folder of strategy cannot be read: strategy
+	// has no token until it is fixed.
+	rel := BulletPath(true, "strategy", "API-003")
+	if err := os.WriteFile(s.Path(rel), []byte("---\nid: API-003\ncategory: api\n---\n\nanother one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ib := indexed(t, s); len(ib.Invalid) != 1 || ib.CategoryToken("strategy") != 0 || ib.CategoryToken("api") != api {
+		t.Fatalf("a bullet in another category's folder: invalid %v, tokens %d %d", ib.Invalid, ib.CategoryToken("strategy"), ib.CategoryToken("api"))
+	}
+	if err := os.Remove(s.Path(rel)); err != nil {
+		t.Fatal(err)
+	}
+	if ib := indexed(t, s); len(ib.Invalid) != 0 || ib.CategoryToken("strategy") == 0 || ib.CategoryToken("strategy") == strat {
+		t.Fatalf("after the fix: invalid %v, strategy token %d (was %d)", ib.Invalid, ib.CategoryToken("strategy"), strat)
 	}
 }

@@ -23,6 +23,9 @@ type lazyBullets struct {
 	words []string            // the bullet index's words
 	vocab *similar.Vocabulary // words analysed, when a matcher needs them
 	err   error
+	// token names a category's bullets as the bullet index holds them (0:
+	// no name; mdstore.IndexedBullets.CategoryToken).
+	token func(category string) uint64
 	// failed are the bullets whose file could not be read when needed.
 	failed map[*mdstore.Bullet]bool
 	// tokens is the token estimate of the active bullets not read yet.
@@ -113,7 +116,7 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 		pb.IDs = mdstore.NewIDAllocator(s.Config.IDPrefixes)
 	}
 	pb.Secrets = s.Secrets()
-	l := &lazyBullets{store: s, lex: lex, words: ib.Words}
+	l := &lazyBullets{store: s, lex: lex, words: ib.Words, token: ib.CategoryToken}
 	if sorted {
 		l.sums = sums
 	} else { // an id twice: the bullets are held in another order

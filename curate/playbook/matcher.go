@@ -24,7 +24,7 @@ type Matcher interface {
 type CategoryMatcher struct {
 	newMatcher func() Matcher
 	text       func(id string) string // the text of a bullet added by words
-	pending    map[string]*termBatch  // bullets added by words, not indexed until their category is asked
+	pending    map[string]*TermBatch  // bullets added by words, not indexed until their category is asked
 	by         map[string]Matcher
 	n          map[string]int // bullets per category
 	stored     StoredIndexes  // nil: candidate indexes are built on every run
@@ -40,8 +40,8 @@ type StoredIndexes interface {
 // storableMatcher is a matcher that can be stored once built from words
 // and loaded back for the same words (similar.Index).
 type storableMatcher interface {
-	Snapshot(ids []string, v *similar.Vocabulary, terms [][]uint32) []byte
-	LoadSnapshot(ids []string, v *similar.Vocabulary, terms [][]uint32, data []byte) bool
+	Snapshot(key [32]byte, ids []string, v *similar.Vocabulary, terms [][]uint32) []byte
+	LoadSnapshot(key [32]byte, ids []string, v *similar.Vocabulary, terms func() [][]uint32, data []byte) bool
 }
 
 // NewCategoryMatcher returns an empty matcher that makes one newMatcher()
@@ -78,25 +78,48 @@ func (c *CategoryMatcher) AddTerms(category, id string, v *similar.Vocabulary, t
 	return true
 }
 
-// termBatch is what AddAllTerms was given for a category.
-type termBatch struct {
-	ids   []string
-	v     *similar.Vocabulary
-	terms [][]uint32
+// TermBatch is the bullets of one category, given by their words: their
+// ids, the words of each (asked once, when the category's candidate index
+// is built or loaded; nil when they cannot be given) and, when the caller
+// can name the batch cheaply, Key (zero: the key is computed from the
+// words, similar.BatchKey).
+type TermBatch struct {
+	IDs   []string
+	Vocab *similar.Vocabulary
+	Terms func() [][]uint32
+	Key   [32]byte
+	terms [][]uint32 // Terms' answer, once asked
+	asked bool
+}
+
+// words returns Terms' answer, asking once.
+func (bt *TermBatch) words() [][]uint32 {
+	if !bt.asked {
+		bt.terms, bt.asked = bt.Terms(), true
+	}
+	return bt.terms
+}
+
+// key is the batch's key.
+func (bt *TermBatch) key() [32]byte {
+	if bt.Key == ([32]byte{}) && bt.words() != nil {
+		bt.Key = similar.BatchKey(bt.IDs, bt.words())
+	}
+	return bt.Key
 }
 
 // AddAllTerms indexes many bullets of a category as AddTerms does, at once,
 // when the category is first asked: a run that curates a few lessons builds
-// the candidate indexes of their categories only.
-func (c *CategoryMatcher) AddAllTerms(category string, ids []string, v *similar.Vocabulary, terms [][]uint32) bool {
+// (or loads) the candidate indexes of their categories only.
+func (c *CategoryMatcher) AddAllTerms(category string, bt *TermBatch) bool {
 	if _, ok := c.matcher(category).(wordsMatcher); !ok || c.text == nil {
 		return false
 	}
 	if c.pending == nil {
-		c.pending = map[string]*termBatch{}
+		c.pending = map[string]*TermBatch{}
 	}
-	c.pending[category] = &termBatch{ids, v, terms}
-	c.n[category] += len(ids)
+	c.pending[category] = bt
+	c.n[category] += len(bt.IDs)
 	return true
 }
 
@@ -122,17 +145,25 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 // stored index is loaded when it was built from the same words by the same
 // engine; otherwise the index is built, and stored when the run's caches
 // are written unless the run changed the category's bullets since.
-func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *termBatch) {
+func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *TermBatch) {
 	s, ok := m.(storableMatcher)
-	if !ok || c.stored == nil {
-		m.(wordsMatcher).AddAllTerms(bt.ids, bt.v, bt.terms)
+	if ok && c.stored != nil {
+		if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.key(), bt.IDs, bt.Vocab, bt.words, data) {
+			return
+		}
+	}
+	terms := bt.words()
+	if terms == nil { // the words cannot be given: index the texts
+		for _, id := range bt.IDs {
+			m.Add(id, c.text(id))
+		}
 		return
 	}
-	if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.ids, bt.v, bt.terms, data) {
-		return
+	m.(wordsMatcher).AddAllTerms(bt.IDs, bt.Vocab, terms)
+	if ok && c.stored != nil {
+		key := bt.key()
+		c.stored.QueueCandidateIndex(category, func() []byte { return s.Snapshot(key, bt.IDs, bt.Vocab, terms) })
 	}
-	m.(wordsMatcher).AddAllTerms(bt.ids, bt.v, bt.terms)
-	c.stored.QueueCandidateIndex(category, func() []byte { return s.Snapshot(bt.ids, bt.v, bt.terms) })
 }
 
 // Remove drops a bullet of a category.

@@ -2,6 +2,8 @@ package playbook
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"github.com/curator-dev/curator/internal/secrets"
 	"math"
@@ -98,26 +100,28 @@ func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 // addUnread indexes bullets known from the bullet index only by the words
 // the index keeps, category by category; false when there are bullets
 // read already or the matcher cannot take words (then nothing was added).
+// The words of a category are decoded only when its candidate index is
+// built or loaded, and a category whose bullets the index names by a
+// token is keyed by it (no hash of its words).
 func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 	type batch struct {
-		ids   []string
-		terms [][]uint32
+		ids  []string
+		sums []*mdstore.BulletSummary
 	}
 	by := map[string]*batch{}
-	sums := make([]*mdstore.BulletSummary, len(active))
-	for i, b := range active {
+	for _, b := range active {
 		sum := p.summary(b)
 		if sum == nil {
 			return false
 		}
-		sums[i] = sum
 		bt := by[b.Category]
 		if bt == nil {
-			bt = &batch{ids: make([]string, 0, p.active[b.Category]), terms: make([][]uint32, 0, p.active[b.Category])}
+			n := p.active[b.Category]
+			bt = &batch{ids: make([]string, 0, n), sums: make([]*mdstore.BulletSummary, 0, n)}
 			by[b.Category] = bt
 		}
 		bt.ids = append(bt.ids, b.ID)
-		bt.terms = append(bt.terms, sum.Terms)
+		bt.sums = append(bt.sums, sum)
 	}
 	cats := make([]string, 0, len(by))
 	for c := range by {
@@ -125,7 +129,12 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 	}
 	sort.Strings(cats)
 	for i, c := range cats {
-		if !p.Matcher.AddAllTerms(c, by[c].ids, p.lazy.vocabulary(), by[c].terms) {
+		sums := by[c].sums
+		tb := &TermBatch{IDs: by[c].ids, Vocab: p.lazy.vocabulary(), Terms: func() [][]uint32 { return decodeTerms(sums) }}
+		if tok := p.lazy.token(c); tok != 0 {
+			tb.Key = tokenKey(tok, len(sums))
+		}
+		if !p.Matcher.AddAllTerms(c, tb) {
 			if i == 0 {
 				return false
 			}
@@ -134,10 +143,31 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 			}
 		}
 	}
-	for _, sum := range sums {
-		sum.Terms = nil // the matcher holds them now
-	}
 	return true
+}
+
+// decodeTerms decodes the words of bullets from the bullet index; nil when
+// one is damaged.
+func decodeTerms(sums []*mdstore.BulletSummary) [][]uint32 {
+	out := make([][]uint32, len(sums))
+	for i, sum := range sums {
+		ts, ok := sum.Terms()
+		if !ok {
+			return nil
+		}
+		out[i] = ts
+	}
+	return out
+}
+
+// tokenKey is the key of a category's candidate index whose bullets the
+// bullet index names by a token.
+func tokenKey(token uint64, n int) [32]byte {
+	var b [8 + 8 + 16]byte
+	binary.BigEndian.PutUint64(b[:], token)
+	binary.BigEndian.PutUint64(b[8:], uint64(n))
+	copy(b[16:], "bullet-index-tok")
+	return sha256.Sum256(b[:])
 }
 
 // Bullet returns a bullet (active or archived) or nil. A bullet known from

@@ -15,10 +15,12 @@ import (
 // follows it, so another analysis of the words is never taken.
 const snapshotMagic = "curator candidate index 1\n"
 
-// batchKey identifies what AddAllTerms is given: the ids and each item's
-// words as indices into the word table (the stored index checks the words
-// behind the indices it uses itself).
-func batchKey(ids []string, terms [][]uint32) [32]byte {
+// BatchKey names what AddAllTerms is given by its content: the ids and each
+// item's words as indices into the word table (the stored index checks the
+// words behind the indices it uses itself). A caller that can name the
+// batch more cheaply (it knows the items did not change) may use its own
+// key instead: equal keys must mean equal ids and terms.
+func BatchKey(ids []string, terms [][]uint32) [32]byte {
 	h := sha256.New()
 	buf := make([]byte, 0, 1<<16)
 	for i, id := range ids {
@@ -40,11 +42,11 @@ func batchKey(ids []string, terms [][]uint32) [32]byte {
 }
 
 // Snapshot returns the index in a compact binary form that LoadSnapshot
-// takes back for the same ids and terms, without analysing a word or
+// takes back for the same key, ids and terms, without analysing a word or
 // building a posting list; nil when the index cannot be stored so (another
 // engine, or items changed since AddAllTerms filled the empty index).
-// Call it right after AddAllTerms.
-func (ix *Index) Snapshot(ids []string, v *Vocabulary, terms [][]uint32) []byte {
+// Call it right after AddAllTerms; key names the batch (BatchKey).
+func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]uint32) []byte {
 	if ix.lex == nil || ix.removed > 0 || len(ix.items) != len(ids) || len(ix.wordOf) > 0 {
 		return nil
 	}
@@ -52,8 +54,7 @@ func (ix *Index) Snapshot(ids []string, v *Vocabulary, terms [][]uint32) []byte 
 	w := []byte(snapshotMagic)
 	w = append(w, ix.lex.Version()...)
 	w = append(w, '\n')
-	k := batchKey(ids, terms)
-	w = append(w, k[:]...)
+	w = append(w, key[:]...)
 	keys := make([]string, len(ix.postings))
 	for key, id := range ix.keyIDs {
 		keys[id] = key
@@ -131,11 +132,12 @@ func (ix *Index) Snapshot(ids []string, v *Vocabulary, terms [][]uint32) []byte 
 // decode).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// LoadSnapshot fills an empty index as AddAllTerms(ids, v, terms) would,
-// from what Snapshot stored for the same ids and terms with the same
-// engine. False when data is another engine's, for other items or damaged:
-// then the index is left empty.
-func (ix *Index) LoadSnapshot(ids []string, v *Vocabulary, terms [][]uint32, data []byte) bool {
+// LoadSnapshot fills an empty index as AddAllTerms(ids, v, terms()) would,
+// from what Snapshot stored under the same key with the same engine; terms
+// is asked only once the key matched (nil terms: the items cannot be
+// given). False when data is another engine's, under another key or
+// damaged: then the index is left empty.
+func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, terms func() [][]uint32, data []byte) bool {
 	if ix.lex == nil || len(ix.items) > 0 || len(ix.keyIDs) > 0 || ix.loaded != nil {
 		return false
 	}
@@ -148,10 +150,11 @@ func (ix *Index) LoadSnapshot(ids []string, v *Vocabulary, terms [][]uint32, dat
 		return false
 	}
 	data = body
-	if k := batchKey(ids, terms); !bytes.Equal(k[:], data[len(head):len(head)+32]) {
+	if !bytes.Equal(key[:], data[len(head):len(head)+32]) {
 		return false
 	}
-	if !ix.loadSnapshot(ids, v, terms, data[len(head)+32:]) {
+	ts := terms()
+	if ts == nil || len(ts) != len(ids) || !ix.loadSnapshot(ids, v, ts, data[len(head)+32:]) {
 		ix.reset()
 		return false
 	}

@@ -72,7 +72,7 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 	built := NewIndex(e)
 	built.SetText(text)
 	built.AddAllTerms(ids, e.Vocabulary(table), terms)
-	data := built.Snapshot(ids, e.Vocabulary(table), terms)
+	data := built.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
 	if data == nil {
 		t.Fatal("no snapshot of a freshly built index")
 	}
@@ -82,7 +82,7 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 	loaded.SetText(text)
 	// The word table grew since (another category's words): still taken.
 	grown := append(append([]string(nil), table...), "zyzzyva")
-	if !loaded.LoadSnapshot(ids, later.Vocabulary(grown), terms, data) {
+	if !loaded.LoadSnapshot(BatchKey(ids, terms), ids, later.Vocabulary(grown), func() [][]uint32 { return terms }, data) {
 		t.Fatal("snapshot not taken")
 	}
 	built.vocabOf = append(built.vocabOf, -1)
@@ -99,13 +99,13 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 		m.Add(ids[7], queries[1])
 	}
 	sameAnswers(t, built, loaded, queries)
-	if built.Snapshot(ids, e.Vocabulary(table), terms) != nil {
+	if built.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms) != nil {
 		t.Error("a snapshot of an index changed since it was built")
 	}
 	// A loaded index that changes builds its maps first.
 	again := NewIndex(later)
 	again.SetText(text)
-	if !again.LoadSnapshot(ids, later.Vocabulary(table), terms, data) {
+	if !again.LoadSnapshot(BatchKey(ids, terms), ids, later.Vocabulary(table), func() [][]uint32 { return terms }, data) {
 		t.Fatal("snapshot not taken")
 	}
 	fresh := NewIndex(e)
@@ -154,7 +154,7 @@ func TestIndexSnapshotRefused(t *testing.T) {
 	}
 	ix := NewIndex(e)
 	ix.AddAllTerms(ids, e.Vocabulary(table), terms)
-	data := ix.Snapshot(ids, e.Vocabulary(table), terms)
+	data := ix.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
 
 	moved := append([]string{table[1], table[0]}, table[2:]...) // same words, other indices
 	otherTerms := append([][]uint32{terms[1]}, terms[1:]...)
@@ -162,19 +162,25 @@ func TestIndexSnapshotRefused(t *testing.T) {
 	otherEngine.p.dirMix += 0.01
 	cases := map[string]func() bool{
 		"other ids": func() bool {
-			return NewIndex(e).LoadSnapshot(append([]string{"B-x"}, ids[1:]...), e.Vocabulary(table), terms, data)
+			return NewIndex(e).LoadSnapshot(BatchKey(append([]string{"B-x"}, ids[1:]...), terms), append([]string{"B-x"}, ids[1:]...), e.Vocabulary(table), func() [][]uint32 { return terms }, data)
 		},
-		"other terms": func() bool { return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(table), otherTerms, data) },
-		"moved words": func() bool { return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(moved), terms, data) },
+		"other terms": func() bool {
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, otherTerms), ids, e.Vocabulary(table), func() [][]uint32 { return otherTerms }, data)
+		},
+		"moved words": func() bool {
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(moved), func() [][]uint32 { return terms }, data)
+		},
 		"other version": func() bool {
-			return NewIndex(otherEngine).LoadSnapshot(ids, otherEngine.Vocabulary(table), terms, data)
+			return NewIndex(otherEngine).LoadSnapshot(BatchKey(ids, terms), ids, otherEngine.Vocabulary(table), func() [][]uint32 { return terms }, data)
 		},
-		"empty": func() bool { return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(table), terms, nil) },
+		"empty": func() bool {
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), func() [][]uint32 { return terms }, nil)
+		},
 	}
 	for cut := len(data) - 1; cut > len(data)-400 && cut > 0; cut -= 37 {
 		c := cut
 		cases[fmt.Sprint("cut at ", c)] = func() bool {
-			return NewIndex(e).LoadSnapshot(ids, e.Vocabulary(table), terms, data[:c])
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), func() [][]uint32 { return terms }, data[:c])
 		}
 	}
 	for name, load := range cases {
@@ -187,7 +193,7 @@ func TestIndexSnapshotRefused(t *testing.T) {
 		bad := append([]byte(nil), data...)
 		bad[i] ^= 0x5a
 		ix2 := NewIndex(e)
-		if ix2.LoadSnapshot(ids, e.Vocabulary(table), terms, bad) {
+		if ix2.LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), func() [][]uint32 { return terms }, bad) {
 			t.Fatalf("damaged byte %d: snapshot taken", i)
 		}
 		if ix2.Len() != 0 || len(ix2.keyIDs) != 0 {
