@@ -66,3 +66,23 @@ func BenchmarkBruteForceBest100k(b *testing.B) {
 		bf.Best(queries[i%len(queries)], nil)
 	}
 }
+
+// BenchmarkWordNetLoad is the table's cost to every run: finding its lines.
+func BenchmarkWordNetLoad(b *testing.B) {
+	for b.Loop() {
+		indexWordNet(wordnetText)
+	}
+}
+
+// BenchmarkAnalyzeNewWords analyses the playbook with no word analysed
+// before: the WordNet lookups of some 1,500 distinct words.
+func BenchmarkAnalyzeNewWords(b *testing.B) {
+	bs := playbookBullets(b)
+	loadWordNet()
+	for b.Loop() {
+		l := NewLexical()
+		for _, t := range bs {
+			l.analyze(t)
+		}
+	}
+}

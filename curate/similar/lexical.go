@@ -108,14 +108,15 @@ func (l *Lexical) newWordInfo(w word) *wordInfo {
 	case stopWords[w.text] || w.negation:
 		wi.stop, wi.weight = true, l.p.stopWeight
 	default:
-		wi.lemma = l.wn.lemma(w.text)
+		var entry wnWord
+		wi.lemma, entry = l.wn.lemma(w.text)
 		if wi.lemma == "" {
 			wi.key = stem(w.text)
 			break
 		}
 		wi.key = stem(wi.lemma)
-		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(l.wn.words[wi.lemma].count)))
-		wi.concepts = l.wn.concepts(wi.lemma, l.p.senses, l.p.depth)
+		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(entry.count())))
+		wi.concepts = l.wn.concepts(entry, l.p.senses, l.p.depth)
 	}
 	return wi
 }
@@ -284,5 +285,5 @@ func (l *Lexical) Words(text string) []string {
 // Version names the engine's analysis: words stored from an engine with
 // another version must be analysed again.
 func (l *Lexical) Version() string {
-	return fmt.Sprintf("lexical 1 %+v wordnet %d", l.p, len(l.wn.words))
+	return fmt.Sprintf("lexical 1 %+v wordnet %d", l.p, l.wn.wordCount())
 }
