@@ -96,13 +96,17 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 		return nil, nil, err
 	}
 	list := ib.List()
-	known, bad, err := s.KnownBulletIDs(list)
+	var ids *mdstore.IDAllocator // a playbook that only answers allocates no id
+	var bad []*mdstore.InvalidFile
+	if readOnly {
+		_, bad, err = s.ReadMergeLogs() // its unreadable lines are reported all the same
+	} else {
+		var known []string
+		known, bad, err = s.KnownBulletIDs(list)
+		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes, known...)
+	}
 	if err != nil {
 		return nil, nil, err
-	}
-	var ids *mdstore.IDAllocator // a playbook that only answers allocates no id
-	if !readOnly {
-		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes, known...)
 	}
 	// ids observed every bullet's id already (known holds them).
 	sums, sorted := mergeByID(ib.Active, ib.Archived)

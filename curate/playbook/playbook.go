@@ -109,8 +109,16 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 		sums []*mdstore.BulletSummary
 	}
 	by := map[string]*batch{}
+	base := p.bullets.base
 	for _, b := range active {
-		sum := p.summary(b)
+		// active and base are both sorted by id: walk them together.
+		for len(base) > 0 && base[0].ID < b.ID {
+			base = base[1:]
+		}
+		var sum *mdstore.BulletSummary
+		if len(base) > 0 && base[0] == b && p.lazy.sums[len(p.bullets.base)-len(base)] != nil && b.Doc == nil {
+			sum = p.lazy.sums[len(p.bullets.base)-len(base)]
+		}
 		if sum == nil {
 			return false
 		}
