@@ -15,6 +15,7 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"hash/crc32"
 	"math/rand/v2"
+	"strconv"
 	"unsafe"
 )
 
@@ -43,7 +44,7 @@ const bulletIndexPath = ".cache/bullet-index"
 // word table (count, then each word), the folders (count, then each
 // folder's path, times, racy flag and token), the entries, and a CRC-32C
 // of all that (a damaged file is rebuilt).
-const bulletIndexMagic = "curator-bullet-index-3\n"
+const bulletIndexMagic = "curator-bullet-index-4\n"
 
 // Analyser gives the words that the candidate index keeps of a bullet's
 // content. Version names the analysis: an index written with another
@@ -53,18 +54,45 @@ type Analyser struct {
 	Words   func(content string) []string
 }
 
-// BulletSummary is one bullet as the bullet index holds it.
+// BulletSummary is one bullet as the bullet index holds it: what a run
+// looks at for every bullet (id, category, place, counters, validation,
+// the length of its content) at hand, and the rest of its frontmatter
+// decoded when asked (Bullet). A run over 100,000 bullets decodes the rest
+// of the few it uses.
 type BulletSummary struct {
-	// Bullet has every frontmatter field and Path; Content is empty and
-	// Doc nil (ReadBullet(Path) gives the whole bullet).
-	*Bullet
+	ID, Category, Path, Validation string
+	IsActive                       bool
+	Confidence                     float64
+	Priority                       int
+	HelpfulCount, HarmfulCount     int
+	UsageCount                     int
 	// ContentLen is the length of the content in bytes.
 	ContentLen int
+
+	entry  string  // the index's entry, for Bullet
+	bullet *Bullet // Bullet's answer, once asked
 	// terms are the content's words, as indices into IndexedBullets.Words,
 	// as the index stores them (uvarints): decoded by Terms.
 	terms  string
 	nterms int
 	nwords uint32 // the words the indices must stay below
+}
+
+// Bullet is the bullet with every frontmatter field and Path; Content is
+// empty and Doc nil (ReadBullet(Path) gives the whole bullet). It is
+// decoded from the index the first time it is asked, then the same.
+func (sum *BulletSummary) Bullet() *Bullet {
+	if sum.bullet == nil {
+		b, ok := decodeBullet(sum.entry)
+		if !ok { // the file's checksum held: not expected
+			b = &Bullet{ID: sum.ID, Category: sum.Category, Confidence: sum.Confidence, Priority: sum.Priority,
+				HelpfulCount: sum.HelpfulCount, HarmfulCount: sum.HarmfulCount, UsageCount: sum.UsageCount,
+				Validation: sum.Validation}
+		}
+		b.Path, b.IsActive = sum.Path, sum.IsActive
+		sum.bullet = b
+	}
+	return sum.bullet
 }
 
 // Terms are the content's words, as indices into IndexedBullets.Words,
@@ -105,16 +133,29 @@ func (ib *IndexedBullets) CategoryToken(category string) uint64 {
 	return ib.tokens[category]
 }
 
-// List returns the bullets as a BulletList (without content).
-func (ib *IndexedBullets) List() *BulletList {
-	l := &BulletList{Invalid: ib.Invalid, Active: make([]*Bullet, len(ib.Active)), Archived: make([]*Bullet, len(ib.Archived))}
-	for i, b := range ib.Active {
-		l.Active[i] = b.Bullet
+// OtherIDs are the bullet ids that the bullets name (parents and merged
+// bullets), read from the index without decoding every bullet.
+func (ib *IndexedBullets) OtherIDs() []string {
+	var out []string
+	for _, group := range [][]*BulletSummary{ib.Active, ib.Archived} {
+		for _, sum := range group {
+			if sum.bullet != nil {
+				if sum.bullet.ParentBulletID != "" {
+					out = append(out, sum.bullet.ParentBulletID)
+				}
+				out = append(out, sum.bullet.MergedFrom...)
+				continue
+			}
+			r := reader{b: entryRest(sum.entry)}
+			if p := r.bytes(); p != "" {
+				out = append(out, p)
+			}
+			for n := r.uvarint(); n > 0 && !r.bad; n-- {
+				out = append(out, r.bytes())
+			}
+		}
 	}
-	for i, b := range ib.Archived {
-		l.Archived[i] = b.Bullet
-	}
-	return l
+	return out
 }
 
 // IndexedBullets lists every bullet (active and archived) through the
@@ -278,7 +319,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		case sum == nil:
 		case sum.IsActive:
 			res.Active = append(res.Active, sum)
-			if res.tokens != nil && !inOwnFolder(sum.Bullet) {
+			if res.tokens != nil && !inOwnFolder(sum) {
 				res.tokens = nil // categories and folders differ: no tokens
 			}
 		default:
@@ -301,7 +342,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 
 // inOwnFolder reports whether an active bullet's file is in the folder of
 // its category.
-func inOwnFolder(b *Bullet) bool {
+func inOwnFolder(b *BulletSummary) bool {
 	rest, ok := strings.CutPrefix(b.Path, "context/bullets/")
 	i := strings.LastIndexByte(rest, '/')
 	return ok && i >= 0 && rest[:i] == b.Category
@@ -319,38 +360,6 @@ func sameWords(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// entryWords is the part of an entry that holds its words (the count and
-// the word ids); "" when damaged.
-func entryWords(e string) string {
-	r := reader{b: e}
-	r.bytes()
-	r.varint()
-	r.varint()
-	r.varint()
-	r.bytes()
-	r.bytes()
-	r.u64()
-	for range 5 {
-		r.varint()
-	}
-	r.bytes()
-	for range 2 {
-		r.skipList()
-	}
-	for range 4 {
-		r.time()
-	}
-	r.bytes()
-	r.skipList()
-	r.bytes()
-	r.bytes()
-	r.varint()
-	if r.bad {
-		return ""
-	}
-	return r.b
 }
 
 // newToken is a folder's new token: random, never 0.
@@ -447,22 +456,12 @@ type bulletIndex struct {
 // summaryAlloc hands out the summaries of a listing from a few large
 // arrays instead of three allocations per bullet.
 type summaryAlloc struct {
-	bullets []Bullet
-	sums    []BulletSummary
-	flat    []uint32
-	strs    []string
+	sums []BulletSummary
+	flat []uint32
+	strs []string
 }
 
 const allocChunk = 4096
-
-func (a *summaryAlloc) bullet() *Bullet {
-	if len(a.bullets) == 0 {
-		a.bullets = make([]Bullet, allocChunk)
-	}
-	b := &a.bullets[0]
-	a.bullets = a.bullets[1:]
-	return b
-}
 
 func (a *summaryAlloc) summary() *BulletSummary {
 	if len(a.sums) == 0 {
@@ -598,10 +597,11 @@ func entryRel(e string) string {
 	return rel
 }
 
-// encode renders one entry: the path, the file's stat, the frontmatter
-// fields, the content's length and its words.
+// encode renders one entry: the path, the file's stat, what a run looks
+// at for every bullet, the content's length and words, then the rest of
+// the frontmatter (decoded only when asked).
 func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) string {
-	b := sum.Bullet
+	b := sum.Bullet()
 	var w writer
 	w.str(rel)
 	w.varint(st.size)
@@ -609,27 +609,29 @@ func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) strin
 	w.varint(st.ctime)
 	w.str(b.ID)
 	w.str(b.Category)
+	w.str(b.Validation)
 	w.u64(math.Float64bits(b.Confidence))
-	for _, v := range []int{b.Priority, b.HelpfulCount, b.HarmfulCount, b.UsageCount, b.Version} {
+	for _, v := range []int{b.Priority, b.HelpfulCount, b.HarmfulCount, b.UsageCount} {
 		w.varint(int64(v))
 	}
+	w.varint(int64(sum.ContentLen))
+	w.uvarint(uint64(sum.nterms))
+	w.str(sum.terms)
+	// The rest.
 	w.str(b.ParentBulletID)
 	w.list(b.MergedFrom)
+	w.varint(int64(b.Version))
 	w.list(b.Tags)
 	for _, t := range []time.Time{b.CreatedAt, b.UpdatedAt, b.LastUsedAt, b.ArchivedAt} {
 		w.time(t)
 	}
-	w.str(b.Validation)
 	w.list(b.SourceReflections)
 	w.str(b.OriginalID)
 	w.str(b.Section)
-	w.varint(int64(sum.ContentLen))
-	w.uvarint(uint64(sum.nterms))
-	w.b = append(w.b, sum.terms...)
 	return string(w.b)
 }
 
-// decode returns an entry's bullet; with check, only when the file's stat
+// decode returns an entry's summary; with check, only when the file's stat
 // is the one it recorded. Its strings slice the entry.
 func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary, bool) {
 	r := reader{b: e}
@@ -638,35 +640,99 @@ func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary
 	if r.bad || check && (!st.regular || size != st.size || mtime != st.mtime || ctime != st.ctime) {
 		return nil, false
 	}
-	b := up.alloc.bullet()
-	b.Path = rel
-	b.ID = r.bytes()
-	b.Category = up.intern(r.bytes())
-	b.Confidence = math.Float64frombits(r.u64())
-	for _, p := range []*int{&b.Priority, &b.HelpfulCount, &b.HarmfulCount, &b.UsageCount, &b.Version} {
-		*p = int(r.varint())
+	sum := up.alloc.summary()
+	sum.Path, sum.entry = rel, e
+	sum.ID = r.bytes()
+	sum.Category = up.intern(r.bytes())
+	sum.Validation = up.intern(r.bytes())
+	sum.Confidence = math.Float64frombits(r.u64())
+	sum.Priority, sum.HelpfulCount, sum.HarmfulCount, sum.UsageCount = int(r.varint()), int(r.varint()), int(r.varint()), int(r.varint())
+	sum.ContentLen = int(r.varint())
+	sum.nterms = int(r.uvarint())
+	// The words are decoded when asked (Terms); the file's checksum
+	// stands for them until then.
+	sum.terms, sum.nwords = r.bytes(), uint32(len(up.words))
+	sum.IsActive = strings.HasPrefix(rel, "context/bullets/")
+	if r.bad {
+		return nil, false
 	}
+	return sum, true
+}
+
+// entryRest is the part of an entry after its words: the frontmatter
+// fields a run decodes only when asked ("" when damaged).
+func entryRest(e string) string {
+	r := reader{b: e}
+	r.bytes()
+	r.varint()
+	r.varint()
+	r.varint()
+	r.bytes()
+	r.bytes()
+	r.bytes()
+	r.u64()
+	for range 6 {
+		r.varint()
+	}
+	r.uvarint()
+	r.bytes()
+	if r.bad {
+		return ""
+	}
+	return r.b
+}
+
+// entryWords is the part of an entry that holds its words ("" when
+// damaged).
+func entryWords(e string) string {
+	r := reader{b: e}
+	r.bytes()
+	r.varint()
+	r.varint()
+	r.varint()
+	r.bytes()
+	r.bytes()
+	r.bytes()
+	r.u64()
+	for range 5 {
+		r.varint()
+	}
+	n := r.uvarint()
+	w := r.bytes()
+	if r.bad {
+		return ""
+	}
+	return strconv.FormatUint(n, 10) + ":" + w
+}
+
+// decodeBullet decodes every frontmatter field of an entry.
+func decodeBullet(e string) (*Bullet, bool) {
+	b := &Bullet{}
+	r := reader{b: e}
+	r.bytes()
+	r.varint()
+	r.varint()
+	r.varint()
+	b.ID = r.bytes()
+	b.Category = r.bytes()
+	b.Validation = r.bytes()
+	b.Confidence = math.Float64frombits(r.u64())
+	b.Priority, b.HelpfulCount, b.HarmfulCount, b.UsageCount = int(r.varint()), int(r.varint()), int(r.varint()), int(r.varint())
+	r.varint()
+	r.uvarint()
+	r.bytes()
 	b.ParentBulletID = r.bytes()
-	b.MergedFrom = r.list(&up.alloc)
-	b.Tags = r.list(&up.alloc)
+	var a summaryAlloc
+	b.MergedFrom = r.list(&a)
+	b.Version = int(r.varint())
+	b.Tags = r.list(&a)
 	for _, t := range []*time.Time{&b.CreatedAt, &b.UpdatedAt, &b.LastUsedAt, &b.ArchivedAt} {
 		*t = r.time()
 	}
-	b.Validation = up.intern(r.bytes())
-	b.SourceReflections = r.list(&up.alloc)
+	b.SourceReflections = r.list(&a)
 	b.OriginalID = r.bytes()
-	b.Section = up.intern(r.bytes())
-	b.IsActive = strings.HasPrefix(rel, "context/bullets/")
-	sum := up.alloc.summary()
-	sum.Bullet, sum.ContentLen = b, int(r.varint())
-	n := r.uvarint()
-	if r.bad || n > uint64(len(r.b)) {
-		return nil, false
-	}
-	// The words are decoded when asked (Terms); the file's checksum
-	// stands for them until then.
-	sum.terms, sum.nterms, sum.nwords = r.b, int(n), uint32(len(up.words))
-	return sum, true
+	b.Section = r.bytes()
+	return b, !r.bad && r.b == ""
 }
 
 // decodeTerms reads exactly len(terms) word ids below words from b (the
@@ -707,7 +773,9 @@ func (up *bulletIndex) intern(s string) string {
 
 // summarise keeps what the index holds of a bullet that was read.
 func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
-	sum := &BulletSummary{ContentLen: len(b.Content), nterms: len(words)}
+	sum := &BulletSummary{ID: b.ID, Category: b.Category, Path: b.Path, Validation: b.Validation, IsActive: b.IsActive,
+		Confidence: b.Confidence, Priority: b.Priority, HelpfulCount: b.HelpfulCount, HarmfulCount: b.HarmfulCount,
+		UsageCount: b.UsageCount, ContentLen: len(b.Content), nterms: len(words)}
 	var raw []byte
 	if up.wordID == nil {
 		up.wordID = make(map[string]uint32, len(up.words))
@@ -727,7 +795,7 @@ func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
 	sum.terms, sum.nwords = string(raw), uint32(len(up.words))
 	c := *b
 	c.Content, c.Doc, c.orig = "", nil, nil
-	sum.Bullet = &c
+	sum.bullet = &c
 	return sum
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -56,12 +57,24 @@ func TestBulletIndex(t *testing.T) {
 	if ib.Read != 2 || len(ib.Active) != 2 || ib.Active[0].ID != "API-001" || words(ib, ib.Active[1]) != "check the page count" {
 		t.Fatalf("first listing: read %d, %+v", ib.Read, ib.Active)
 	}
-	if b := ib.Active[0]; b.HelpfulCount != 2 || b.Confidence != 0.6 || b.Category != "api" || b.Content != "" || b.ContentLen != len("log in first") {
+	if b := ib.Active[0]; b.HelpfulCount != 2 || b.Confidence != 0.6 || b.Category != "api" || b.Bullet().Content != "" || b.ContentLen != len("log in first") {
 		t.Fatalf("summary %+v", b)
 	}
 	ib = indexed(t, s)
 	if ib.Read != 0 || len(ib.Active) != 2 {
 		t.Fatalf("second listing read %d files", ib.Read)
+	}
+	// A summary's whole bullet, decoded from the index when asked, is the
+	// file's frontmatter.
+	for _, sum := range ib.Active {
+		want, err := s.ReadBullet(sum.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Content, want.Doc, want.orig = "", nil, nil
+		if got := sum.Bullet(); !reflect.DeepEqual(got, want) {
+			t.Errorf("decoded bullet\n%+v\nwant\n%+v", got, want)
+		}
 	}
 
 	// A save: the files it writes are taken in when the caches are written,

@@ -322,9 +322,27 @@ func (s *Store) KnownBulletIDs(list *BulletList) ([]string, []*InvalidFile, erro
 		}
 		ids = append(ids, b.MergedFrom...)
 	}
+	return s.knownIDs(ids, list.Invalid)
+}
+
+// KnownIndexedIDs is KnownBulletIDs for the bullets the bullet index
+// lists, without decoding every bullet.
+func (s *Store) KnownIndexedIDs(ib *IndexedBullets) ([]string, []*InvalidFile, error) {
+	ids := make([]string, 0, len(ib.Active)+len(ib.Archived))
+	for _, group := range [][]*BulletSummary{ib.Active, ib.Archived} {
+		for _, sum := range group {
+			ids = append(ids, sum.ID)
+		}
+	}
+	return s.knownIDs(append(ids, ib.OtherIDs()...), ib.Invalid)
+}
+
+// knownIDs adds to the ids of the bullets (and the ids they name) the ids
+// of unreadable bullet files, merge logs and the branches' trees.
+func (s *Store) knownIDs(ids []string, invalid []*InvalidFile) ([]string, []*InvalidFile, error) {
 	// An unreadable bullet file still holds its id: never hand it out (the
 	// new bullet would overwrite the file).
-	for _, f := range list.Invalid {
+	for _, f := range invalid {
 		if strings.HasSuffix(f.Path, ".md") {
 			ids = append(ids, strings.TrimSuffix(f.Path[strings.LastIndex(f.Path, "/")+1:], ".md"))
 		}

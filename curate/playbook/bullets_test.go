@@ -56,7 +56,7 @@ func TestBulletSetAnswersAsAMap(t *testing.T) {
 
 // Two id-sorted lists merge into one; an id in both is reported.
 func TestMergeByID(t *testing.T) {
-	sum := func(id string) *mdstore.BulletSummary { return &mdstore.BulletSummary{Bullet: &mdstore.Bullet{ID: id}} }
+	sum := func(id string) *mdstore.BulletSummary { return &mdstore.BulletSummary{ID: id} }
 	ids := func(l []*mdstore.BulletSummary) (out []string) {
 		for _, s := range l {
 			out = append(out, s.ID)

@@ -2,6 +2,8 @@ package playbook
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/curate/similar"
@@ -10,13 +12,15 @@ import (
 )
 
 // lazyBullets are the bullets a playbook knows from the store's bullet
-// index only: every frontmatter field, but no content yet. A bullet is read
-// from its file the first time a run needs its text or changes it, so a
-// run reads the files of candidate bullets only.
+// index only: what a run looks at for every bullet in the summaries, the
+// rest of the frontmatter decoded when a bullet is first asked, and no
+// content yet. A bullet is read from its file the first time a run needs
+// its text or changes it, so a run reads the files of candidate bullets
+// only.
 type lazyBullets struct {
 	store *mdstore.Store
 	// sums are the bullet index's summaries in the order of the
-	// playbook's bullets as read (bulletSet.base); a bullet whose Doc is
+	// playbook's bullets as read (bulletSet.keys); a bullet whose Doc is
 	// still nil has not been read.
 	sums  []*mdstore.BulletSummary
 	lex   *similar.Lexical
@@ -28,8 +32,6 @@ type lazyBullets struct {
 	token func(category string) uint64
 	// failed are the bullets whose file could not be read when needed.
 	failed map[*mdstore.Bullet]bool
-	// tokens is the token estimate of the active bullets not read yet.
-	tokens int
 }
 
 // vocabulary analyses the index's words once.
@@ -53,6 +55,19 @@ func (p *Playbook) summary(b *mdstore.Bullet) *mdstore.BulletSummary {
 	return p.lazy.sums[i]
 }
 
+// unmade is the summary of base's bullet i when that bullet was neither
+// made nor replaced yet (nil otherwise): what a run knows of it without
+// decoding it.
+func (p *Playbook) unmade(i int) *mdstore.BulletSummary {
+	if p.lazy == nil || p.bullets.base[i] != nil {
+		return nil
+	}
+	if _, replaced := p.bullets.added[p.bullets.keys[i]]; replaced {
+		return nil
+	}
+	return p.lazy.sums[i]
+}
+
 // read fills b (a bullet of the playbook) from its file when it was not
 // read yet. A file that cannot be read any more stops the run (Err).
 func (p *Playbook) read(b *mdstore.Bullet) {
@@ -61,26 +76,23 @@ func (p *Playbook) read(b *mdstore.Bullet) {
 		return
 	}
 	full, err := p.lazy.store.ReadBullet(sum.Path)
-	p.took(sum, full, err)
+	p.took(b, full, err)
 }
 
-// took puts what reading a bullet's file gave in place of its summary.
-func (p *Playbook) took(sum *mdstore.BulletSummary, full *mdstore.Bullet, err error) {
+// took puts what reading a bullet's file gave in place of b.
+func (p *Playbook) took(b, full *mdstore.Bullet, err error) {
 	l := p.lazy
-	if sum.IsActive {
-		l.tokens -= tokens(sum.ContentLen)
-	}
 	if err != nil {
 		if l.err == nil {
-			l.err = fmt.Errorf("bullet %s changed while curator read the playbook: %w", sum.ID, err)
+			l.err = fmt.Errorf("bullet %s changed while curator read the playbook: %w", b.ID, err)
 		}
 		if l.failed == nil {
 			l.failed = map[*mdstore.Bullet]bool{}
 		}
-		l.failed[sum.Bullet] = true // not read again
+		l.failed[b] = true // not read again
 		return
 	}
-	*sum.Bullet = *full
+	*b = *full
 }
 
 // loadIndexed builds the playbook from the bullet index, which the lexical
@@ -95,54 +107,47 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	if err != nil {
 		return nil, nil, err
 	}
-	list := ib.List()
 	var ids *mdstore.IDAllocator // a playbook that only answers allocates no id
 	var bad []*mdstore.InvalidFile
 	if readOnly {
 		_, bad, err = s.ReadMergeLogs() // its unreadable lines are reported all the same
+		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes)
 	} else {
 		var known []string
-		known, bad, err = s.KnownBulletIDs(list)
+		known, bad, err = s.KnownIndexedIDs(ib)
 		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes, known...)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	// ids observed every bullet's id already (known holds them).
+	invalid := append(ib.Invalid, bad...)
 	sums, sorted := mergeByID(ib.Active, ib.Archived)
-	bullets := make([]*mdstore.Bullet, len(sums))
+	if !sorted { // an id twice (KnownBulletIDs reports it): the later one is kept
+		all := append(append([]*mdstore.BulletSummary(nil), ib.Active...), ib.Archived...)
+		slices.SortStableFunc(all, func(a, b *mdstore.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
+		sums = all[:0]
+		for i, sum := range all {
+			if i+1 == len(all) || all[i+1].ID != sum.ID {
+				sums = append(sums, sum)
+			}
+		}
+	}
+	keys := make([]string, len(sums))
 	for i, sum := range sums {
-		bullets[i] = sum.Bullet
+		keys[i] = sum.ID
 	}
-	pb := newPlaybook(bullets, sorted, nil, nil, now)
-	pb.IDs = ids
-	if readOnly {
-		pb.IDs = mdstore.NewIDAllocator(s.Config.IDPrefixes)
+	pb := &Playbook{
+		Now: now.UTC(), IDs: ids, bullets: newLazyBulletSet(keys, func(i int) *mdstore.Bullet { return sums[i].Bullet() }),
+		origPath: map[string]string{}, touched: map[string]bool{}, active: map[string]int{},
+		Secrets: s.Secrets(),
+		lazy:    &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken},
 	}
-	pb.Secrets = s.Secrets()
-	l := &lazyBullets{store: s, lex: lex, words: ib.Words, token: ib.CategoryToken}
-	if sorted {
-		l.sums = sums
-	} else { // an id twice: the bullets are held in another order
-		l.sums = make([]*mdstore.BulletSummary, len(pb.bullets.base))
-		by := make(map[*mdstore.Bullet]*mdstore.BulletSummary, len(sums))
-		for _, sum := range sums {
-			by[sum.Bullet] = sum
-		}
-		for i, b := range pb.bullets.base {
-			l.sums[i] = by[b]
+	for _, sum := range sums {
+		if sum.IsActive {
+			pb.active[sum.Category]++
 		}
 	}
-	for _, sum := range l.sums {
-		if sum != nil && sum.IsActive {
-			l.tokens += tokens(sum.ContentLen)
-		}
-	}
-	pb.lazy = l
-	if sorted {
-		pb.sortedActive = list.Active // sorted by id, each its playbook's own
-	}
-	return pb, append(list.Invalid, bad...), nil
+	return pb, invalid, nil
 }
 
 // mergeByID merges two lists sorted by id into one; sorted is false when
@@ -171,19 +176,24 @@ func (p *Playbook) ReadAll() {
 	if p.lazy == nil {
 		return
 	}
-	var todo []*mdstore.BulletSummary
-	for _, b := range p.bullets.base {
+	var todo []*mdstore.Bullet
+	var paths []string
+	for i := range p.bullets.keys {
+		if _, replaced := p.bullets.added[p.bullets.keys[i]]; replaced {
+			continue
+		}
+		b := p.bullets.at(i)
 		if sum := p.summary(b); sum != nil {
-			todo = append(todo, sum)
+			todo, paths = append(todo, b), append(paths, sum.Path)
 		}
 	}
 	full := make([]*mdstore.Bullet, len(todo))
 	errs := make([]error, len(todo))
 	parallel.For(len(todo), func(i int) {
-		full[i], errs[i] = p.lazy.store.ReadBullet(todo[i].Path)
+		full[i], errs[i] = p.lazy.store.ReadBullet(paths[i])
 	})
-	for i, sum := range todo {
-		p.took(sum, full[i], errs[i])
+	for i, b := range todo {
+		p.took(b, full[i], errs[i])
 	}
 }
 

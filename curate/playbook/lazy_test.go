@@ -164,7 +164,7 @@ func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 		loaded += counts.read - counts.built
 		unread := 0
 		for _, b := range indexed.bullets.base {
-			if indexed.unread(b) {
+			if b == nil || indexed.unread(b) {
 				unread++
 			}
 		}

@@ -181,12 +181,16 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 			plan.Reflections = append(plan.Reflections, out)
 		}
 	}
-	for _, b := range pb.Active() {
-		if b.HarmfulCount >= HarmfulArchive && b.HelpfulCount < HelpfulKeep {
-			if err := do(Action{Type: ActArchive, TargetBulletID: b.ID,
-				Reasoning: fmt.Sprintf("harmful_count %d ≥ %d and helpful_count %d < %d", b.HarmfulCount, HarmfulArchive, b.HelpfulCount, HelpfulKeep)}); err != nil {
-				return nil, err
-			}
+	var harmful []activeFacts
+	pb.eachActive(func(b activeFacts) {
+		if b.Harmful >= HarmfulArchive && b.Helpful < HelpfulKeep {
+			harmful = append(harmful, b)
+		}
+	})
+	for _, b := range harmful {
+		if err := do(Action{Type: ActArchive, TargetBulletID: b.ID,
+			Reasoning: fmt.Sprintf("harmful_count %d ≥ %d and helpful_count %d < %d", b.Harmful, HarmfulArchive, b.Helpful, HelpfulKeep)}); err != nil {
+			return nil, err
 		}
 	}
 	if set.Maintenance {

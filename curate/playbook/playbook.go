@@ -87,49 +87,44 @@ func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher.text = p.text
 	if p.lazy != nil {
 		p.Matcher.stored = p.lazy.store
+		if p.addUnread() {
+			return
+		}
 	}
-	active := p.Active()
-	if p.lazy != nil && p.addUnread(active) {
-		return
-	}
-	for _, b := range active {
+	for _, b := range p.Active() {
 		p.Matcher.Add(b.Category, b.ID, p.Bullet(b.ID).Content)
 	}
 }
 
-// addUnread indexes bullets known from the bullet index only by the words
-// the index keeps, category by category; false when there are bullets
-// read already or the matcher cannot take words (then nothing was added).
-// The words of a category are decoded only when its candidate index is
-// built or loaded, and a category whose bullets the index names by a
-// token is keyed by it (no hash of its words).
-func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
+// addUnread indexes the active bullets, all known from the bullet index
+// only, by the words the index keeps, category by category; false when
+// some bullet was read already or the matcher cannot take words (then
+// nothing was added). The words of a category are decoded only when its
+// candidate index is built or loaded, and a category whose bullets the
+// index names by a token is keyed by it (no hash of its words).
+func (p *Playbook) addUnread() bool {
 	type batch struct {
 		ids  []string
 		sums []*mdstore.BulletSummary
 	}
 	by := map[string]*batch{}
-	base := p.bullets.base
-	for _, b := range active {
-		// active and base are both sorted by id: walk them together.
-		for len(base) > 0 && base[0].ID < b.ID {
-			base = base[1:]
+	all := true
+	p.eachActive(func(a activeFacts) {
+		if a.sum == nil {
+			all = false
+			return
 		}
-		var sum *mdstore.BulletSummary
-		if len(base) > 0 && base[0] == b && p.lazy.sums[len(p.bullets.base)-len(base)] != nil && b.Doc == nil {
-			sum = p.lazy.sums[len(p.bullets.base)-len(base)]
-		}
-		if sum == nil {
-			return false
-		}
-		bt := by[b.Category]
+		bt := by[a.Category]
 		if bt == nil {
-			n := p.active[b.Category]
+			n := p.active[a.Category]
 			bt = &batch{ids: make([]string, 0, n), sums: make([]*mdstore.BulletSummary, 0, n)}
-			by[b.Category] = bt
+			by[a.Category] = bt
 		}
-		bt.ids = append(bt.ids, b.ID)
-		bt.sums = append(bt.sums, sum)
+		bt.ids = append(bt.ids, a.ID)
+		bt.sums = append(bt.sums, a.sum)
+	})
+	if !all {
+		return false
 	}
 	cats := make([]string, 0, len(by))
 	for c := range by {
@@ -152,6 +147,63 @@ func (p *Playbook) addUnread(active []*mdstore.Bullet) bool {
 		}
 	}
 	return true
+}
+
+// activeFacts is what a run looks at of an active bullet without its text
+// or the rest of its frontmatter.
+type activeFacts struct {
+	ID, Category, Validation string
+	Confidence               float64
+	Helpful, Harmful         int
+	// ContentLen is the content's length (of a bullet not read yet, the
+	// bullet index's).
+	ContentLen int
+	// sum is the bullet index's summary while the bullet was not read
+	// (nil: read, or not from the index).
+	sum *mdstore.BulletSummary
+}
+
+// eachActive calls f with every active bullet, in id order, without making
+// the bullets of the bullet index that no one asked for yet.
+func (p *Playbook) eachActive(f func(a activeFacts)) {
+	if p.lazy == nil {
+		for _, b := range p.sorted() {
+			f(p.factsOf(b))
+		}
+		return
+	}
+	fresh := p.bullets.newIDs()
+	made := func(b *mdstore.Bullet) {
+		if b.IsActive {
+			f(p.factsOf(b))
+		}
+	}
+	for i, id := range p.bullets.keys {
+		for len(fresh) > 0 && fresh[0] < id {
+			made(p.bullets.added[fresh[0]])
+			fresh = fresh[1:]
+		}
+		if sum := p.unmade(i); sum != nil {
+			if sum.IsActive {
+				f(activeFacts{ID: sum.ID, Category: sum.Category, Validation: sum.Validation, Confidence: sum.Confidence,
+					Helpful: sum.HelpfulCount, Harmful: sum.HarmfulCount, ContentLen: sum.ContentLen, sum: sum})
+			}
+			continue
+		}
+		made(p.bullets.get(id))
+	}
+	for _, id := range fresh {
+		made(p.bullets.added[id])
+	}
+}
+
+func (p *Playbook) factsOf(b *mdstore.Bullet) activeFacts {
+	a := activeFacts{ID: b.ID, Category: b.Category, Validation: b.Validation, Confidence: b.Confidence,
+		Helpful: b.HelpfulCount, Harmful: b.HarmfulCount, ContentLen: len(b.Content)}
+	if sum := p.summary(b); sum != nil {
+		a.ContentLen, a.sum = sum.ContentLen, sum
+	}
+	return a
 }
 
 // decodeTerms decodes the words of bullets from the bullet index; nil when

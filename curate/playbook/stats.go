@@ -21,28 +21,23 @@ type Stats struct {
 	Tokens int `json:"estimated_tokens"`
 }
 
-// StatsOf computes the playbook's statistics.
+// StatsOf computes the playbook's statistics (from the bullet index's
+// summaries for the bullets a run did not ask for).
 func StatsOf(pb *Playbook) Stats {
 	st := Stats{ByCategory: map[string]int{}}
 	conf := 0.0
-	active := pb.sorted() // a slice walks faster than the map of every bullet
-	st.Archived = pb.bullets.len() - len(active)
-	for _, b := range active {
+	pb.eachActive(func(b activeFacts) {
 		st.Active++
 		st.ByCategory[b.Category]++
 		conf += b.Confidence
-		st.Helpful += b.HelpfulCount
-		st.Harmful += b.HarmfulCount
-		if !pb.unread(b) {
-			st.Tokens += tokens(len(b.Content))
-		}
+		st.Helpful += b.Helpful
+		st.Harmful += b.Harmful
+		st.Tokens += tokens(b.ContentLen)
 		if b.Validation == "required" {
 			st.ValidationRequired++
 		}
-	}
-	if pb.lazy != nil {
-		st.Tokens += pb.lazy.tokens
-	}
+	})
+	st.Archived = pb.bullets.len() - st.Active
 	if st.Active > 0 {
 		st.AvgConfidence = math.Round(conf/float64(st.Active)*1000) / 1000
 	}
