@@ -280,8 +280,13 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		return false
 	}
 	vocabOf := make([]int32, nvocab)
-	for i := range vocabOf {
-		vocabOf[i] = -1
+	if nvocab > 0 {
+		// -1 everywhere, copied in doubling blocks: the table holds the
+		// words of every category.
+		vocabOf[0] = -1
+		for n := 1; n < nvocab; n *= 2 {
+			copy(vocabOf[n:], vocabOf[:n])
+		}
 	}
 	for i, t := range at {
 		// The word table is the bullet index's: the same index must
