@@ -41,7 +41,7 @@ type StoredIndexes interface {
 // and loaded back for the same words (similar.Index).
 type storableMatcher interface {
 	Snapshot(key [32]byte, ids []string, v *similar.Vocabulary, terms [][]uint32) []byte
-	LoadSnapshot(key [32]byte, ids []string, v *similar.Vocabulary, terms func() [][]uint32, data []byte) bool
+	LoadSnapshot(key [32]byte, ids []string, v *similar.Vocabulary, data []byte) bool
 }
 
 // NewCategoryMatcher returns an empty matcher that makes one newMatcher()
@@ -148,7 +148,7 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *TermBatch) {
 	s, ok := m.(storableMatcher)
 	if ok && c.stored != nil {
-		if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.key(), bt.IDs, bt.Vocab, bt.words, data) {
+		if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.key(), bt.IDs, bt.Vocab, data) {
 			return
 		}
 	}

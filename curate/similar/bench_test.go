@@ -86,3 +86,33 @@ func BenchmarkAnalyzeNewWords(b *testing.B) {
 		}
 	}
 }
+
+// snapshotItems is a category of n generated bullets, indexed by their
+// words, and its stored index.
+func snapshotItems(b *testing.B, n int) (ids []string, table []string, terms [][]uint32, data []byte) {
+	e := NewLexical()
+	table, terms = termsOf(e, generatedBullets(playbookBullets(b), n, 13))
+	ids = make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("B-%06d", i)
+	}
+	ix := NewIndex(e)
+	ix.AddAllTerms(ids, e.Vocabulary(table), terms)
+	return ids, table, terms, ix.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
+}
+
+// BenchmarkIndexSnapshotLoad loads the stored index of a category of
+// 15,000 bullets, as a run that does not change the category does.
+func BenchmarkIndexSnapshotLoad(b *testing.B) {
+	ids, table, terms, data := snapshotItems(b, 15000)
+	e := NewLexical()
+	v := e.Vocabulary(table)
+	key := BatchKey(ids, terms)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if !NewIndex(e).LoadSnapshot(key, ids, v, data) {
+			b.Fatal("snapshot not taken")
+		}
+	}
+}

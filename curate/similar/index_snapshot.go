@@ -13,7 +13,7 @@ import (
 
 // snapshotMagic starts a stored candidate index; the engine's version
 // follows it, so another analysis of the words is never taken.
-const snapshotMagic = "curator candidate index 1\n"
+const snapshotMagic = "curator candidate index 2\n"
 
 // BatchKey names what AddAllTerms is given by its content: the ids and each
 // item's words as indices into the word table (the stored index checks the
@@ -42,10 +42,19 @@ func BatchKey(ids []string, terms [][]uint32) [32]byte {
 }
 
 // Snapshot returns the index in a compact binary form that LoadSnapshot
-// takes back for the same key, ids and terms, without analysing a word or
-// building a posting list; nil when the index cannot be stored so (another
-// engine, or items changed since AddAllTerms filled the empty index).
-// Call it right after AddAllTerms; key names the batch (BatchKey).
+// takes back for the same key and ids, without analysing a word, building
+// a posting list or being given the items' words; nil when the index cannot
+// be stored so (another engine, or items changed since AddAllTerms filled
+// the empty index). Call it right after AddAllTerms; key names the batch
+// (BatchKey).
+//
+// After the header and the key come arrays of numbers, each a count, a
+// width (1, 2 or 4 bytes, the least that holds its largest number) and
+// the numbers little-endian, so that a load reads each array with one
+// allocation and a tight loop: the keys, the key ids in the keys' order,
+// the words (key, weight, stop), the words of the word table the index
+// took (with their text), each item's words and total, the posting lists,
+// the WordNet concepts and the (key, lemma) pairs behind them.
 func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]uint32) []byte {
 	if ix.lex == nil || ix.removed > 0 || len(ix.items) != len(ids) || len(ix.wordOf) > 0 {
 		return nil
@@ -55,15 +64,12 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 	w = append(w, ix.lex.Version()...)
 	w = append(w, '\n')
 	w = append(w, key[:]...)
+
 	keys := make([]string, len(ix.postings))
 	for key, id := range ix.keyIDs {
 		keys[id] = key
 	}
-	w = binary.AppendUvarint(w, uint64(len(keys)))
-	for _, key := range keys {
-		w = binary.AppendUvarint(w, uint64(len(key)))
-		w = append(w, key...)
-	}
+	w = appendStrings(w, keys)
 	// The key ids in the keys' order: a loaded index finds a key by
 	// binary search instead of building the map of every key.
 	sorted := make([]int32, len(keys))
@@ -71,73 +77,147 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 		sorted[i] = int32(i)
 	}
 	slices.SortFunc(sorted, func(a, b int32) int { return strings.Compare(keys[a], keys[b]) })
-	for _, id := range sorted {
-		w = binary.AppendUvarint(w, uint64(id))
-	}
-	w = binary.AppendUvarint(w, uint64(len(ix.words)))
-	for _, ref := range ix.words {
-		w = binary.AppendUvarint(w, uint64(ref.key))
-		w = binary.BigEndian.AppendUint64(w, math.Float64bits(ref.weight))
+	w = appendInts(w, sorted)
+
+	wordKeys := make([]int32, len(ix.words))
+	weights := make([]float64, len(ix.words))
+	stops := make([]int32, len(ix.words))
+	for i, ref := range ix.words {
+		wordKeys[i], weights[i] = ref.key, ref.weight
 		if ref.stop {
-			w = append(w, 1)
-		} else {
-			w = append(w, 0)
+			stops[i] = 1
 		}
 	}
-	n := 0
-	for _, x := range ix.vocabOf {
-		if x >= 0 {
-			n++
-		}
-	}
-	w = binary.AppendUvarint(w, uint64(len(ix.vocabOf)))
-	w = binary.AppendUvarint(w, uint64(n))
+	w = appendInts(w, wordKeys)
+	w = appendFloats(w, weights)
+	w = appendInts(w, stops)
+
+	// The words of the word table this index took, by their index there
+	// and as text: a load checks that the table still has them there.
+	w = binary.LittleEndian.AppendUint32(w, uint32(len(ix.vocabOf)))
+	var at, as []int32
+	var texts []string
 	for t, x := range ix.vocabOf {
 		if x >= 0 {
-			w = binary.AppendUvarint(w, uint64(t))
-			w = binary.AppendUvarint(w, uint64(x))
-			w = binary.AppendUvarint(w, uint64(len(v.words[t])))
-			w = append(w, v.words[t]...)
+			at, as = append(at, int32(t)), append(as, x)
+			texts = append(texts, v.words[t])
 		}
 	}
+	w = appendInts(w, at)
+	w = appendInts(w, as)
+	w = appendStrings(w, texts)
+
+	// The items' words (as indices into the index's words) and totals.
+	lens := make([]int32, len(ix.items))
+	totals := make([]float64, len(ix.items))
+	n := 0
+	for i, it := range ix.items {
+		lens[i], totals[i] = int32(len(it.terms)), it.total
+		n += len(it.terms)
+	}
+	flat := make([]int32, 0, n)
+	for _, it := range ix.items {
+		flat = append(flat, it.terms...)
+	}
+	w = appendInts(w, lens)
+	w = appendInts(w, flat)
+	w = appendFloats(w, totals)
+
+	lens = lens[:0]
+	flat = flat[:0]
 	for _, p := range ix.postings {
-		w = binary.AppendUvarint(w, uint64(len(p)))
-		prev := int32(0)
-		for _, slot := range p {
-			w = binary.AppendUvarint(w, uint64(slot-prev))
-			prev = slot
-		}
+		lens = append(lens, int32(len(p)))
+		flat = append(flat, p...)
 	}
+	w = appendInts(w, lens)
+	w = appendInts(w, flat)
+
 	// The concepts in the order the index found them (their order does
 	// not change an answer, but the state is then the built one exactly).
-	w = binary.AppendUvarint(w, uint64(len(ix.vocab)))
+	var cs, cn, ck, cd []int32
 	for c, kds := range ix.vocab {
-		w = binary.AppendVarint(w, int64(c))
-		w = binary.AppendUvarint(w, uint64(len(kds)))
+		cs, cn = append(cs, c), append(cn, int32(len(kds)))
 		for _, kd := range kds {
-			w = binary.AppendUvarint(w, uint64(kd.key))
-			w = binary.AppendVarint(w, int64(kd.dist))
+			ck, cd = append(ck, kd.key), append(cd, int32(kd.dist))
 		}
 	}
-	w = binary.AppendUvarint(w, uint64(len(ix.seen)))
+	w = appendInts(w, cs)
+	w = appendInts(w, cn)
+	w = appendInts(w, ck)
+	w = appendInts(w, cd)
+
+	var sk []int32
+	var lemmas []string
 	for s := range ix.seen {
-		w = binary.AppendUvarint(w, uint64(ix.keyIDs[s[0]]))
-		w = binary.AppendUvarint(w, uint64(len(s[1])))
-		w = append(w, s[1]...)
+		sk = append(sk, ix.keyIDs[s[0]])
+		lemmas = append(lemmas, s[1])
 	}
+	w = appendInts(w, sk)
+	w = appendStrings(w, lemmas)
 	return binary.BigEndian.AppendUint32(w, crc32.Checksum(w, castagnoli))
+}
+
+// appendInts writes a count, a width and the numbers (taken as unsigned)
+// in that width.
+func appendInts(w []byte, vs []int32) []byte {
+	top := uint32(0)
+	for _, v := range vs {
+		top = max(top, uint32(v))
+	}
+	width := 4
+	switch {
+	case top <= math.MaxUint8:
+		width = 1
+	case top <= math.MaxUint16:
+		width = 2
+	}
+	w = binary.LittleEndian.AppendUint32(w, uint32(len(vs)))
+	w = append(w, byte(width))
+	for _, v := range vs {
+		switch width {
+		case 1:
+			w = append(w, byte(v))
+		case 2:
+			w = binary.LittleEndian.AppendUint16(w, uint16(v))
+		default:
+			w = binary.LittleEndian.AppendUint32(w, uint32(v))
+		}
+	}
+	return w
+}
+
+func appendFloats(w []byte, vs []float64) []byte {
+	w = binary.LittleEndian.AppendUint32(w, uint32(len(vs)))
+	for _, v := range vs {
+		w = binary.LittleEndian.AppendUint64(w, math.Float64bits(v))
+	}
+	return w
+}
+
+// appendStrings writes the lengths, then the strings one after another.
+func appendStrings(w []byte, ss []string) []byte {
+	lens := make([]int32, len(ss))
+	for i, s := range ss {
+		lens[i] = int32(len(s))
+	}
+	w = appendInts(w, lens)
+	for _, s := range ss {
+		w = append(w, s...)
+	}
+	return w
 }
 
 // castagnoli checks a stored index for damage (a flipped slot would still
 // decode).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// LoadSnapshot fills an empty index as AddAllTerms(ids, v, terms()) would,
-// from what Snapshot stored under the same key with the same engine; terms
-// is asked only once the key matched (nil terms: the items cannot be
-// given). False when data is another engine's, under another key or
-// damaged: then the index is left empty.
-func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, terms func() [][]uint32, data []byte) bool {
+// LoadSnapshot fills an empty index as AddAllTerms(ids, v, terms) would,
+// from what Snapshot stored under the same key with the same engine: the
+// key names the ids and the terms, so the terms are not needed. False when
+// data is another engine's, under another key, damaged, or the word table
+// no longer has the words the index took at their indices: then the index
+// is left empty.
+func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, data []byte) bool {
 	if ix.lex == nil || len(ix.items) > 0 || len(ix.keyIDs) > 0 || ix.loaded != nil {
 		return false
 	}
@@ -153,133 +233,142 @@ func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, terms f
 	if !bytes.Equal(key[:], data[len(head):len(head)+32]) {
 		return false
 	}
-	ts := terms()
-	if ts == nil || len(ts) != len(ids) || !ix.loadSnapshot(ids, v, ts, data[len(head)+32:]) {
+	if !ix.loadSnapshot(ids, v, data[len(head)+32:]) {
 		ix.reset()
 		return false
 	}
 	return true
 }
 
-func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, terms [][]uint32, b []byte) bool {
+func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	r := snapReader{b: b}
-	nkeys := r.count(1)
-	// One string holds every key; keys slice it.
-	keys := make([]string, nkeys)
-	for i := 0; i < nkeys && !r.bad; i++ {
-		keys[i] = string(r.bytes())
+	keys := r.strings()
+	nkeys := uint64(len(keys))
+	sorted := r.ints(nkeys)
+	if r.bad || len(sorted) != len(keys) {
+		return false
 	}
-	sorted := make([]int32, nkeys)
-	for i := range sorted {
-		id := r.uvarint()
-		if id >= uint64(nkeys) || (i > 0 && keys[sorted[i-1]] >= keys[id]) {
+	for i, id := range sorted {
+		if i > 0 && keys[sorted[i-1]] >= keys[id] {
 			return false // not the keys in their order, each once
 		}
-		sorted[i] = int32(id)
 	}
-	nwords := r.count(10)
-	words := make([]wordRef, nwords)
+
+	wordKeys := r.ints(nkeys)
+	nwords := uint64(len(wordKeys))
+	weights := r.floats()
+	stops := r.ints(2)
+	if r.bad || len(weights) != len(wordKeys) || len(stops) != len(wordKeys) {
+		return false
+	}
+	words := make([]wordRef, len(wordKeys))
 	for i := range words {
-		key := r.uvarint()
-		weight := math.Float64frombits(r.u64())
-		stop := r.byte()
-		if key >= uint64(nkeys) || stop > 1 {
-			return false
-		}
-		words[i] = wordRef{int32(key), weight, stop == 1}
+		words[i] = wordRef{wordKeys[i], weights[i], stops[i] == 1}
 	}
+
 	// The word table may have grown since (words of other categories):
 	// its new words are not this index's yet, as after AddAllTerms.
-	nvocab := r.uvarint()
-	if nvocab > uint64(len(v.words)) {
+	nvocab := int(r.u32())
+	if nvocab > len(v.words) {
 		return false
 	}
-	nvocab = uint64(len(v.words))
-	vocabOf := make([]int32, nvocab)
-	for i := range vocabOf {
-		vocabOf[i] = -1
+	nvocab = len(v.words)
+	at := r.ints(uint64(nvocab))
+	as := r.ints(nwords)
+	texts := r.strings()
+	if r.bad || len(as) != len(at) || len(texts) != len(at) {
+		return false
 	}
-	for n := r.count(2); n > 0 && !r.bad; n-- {
-		t, x := r.uvarint(), r.uvarint()
+	vocabOf := make([]int32, nvocab)
+	if nvocab > 0 {
+		// -1 everywhere, copied in doubling blocks: the table holds the
+		// words of every category.
+		vocabOf[0] = -1
+		for n := 1; n < nvocab; n *= 2 {
+			copy(vocabOf[n:], vocabOf[:n])
+		}
+	}
+	for i, t := range at {
 		// The word table is the bullet index's: the same index must
 		// still be the same word.
-		if t >= nvocab || x >= uint64(nwords) || string(r.bytes()) != v.words[t] {
+		if texts[i] != v.words[t] {
 			return false
 		}
-		vocabOf[t] = int32(x)
+		vocabOf[t] = as[i]
 	}
-	// Items, their words and totals, as add computes them.
+
+	// Items: their words, as indices into words, and totals.
+	lens := r.ints(math.MaxInt32)
+	flat := r.ints(nwords)
+	totals := r.floats()
+	if r.bad || len(lens) != len(ids) || len(totals) != len(ids) {
+		return false
+	}
 	items := make([]item, len(ids))
-	n := 0
-	for _, ts := range terms {
-		n += len(ts)
-	}
-	flat := make([]int32, n)
 	for i, id := range ids {
-		ts := flat[:len(terms[i]):len(terms[i])]
-		flat = flat[len(terms[i]):]
-		total := 0.0
-		for j, t := range terms[i] {
-			if uint64(t) >= nvocab || vocabOf[t] < 0 {
-				return false
-			}
-			ts[j] = vocabOf[t]
-			total += words[ts[j]].weight
-		}
-		items[i] = item{id: id, lazy: true, terms: ts, total: total}
-	}
-	postings := make([][]int32, nkeys)
-	var backing []int32
-	for key := range postings {
-		c := r.count(1)
-		if r.bad {
+		n := int(lens[i])
+		if n > len(flat) {
 			return false
 		}
-		if c == 0 {
-			continue
-		}
-		if len(backing) < c {
-			backing = make([]int32, max(c, 1<<16))
-		}
-		p := backing[:c:c]
-		backing = backing[c:]
-		prev := uint64(0)
-		for j := range p {
-			prev += r.uvarint()
-			if prev >= uint64(len(ids)) {
-				return false
-			}
-			p[j] = int32(prev)
-		}
-		postings[key] = p
+		items[i] = item{id: id, lazy: true, terms: flat[:n:n], total: totals[i]}
+		flat = flat[n:]
 	}
-	nc := r.count(2)
-	vocab := make(map[int32][]keyDist, nc)
-	for ; nc > 0 && !r.bad; nc-- {
-		c := int32(r.varint())
-		m := r.count(2)
-		kds := make([]keyDist, m)
-		for j := range kds {
-			key, dist := r.uvarint(), r.varint()
-			if key >= uint64(nkeys) || dist < 0 || dist > math.MaxInt8 {
-				return false
-			}
-			kds[j] = keyDist{int32(key), int8(dist)}
-		}
-		vocab[c] = kds
-	}
-	// The (key, lemma) pairs are decoded when the index first changes.
-	seen := r.b
-	if len(seen) == 0 || !decodeSeen(seen, keys, nil) {
+	if len(flat) != 0 {
 		return false
 	}
-	r.b = nil
-	if r.bad {
+
+	lens = r.ints(math.MaxInt32)
+	slots := r.ints(uint64(len(ids)))
+	if r.bad || len(lens) != len(keys) {
 		return false
 	}
+	postings := make([][]int32, len(keys))
+	for key := range postings {
+		n := int(lens[key])
+		if n > len(slots) {
+			return false
+		}
+		if n > 0 {
+			postings[key] = slots[:n:n]
+		}
+		slots = slots[n:]
+	}
+	if len(slots) != 0 {
+		return false
+	}
+
+	cs := r.ints(math.MaxUint32 + 1) // any int32
+	cn := r.ints(math.MaxInt32)
+	ck := r.ints(nkeys)
+	cd := r.ints(math.MaxInt8 + 1)
+	if r.bad || len(cn) != len(cs) || len(cd) != len(ck) {
+		return false
+	}
+	vocab := make(map[int32][]keyDist, len(cs))
+	kds := make([]keyDist, len(ck))
+	for i := range kds {
+		kds[i] = keyDist{ck[i], int8(cd[i])}
+	}
+	for i, c := range cs {
+		n := int(cn[i])
+		if n > len(kds) {
+			return false
+		}
+		vocab[c] = kds[:n:n]
+		kds = kds[n:]
+	}
+
+	// The (key, lemma) pairs are put in a map when the index first
+	// changes.
+	sk := r.ints(nkeys)
+	lemmas := r.strings()
+	if r.bad || len(r.b) != 0 || len(kds) != 0 || len(lemmas) != len(sk) {
+		return false
+	}
+
 	ix.words, ix.vocabOf, ix.postings, ix.vocab = words, vocabOf, postings, vocab
 	ix.keyIDs, ix.byID, ix.seen = nil, nil, nil
-	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seen: seen}
+	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas}
 	ix.items = make([]*item, len(items))
 	for i := range items {
 		ix.items[i] = &items[i]
@@ -289,26 +378,10 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, terms [][]uint32, b [
 
 // loadedTables are what a loaded index builds its maps from.
 type loadedTables struct {
-	keys   []string // by key id
-	sorted []int32  // key ids in their keys' order
-	seen   []byte   // the (key, lemma) pairs as stored
-}
-
-// decodeSeen reads the stored (key, lemma) pairs into seen (nil: only
-// checks them); false when they are damaged.
-func decodeSeen(b []byte, keys []string, seen map[[2]string]bool) bool {
-	r := snapReader{b: b}
-	for ns := r.count(2); ns > 0 && !r.bad; ns-- {
-		key := r.uvarint()
-		lemma := r.bytes()
-		if key >= uint64(len(keys)) {
-			return false
-		}
-		if seen != nil {
-			seen[[2]string{keys[key], string(lemma)}] = true
-		}
-	}
-	return !r.bad && len(r.b) == 0
+	keys       []string // by key id
+	sorted     []int32  // key ids in their keys' order
+	seenKeys   []int32  // the (key, lemma) pairs: key ids
+	seenLemmas []string // and lemmas
 }
 
 // keyID finds an indexed key's id.
@@ -339,73 +412,107 @@ func (ix *Index) materialize() {
 	for slot, it := range ix.items {
 		ix.byID[it.id] = int32(slot)
 	}
-	ix.seen = map[[2]string]bool{}
-	decodeSeen(l.seen, l.keys, ix.seen)
+	ix.seen = make(map[[2]string]bool, len(l.seenKeys))
+	for i, k := range l.seenKeys {
+		ix.seen[[2]string{l.keys[k], l.seenLemmas[i]}] = true
+	}
 }
 
-// snapReader reads what Snapshot wrote; bad once the data ran out.
+// snapReader reads what Snapshot wrote; bad once the data ran out or a
+// number was out of its range.
 type snapReader struct {
 	b   []byte
 	bad bool
 }
 
-func (r *snapReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
+func (r *snapReader) fail() {
+	r.bad, r.b = true, nil
+}
+
+func (r *snapReader) u32() uint32 {
+	if len(r.b) < 4 {
+		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
 	return v
 }
 
-func (r *snapReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// count reads a number of things that take at least size bytes each, so
-// that damaged data cannot ask for a huge allocation.
-func (r *snapReader) count(size int) int {
-	v := r.uvarint()
-	if v > uint64(len(r.b)/size) {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	return int(v)
-}
-
-func (r *snapReader) u64() uint64 {
-	if len(r.b) < 8 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	v := binary.BigEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
-
-func (r *snapReader) byte() byte {
+// ints reads an array of numbers, each below limit (nil when bad), into
+// one new slice.
+func (r *snapReader) ints(limit uint64) []int32 {
+	n := int(r.u32())
 	if len(r.b) < 1 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
-}
-
-func (r *snapReader) bytes() []byte {
-	n := r.count(1)
-	if r.bad {
+		r.fail()
 		return nil
 	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
+	width := int(r.b[0])
+	if (width != 1 && width != 2 && width != 4) || n > (len(r.b)-1)/width {
+		r.fail()
+		return nil
+	}
+	b := r.b[1 : 1+n*width]
+	r.b = r.b[1+n*width:]
+	out := make([]int32, n)
+	top := uint32(0)
+	switch width {
+	case 1:
+		for i, x := range b {
+			out[i] = int32(x)
+			top = max(top, uint32(x))
+		}
+	case 2:
+		for i := range out {
+			x := uint32(b[2*i]) | uint32(b[2*i+1])<<8
+			out[i] = int32(x)
+			top = max(top, x)
+		}
+	default:
+		for i := range out {
+			x := binary.LittleEndian.Uint32(b[4*i:])
+			out[i] = int32(x)
+			top = max(top, x)
+		}
+	}
+	if n > 0 && uint64(top) >= limit {
+		r.fail()
+		return nil
+	}
+	return out
+}
+
+func (r *snapReader) floats() []float64 {
+	n := int(r.u32())
+	if n > len(r.b)/8 {
+		r.fail()
+		return nil
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(r.b[8*i:]))
+	}
+	r.b = r.b[8*n:]
+	return out
+}
+
+// strings reads what appendStrings wrote; the strings share one
+// allocation.
+func (r *snapReader) strings() []string {
+	lens := r.ints(math.MaxInt32)
+	total := 0
+	for _, n := range lens {
+		total += int(n)
+	}
+	if r.bad || total > len(r.b) {
+		r.fail()
+		return nil
+	}
+	all := string(r.b[:total])
+	r.b = r.b[total:]
+	out := make([]string, len(lens))
+	for i, n := range lens {
+		out[i], all = all[:n], all[n:]
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package similar
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"testing"
@@ -82,7 +84,7 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 	loaded.SetText(text)
 	// The word table grew since (another category's words): still taken.
 	grown := append(append([]string(nil), table...), "zyzzyva")
-	if !loaded.LoadSnapshot(BatchKey(ids, terms), ids, later.Vocabulary(grown), func() [][]uint32 { return terms }, data) {
+	if !loaded.LoadSnapshot(BatchKey(ids, terms), ids, later.Vocabulary(grown), data) {
 		t.Fatal("snapshot not taken")
 	}
 	built.vocabOf = append(built.vocabOf, -1)
@@ -105,7 +107,7 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 	// A loaded index that changes builds its maps first.
 	again := NewIndex(later)
 	again.SetText(text)
-	if !again.LoadSnapshot(BatchKey(ids, terms), ids, later.Vocabulary(table), func() [][]uint32 { return terms }, data) {
+	if !again.LoadSnapshot(BatchKey(ids, terms), ids, later.Vocabulary(table), data) {
 		t.Fatal("snapshot not taken")
 	}
 	fresh := NewIndex(e)
@@ -162,26 +164,42 @@ func TestIndexSnapshotRefused(t *testing.T) {
 	otherEngine.p.dirMix += 0.01
 	cases := map[string]func() bool{
 		"other ids": func() bool {
-			return NewIndex(e).LoadSnapshot(BatchKey(append([]string{"B-x"}, ids[1:]...), terms), append([]string{"B-x"}, ids[1:]...), e.Vocabulary(table), func() [][]uint32 { return terms }, data)
+			return NewIndex(e).LoadSnapshot(BatchKey(append([]string{"B-x"}, ids[1:]...), terms), append([]string{"B-x"}, ids[1:]...), e.Vocabulary(table), data)
 		},
 		"other terms": func() bool {
-			return NewIndex(e).LoadSnapshot(BatchKey(ids, otherTerms), ids, e.Vocabulary(table), func() [][]uint32 { return otherTerms }, data)
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, otherTerms), ids, e.Vocabulary(table), data)
 		},
 		"moved words": func() bool {
-			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(moved), func() [][]uint32 { return terms }, data)
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(moved), data)
 		},
 		"other version": func() bool {
-			return NewIndex(otherEngine).LoadSnapshot(BatchKey(ids, terms), ids, otherEngine.Vocabulary(table), func() [][]uint32 { return terms }, data)
+			return NewIndex(otherEngine).LoadSnapshot(BatchKey(ids, terms), ids, otherEngine.Vocabulary(table), data)
 		},
 		"empty": func() bool {
-			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), func() [][]uint32 { return terms }, nil)
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), nil)
 		},
 	}
 	for cut := len(data) - 1; cut > len(data)-400 && cut > 0; cut -= 37 {
 		c := cut
 		cases[fmt.Sprint("cut at ", c)] = func() bool {
-			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), func() [][]uint32 { return terms }, data[:c])
+			return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), data[:c])
 		}
+	}
+	// A word the index took has another text now (the table was
+	// renumbered): its terms would name another word.
+	renamed := append([]string(nil), table...)
+	renamed[terms[0][0]] += "x"
+	cases["renamed word"] = func() bool {
+		return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(renamed), data)
+	}
+	// An item's word number changed to another word of the index (a
+	// valid number: only the checksum sees it).
+	last := ix.items[len(ix.items)-1].terms
+	changed := append([]int32(nil), last...)
+	changed[len(changed)-1] = (changed[len(changed)-1] + 1) % int32(len(ix.words))
+	cases["other term number"] = func() bool {
+		bad := replaceInts(t, data, last, changed)
+		return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), bad)
 	}
 	for name, load := range cases {
 		if load() {
@@ -193,11 +211,40 @@ func TestIndexSnapshotRefused(t *testing.T) {
 		bad := append([]byte(nil), data...)
 		bad[i] ^= 0x5a
 		ix2 := NewIndex(e)
-		if ix2.LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), func() [][]uint32 { return terms }, bad) {
+		if ix2.LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), bad) {
 			t.Fatalf("damaged byte %d: snapshot taken", i)
 		}
 		if ix2.Len() != 0 || len(ix2.keyIDs) != 0 {
 			t.Fatalf("refused snapshot left %d items", ix2.Len())
 		}
 	}
+}
+
+// intsBytes is how Snapshot wrote vs in width bytes each.
+func intsBytes(vs []int32, width int) []byte {
+	var b []byte
+	for _, v := range vs {
+		switch width {
+		case 1:
+			b = append(b, byte(v))
+		case 2:
+			b = binary.LittleEndian.AppendUint16(b, uint16(v))
+		default:
+			b = binary.LittleEndian.AppendUint32(b, uint32(v))
+		}
+	}
+	return b
+}
+
+// replaceInts returns data with the numbers old, found exactly once in
+// one of the widths Snapshot writes, replaced by new in that width.
+func replaceInts(t *testing.T, data []byte, old, new []int32) []byte {
+	t.Helper()
+	for _, width := range []int{1, 2, 4} {
+		if b := intsBytes(old, width); bytes.Count(data, b) == 1 {
+			return bytes.Replace(data, b, intsBytes(new, width), 1)
+		}
+	}
+	t.Fatalf("%v not found once in the snapshot", old)
+	return nil
 }
