@@ -88,7 +88,9 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 		}
 	}
 	sort.Slice(rep.ExactGroups, func(i, j int) bool { return rep.ExactGroups[i][0] < rep.ExactGroups[j][0] })
-	pairs := pb.Matcher.Pairs(MergeFloor)
+	// Only pairs at or above the overlapping threshold (and above the dedup
+	// threshold when it is higher) are used: the search asks for no less.
+	pairs := pb.Matcher.Pairs(pairFloor(thr))
 	uf := newUnionFind()
 	var overlap []PairScore
 	for _, p := range pairs {
@@ -166,6 +168,14 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// pairFloor is the lowest similarity maintenance uses: the overlapping
+// threshold thr, but not below the merge floor (a pair below it is never
+// compared) nor above the dedup threshold (duplicates need every pair
+// above it).
+func pairFloor(thr float64) float64 {
+	return max(MergeFloor, min(thr, DedupThreshold))
 }
 
 // mergeGroup builds the merge of a group of active bullets into a new
