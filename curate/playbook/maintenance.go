@@ -104,8 +104,19 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 			overlap = append(overlap, PairScore{p.A, p.B, p.Score})
 		}
 	}
+	// Each group's merge is given the pairs within the group only (in
+	// their order), so the groups cost the pairs once, not once per group.
+	inGroup := map[string][]similar.Pair{}
+	for _, p := range pairs {
+		if ra, ok := uf.root(p.A); ok {
+			if rb, ok := uf.root(p.B); ok && ra == rb {
+				inGroup[ra] = append(inGroup[ra], p)
+			}
+		}
+	}
 	for _, group := range uf.groups() {
-		if err := do(mergeGroup(pb, group, pairs, "duplicates (similarity > 0.90) merged, every distinct sentence kept", "")); err != nil {
+		r, _ := uf.root(group[0])
+		if err := do(mergeGroup(pb, group, inGroup[r], "duplicates (similarity > 0.90) merged, every distinct sentence kept", "")); err != nil {
 			return nil, err
 		}
 	}
@@ -252,6 +263,14 @@ func (u *unionFind) find(x string) string {
 		x = u.parent[x]
 	}
 	return x
+}
+
+// root is the group of x, if x is in one.
+func (u *unionFind) root(x string) (string, bool) {
+	if _, ok := u.parent[x]; !ok {
+		return "", false
+	}
+	return u.find(x), true
 }
 
 func (u *unionFind) union(a, b string) {

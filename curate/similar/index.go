@@ -65,6 +65,19 @@ type Index struct {
 	termPart []float64
 	acc      []float64
 	reach    []reachOf // by key id
+	scratch  queryScratch
+}
+
+// queryScratch holds the slices a query fills, kept for the next query: a
+// run that matches every item (Pairs) would otherwise allocate them anew
+// each time.
+type queryScratch struct {
+	feats   []feature
+	byDF    []uint64
+	look    []feature
+	skipMax []float64
+	start   []int
+	order   []int32
 }
 
 // reachOf is how well the current query can match a key: up to w, when
@@ -411,10 +424,17 @@ func (ix *Index) Above(text string, min float64, filter func(id string) bool) []
 		if filter != nil && !filter(c.it.id) {
 			continue
 		}
-		if ix.cappedBelow(q, c.it, min) {
+		if ix.lex == nil {
+			if s := ix.score(q, c.it); s >= min-eps {
+				out = append(out, Match{c.it.id, s})
+			}
 			continue
 		}
-		if s := ix.score(q, c.it); s >= min-eps {
+		d := ix.docOf(c.it)
+		if ix.cappedBelow(q, d, min) {
+			continue
+		}
+		if s := ix.lex.scoreDocs(q.doc, d); s >= min-eps {
 			out = append(out, Match{c.it.id, s})
 		}
 	}
@@ -500,28 +520,36 @@ func (ix *Index) query(text string) *query {
 }
 
 func (ix *Index) score(q *query, it *item) float64 {
-	text := ix.textOfItem(it)
 	if ix.lex != nil {
-		if it.doc == nil {
-			it.doc = ix.lex.analyze(text)
-		}
-		return ix.lex.scoreDocs(q.doc, it.doc)
+		return ix.lex.scoreDocs(q.doc, ix.docOf(it))
 	}
-	return ix.engine.Score(q.text, text)
+	return ix.engine.Score(q.text, ix.textOfItem(it))
+}
+
+// docOf is an item's analysed text (lexical engine). It is kept for the
+// next query, except while Pairs runs: every item is then scored against
+// few others, and keeping all their analyses would hold them all in memory
+// at once.
+func (ix *Index) docOf(it *item) *doc {
+	if it.doc != nil {
+		return it.doc
+	}
+	d := ix.lex.analyze(ix.textOfItem(it))
+	if ix.pairs == nil {
+		it.doc = d
+	}
+	return d
 }
 
 // cappedBelow reports whether the lexical engine caps the score of an item
-// below min because the texts differ by a number or a negation: the cap is
+// (analysed as d) below min because the texts differ by a number or a negation: the cap is
 // known before the words are aligned, so such an item is not scored.
-func (ix *Index) cappedBelow(q *query, it *item, min float64) bool {
+func (ix *Index) cappedBelow(q *query, d *doc, min float64) bool {
 	l := ix.lex
-	if l == nil || l.p.noCap || l.p.capBase+l.p.capSlope >= min-eps {
+	if l.p.noCap || l.p.capBase+l.p.capSlope >= min-eps {
 		return false
 	}
-	if it.doc == nil {
-		it.doc = l.analyze(ix.textOfItem(it))
-	}
-	return len(q.doc.terms) > 0 && len(it.doc.terms) > 0 && conflict(q.doc, it.doc)
+	return len(q.doc.terms) > 0 && len(d.terms) > 0 && conflict(q.doc, d)
 }
 
 // candidate is an item that may reach the threshold, with an upper bound
@@ -543,15 +571,18 @@ type feature struct {
 // byTerm returns the features that order lists (in its low 32 bits) by
 // query word, keeping their order within each word (a counting sort: a
 // query has a few dozen words and may have thousands of features).
-func byTerm(fs []feature, order []uint64, terms int) []feature {
-	start := make([]int, terms+1)
+func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []feature {
+	start := slices.Grow(sc.start[:0], terms+1)[:terms+1]
+	clear(start)
+	sc.start = start
 	for _, o := range order {
 		start[fs[uint32(o)].term+1]++
 	}
 	for i := 1; i <= terms; i++ {
 		start[i] += start[i-1]
 	}
-	out := make([]feature, len(order))
+	out := slices.Grow(sc.look[:0], len(order))[:len(order)]
+	sc.look = out
 	for _, o := range order {
 		f := fs[uint32(o)]
 		out[start[f.term]] = f
@@ -599,8 +630,10 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 
 	ix.gen++
 	ix.grow()
-	var feats []feature
-	skipMax := make([]float64, len(q.doc.terms)) // per query word: best feature not looked up
+	sc := &ix.scratch
+	feats := sc.feats[:0]
+	skipMax := slices.Grow(sc.skipMax[:0], len(q.doc.terms))[:len(q.doc.terms)] // per query word: best feature not looked up
+	clear(skipMax)
 	for ti, t := range q.doc.terms {
 		if t.stop {
 			skipMax[ti] = t.weight // stop words are not indexed: never looked up
@@ -614,15 +647,17 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 			feats = append(feats, feature{ti, f.key, t.weight * f.weight, len(ix.postings[f.key])})
 		}
 	}
+	sc.feats = feats
 	// Leave out the features with the longest posting lists while the
 	// query-side share they could add (the best per query word) stays
-	// below need.
-	// Sorted by posting length, longest first, ties in the order found: a
-	// key per feature packs both, and sorts faster than the features.
-	byDF := make([]uint64, len(feats))
+	// below need. They are taken by posting length, longest first, ties in
+	// the order found: one key per feature packs both, and sorts faster
+	// than the features.
+	byDF := slices.Grow(sc.byDF[:0], len(feats))
 	for i, f := range feats {
-		byDF[i] = uint64(math.MaxUint32-uint32(f.df))<<32 | uint64(i)
+		byDF = append(byDF, uint64(math.MaxUint32-uint32(f.df))<<32|uint64(i))
 	}
+	sc.byDF, sc.skipMax = byDF, skipMax
 	slices.Sort(byDF)
 	base := 0.0
 	for _, v := range skipMax {
@@ -641,10 +676,11 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 	if base >= need {
 		return all() // stop words alone could reach theta
 	}
-	look := byTerm(feats, byDF[first:], len(q.doc.terms))
+	look := sc.byTerm(feats, byDF[first:], len(q.doc.terms))
 
 	// acc[slot]: what the looked-up features add to base for that item.
-	var order []int32
+	order := sc.order[:0]
+	defer func() { sc.order = order }()
 	for _, f := range look {
 		gain := f.weight - skipMax[f.term]
 		if gain <= 0 {
