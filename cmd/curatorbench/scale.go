@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"time"
 
@@ -33,6 +34,7 @@ func benchScale(args []string, stdout io.Writer) error {
 	maintenance := fs.Bool("maintenance", true, "also time `context curate --maintenance --dry-run` on the large store")
 	source := fs.String("source", "../shared/data/appworld_online_trained_playbook.txt", "ACE playbook whose bullets seed the generator")
 	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	caseNumbers := fs.Bool("case-numbers", true, "give each generated bullet its own case number (without, bullets that share sentences are not kept apart by the number cap, and maintenance finds pairs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -63,7 +65,7 @@ func benchScale(args []string, stdout io.Writer) error {
 			st.dir = filepath.Join(tmp, st.name)
 		}
 		t0 := time.Now()
-		built, err := scaleStore(st.dir, st.bullets, seed)
+		built, err := scaleStore(st.dir, st.bullets, seed, *caseNumbers)
 		if err != nil {
 			return err
 		}
@@ -140,14 +142,20 @@ func maxRSS(ms []measurement) int64 {
 	return m
 }
 
+// caseNumber is the case number of a generated bullet.
+var caseNumber = regexp.MustCompile(` \(case \d+\)`)
+
 // scaleStore makes (or reuses) a store of n generated bullets, committed,
 // and returns the bullets' texts as generated (the lessons repeat some).
-func scaleStore(dir string, n int, seed []playbook.ImportedBullet) ([]string, error) {
+func scaleStore(dir string, n int, seed []playbook.ImportedBullet, caseNumbers bool) ([]string, error) {
 	gen := newTextGen(seed, 42)
 	cats := []string{"strategy", "api", "anti-pattern", "verification", "troubleshooting", "pattern", "other"}
 	texts := make([]string, n)
 	for i := range texts {
 		texts[i] = gen.bullet(i)
+		if !caseNumbers {
+			texts[i] = caseNumber.ReplaceAllString(texts[i], "")
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, mdstore.DirName)); err == nil {
 		return texts, nil
