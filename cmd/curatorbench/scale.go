@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 // three lessons, and `context query --text … --limit 10`, alternating
 // between the two stores, medians of --runs; then maintenance (dry run) on
 // the large one. A store folder that exists already is reused (building
-// 100,000 bullets takes a while), so repeated runs keep curating into it.
+// 100,000 bullets takes a while), so repeated runs keep curating into it;
+// --runs 0 builds the stores without curating into them.
 //
 //	curatorbench context --scale --large-dir /work/bench-100k
 func benchScale(args []string, stdout io.Writer) error {
@@ -28,10 +30,11 @@ func benchScale(args []string, stdout io.Writer) error {
 	large := fs.Int("large", 100000, "bullets of the large playbook")
 	smallDir := fs.String("small-dir", "", "folder of the small store (default: a temporary folder)")
 	largeDir := fs.String("large-dir", "", "folder of the large store (default: a temporary folder)")
-	runs := fs.Int("runs", 5, "timed runs of each command on each store")
+	runs := fs.Int("runs", 5, "timed runs of each command on each store (0: only build the stores, and time maintenance)")
 	maintenance := fs.Bool("maintenance", true, "also time `context curate --maintenance --dry-run` on the large store")
 	source := fs.String("source", "../shared/data/appworld_online_trained_playbook.txt", "ACE playbook whose bullets seed the generator")
 	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	caseNumbers := fs.Bool("case-numbers", true, "give each generated bullet its own case number (without, bullets that share sentences are not kept apart by the number cap, and maintenance finds pairs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +65,7 @@ func benchScale(args []string, stdout io.Writer) error {
 			st.dir = filepath.Join(tmp, st.name)
 		}
 		t0 := time.Now()
-		built, err := scaleStore(st.dir, st.bullets, seed)
+		built, err := scaleStore(st.dir, st.bullets, seed, *caseNumbers)
 		if err != nil {
 			return err
 		}
@@ -100,13 +103,15 @@ func benchScale(args []string, stdout io.Writer) error {
 			st.query = append(st.query, q)
 		}
 	}
-	fmt.Fprintf(stdout, "%-6s %8s  %-28s %-28s\n", "store", "bullets", "curate 3 lessons + commit", "query --text --limit 10")
-	for _, st := range stores {
-		fmt.Fprintf(stdout, "%-6s %8d  %-28s %-28s\n", st.name, st.bullets, summary(st.curate), summary(st.query))
+	if *runs > 0 {
+		fmt.Fprintf(stdout, "%-6s %8s  %-28s %-28s\n", "store", "bullets", "curate 3 lessons + commit", "query --text --limit 10")
+		for _, st := range stores {
+			fmt.Fprintf(stdout, "%-6s %8d  %-28s %-28s\n", st.name, st.bullets, summary(st.curate), summary(st.query))
+		}
+		ratio := float64(median(stores[1].curate).Wall) / float64(median(stores[0].curate).Wall)
+		fmt.Fprintf(stdout, "curate %d / %d bullets: %.2f× (target ≤ 2×); query at %d: %v (target ≤ 50ms); peak RSS of a curate at %d: %.0f MB (target ≤ 150 MB)\n",
+			*large, *small, ratio, *large, median(stores[1].query).Wall.Round(time.Millisecond), *large, mb(maxRSS(stores[1].curate)))
 	}
-	ratio := float64(median(stores[1].curate).Wall) / float64(median(stores[0].curate).Wall)
-	fmt.Fprintf(stdout, "curate %d / %d bullets: %.2f× (target ≤ 2×); query at %d: %v (target ≤ 50ms); peak RSS of a curate at %d: %.0f MB (target ≤ 150 MB)\n",
-		*large, *small, ratio, *large, median(stores[1].query).Wall.Round(time.Millisecond), *large, mb(maxRSS(stores[1].curate)))
 	if *maintenance {
 		m, err := timeCmd(stores[1].dir, nil, curator, "context", "curate", "--maintenance", "--dry-run")
 		if err != nil {
@@ -137,14 +142,20 @@ func maxRSS(ms []measurement) int64 {
 	return m
 }
 
+// caseNumber is the case number of a generated bullet.
+var caseNumber = regexp.MustCompile(` \(case \d+\)`)
+
 // scaleStore makes (or reuses) a store of n generated bullets, committed,
 // and returns the bullets' texts as generated (the lessons repeat some).
-func scaleStore(dir string, n int, seed []playbook.ImportedBullet) ([]string, error) {
+func scaleStore(dir string, n int, seed []playbook.ImportedBullet, caseNumbers bool) ([]string, error) {
 	gen := newTextGen(seed, 42)
 	cats := []string{"strategy", "api", "anti-pattern", "verification", "troubleshooting", "pattern", "other"}
 	texts := make([]string, n)
 	for i := range texts {
 		texts[i] = gen.bullet(i)
+		if !caseNumbers {
+			texts[i] = caseNumber.ReplaceAllString(texts[i], "")
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, mdstore.DirName)); err == nil {
 		return texts, nil

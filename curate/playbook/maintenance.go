@@ -88,7 +88,9 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 		}
 	}
 	sort.Slice(rep.ExactGroups, func(i, j int) bool { return rep.ExactGroups[i][0] < rep.ExactGroups[j][0] })
-	pairs := pb.Matcher.Pairs(MergeFloor)
+	// Only pairs at or above the overlapping threshold (and above the dedup
+	// threshold when it is higher) are used: the search asks for no less.
+	pairs := pb.Matcher.Pairs(pairFloor(thr))
 	uf := newUnionFind()
 	var overlap []PairScore
 	for _, p := range pairs {
@@ -102,8 +104,19 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 			overlap = append(overlap, PairScore{p.A, p.B, p.Score})
 		}
 	}
+	// Each group's merge is given the pairs within the group only (in
+	// their order), so the groups cost the pairs once, not once per group.
+	inGroup := map[string][]similar.Pair{}
+	for _, p := range pairs {
+		if ra, ok := uf.root(p.A); ok {
+			if rb, ok := uf.root(p.B); ok && ra == rb {
+				inGroup[ra] = append(inGroup[ra], p)
+			}
+		}
+	}
 	for _, group := range uf.groups() {
-		if err := do(mergeGroup(pb, group, pairs, "duplicates (similarity > 0.90) merged, every distinct sentence kept", "")); err != nil {
+		r, _ := uf.root(group[0])
+		if err := do(mergeGroup(pb, group, inGroup[r], "duplicates (similarity > 0.90) merged, every distinct sentence kept", "")); err != nil {
 			return nil, err
 		}
 	}
@@ -166,6 +179,14 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// pairFloor is the lowest similarity maintenance uses: the overlapping
+// threshold thr, but not below the merge floor (a pair below it is never
+// compared) nor above the dedup threshold (duplicates need every pair
+// above it).
+func pairFloor(thr float64) float64 {
+	return max(MergeFloor, min(thr, DedupThreshold))
 }
 
 // mergeGroup builds the merge of a group of active bullets into a new
@@ -242,6 +263,14 @@ func (u *unionFind) find(x string) string {
 		x = u.parent[x]
 	}
 	return x
+}
+
+// root is the group of x, if x is in one.
+func (u *unionFind) root(x string) (string, bool) {
+	if _, ok := u.parent[x]; !ok {
+		return "", false
+	}
+	return u.find(x), true
 }
 
 func (u *unionFind) union(a, b string) {

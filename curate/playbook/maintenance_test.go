@@ -2,6 +2,8 @@ package playbook
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"strings"
@@ -12,12 +14,12 @@ import (
 )
 
 // appWorldPlaybook imports the real AppWorld playbook into a playbook in
-// memory (the file is a copy of ../shared/data/appworld_online_trained_playbook.txt).
+// memory (the file is a copy of the AppWorld playbook in curate/similar/testdata).
 func appWorldPlaybook(t *testing.T) (*Playbook, []ImportedBullet) {
 	t.Helper()
-	data, err := os.ReadFile("similar/testdata/appworld_playbook.txt")
+	data, err := os.ReadFile("../similar/testdata/appworld_playbook.txt")
 	if err != nil {
-		t.Skip("AppWorld playbook not available:", err)
+		t.Fatal(err)
 	}
 	in, err := ParseACE(data)
 	if err != nil {
@@ -191,5 +193,86 @@ func TestMergeContentKeepsEverySentence(t *testing.T) {
 	}
 	if strings.Count(strings.ToLower(m), "check the docs first") != 1 {
 		t.Errorf("duplicate sentence kept twice: %q", m)
+	}
+}
+
+// everyPair is a brute-force matcher that answers Pairs with every pair at
+// or above the merge floor, whatever the floor asked: what maintenance
+// would decide if it looked at every pair it could ever use.
+type everyPair struct{ *similar.BruteForce }
+
+func (e everyPair) Pairs(float64) []similar.Pair { return e.BruteForce.Pairs(MergeFloor) }
+
+// recombinedBullets makes bullets of two categories from a few dozen
+// AppWorld sentences, two or three each, so that bullets share sentences:
+// exact copies, near duplicates and overlapping pairs on both sides of
+// every threshold. Some name a number or a negation (whose cap keeps them
+// apart).
+func recombinedBullets(t *testing.T, n int) []*mdstore.Bullet {
+	t.Helper()
+	_, in := appWorldPlaybook(t)
+	var pool []string
+	for _, b := range in {
+		for _, s := range Sentences(b.Content) {
+			if len(strings.Fields(s)) >= 6 && len(pool) < 40 {
+				pool = append(pool, s)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 9))
+	var bs []*mdstore.Bullet
+	for i := 0; i < n; i++ {
+		k := 2 + r.IntN(2)
+		parts := make([]string, k)
+		for j := range parts {
+			parts[j] = pool[r.IntN(len(pool))]
+		}
+		switch r.IntN(10) {
+		case 0:
+			parts = append(parts, fmt.Sprintf("Retry %d times.", 1+r.IntN(3)))
+		case 1:
+			parts[0] = "Never " + strings.ToLower(parts[0][:1]) + parts[0][1:]
+		}
+		cat := []string{"strategy", "api"}[i%2]
+		b := bullet(fmt.Sprintf("%s-%03d", map[string]string{"strategy": "STRAT", "api": "API"}[cat], i+1), cat, strings.Join(parts, " "), r.IntN(4), 0, 0.6)
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+func TestMaintenanceAsWithEveryPair(t *testing.T) {
+	lex := similar.NewLexical()
+	bullets := recombinedBullets(t, 240)
+	plan := func(m func() Matcher, set Settings) (string, *MaintenanceReport) {
+		var bs []*mdstore.Bullet
+		for _, b := range bullets {
+			c := *b
+			bs = append(bs, &c)
+		}
+		pb := New(bs, mdstore.NewIDAllocator(nil), m, now)
+		rep, err := PlanMaintenance(pb, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		for _, a := range rep.Actions {
+			fmt.Fprintf(&out, "%s %s %s %v %.12f %d %q\n", a.Type, a.BulletID, a.TargetBulletID, a.MergedFrom, a.Similarity, a.Priority, a.Content)
+		}
+		fmt.Fprintf(&out, "exact %v near %v overlapping %v\n", rep.ExactGroups, rep.NearPairs, rep.Overlapping)
+		return out.String(), rep
+	}
+	for _, thr := range []float64{0.6, 0.7, 0.85, 0.95} {
+		for _, auto := range []bool{false, true} {
+			set := DefaultSettings()
+			set.Threshold, set.AutoMerge = thr, auto
+			got, rep := plan(func() Matcher { return similar.NewIndex(lex) }, set)
+			want, _ := plan(func() Matcher { return everyPair{similar.NewBruteForce(lex)} }, set)
+			if got != want {
+				t.Errorf("threshold %.2f, auto-merge %v: the index decided otherwise than every pair\nindex:\n%s\nevery pair:\n%s", thr, auto, got, want)
+			}
+			if thr == 0.85 && (len(rep.NearPairs) == 0 || len(rep.Overlapping) == 0) {
+				t.Errorf("threshold 0.85: %d near-duplicate and %d overlapping pairs: the test data does not exercise maintenance", len(rep.NearPairs), len(rep.Overlapping))
+			}
+		}
 	}
 }

@@ -48,6 +48,11 @@ type Index struct {
 	vocab    map[int32][]keyDist // concept -> indexed key ids holding it, with hypernym steps
 	seen     map[[2]string]bool  // (key, lemma) pairs already in vocab
 	removed  int
+	// expanded keeps each query word's keys (expand) while Pairs runs:
+	// every item is a query then, and the index does not change.
+	expanded map[*wordInfo][]keySim
+	// pairs is what Pairs keeps while it runs (nil otherwise).
+	pairs *pairsRun
 	// loaded holds, for an index loaded by LoadSnapshot and not changed
 	// since, what byID, keyIDs and seen are built from when it first
 	// changes: a query never builds those maps.
@@ -59,8 +64,27 @@ type Index struct {
 	lastTerm []int32
 	termPart []float64
 	acc      []float64
-	reachGen []uint32 // by key id
-	reach    []float64
+	reach    []reachOf // by key id
+	scratch  queryScratch
+}
+
+// queryScratch holds the slices a query fills, kept for the next query: a
+// run that matches every item (Pairs) would otherwise allocate them anew
+// each time.
+type queryScratch struct {
+	feats   []feature
+	byDF    []uint64
+	look    []feature
+	skipMax []float64
+	start   []int
+	order   []int32
+}
+
+// reachOf is how well the current query can match a key: up to w, when
+// gen is the query's generation.
+type reachOf struct {
+	gen uint32
+	w   float64
 }
 
 type keyDist struct {
@@ -400,7 +424,17 @@ func (ix *Index) Above(text string, min float64, filter func(id string) bool) []
 		if filter != nil && !filter(c.it.id) {
 			continue
 		}
-		if s := ix.score(q, c.it); s >= min-eps {
+		if ix.lex == nil {
+			if s := ix.score(q, c.it); s >= min-eps {
+				out = append(out, Match{c.it.id, s})
+			}
+			continue
+		}
+		d := ix.docOf(c.it)
+		if ix.cappedBelow(q, d, min) {
+			continue
+		}
+		if s := ix.lex.scoreDocs(q.doc, d); s >= min-eps {
 			out = append(out, Match{c.it.id, s})
 		}
 	}
@@ -437,12 +471,24 @@ func (ix *Index) Candidates(text string, min float64) []Candidate {
 // score, highest first, then by ids. Each item is matched through the index
 // against the items with larger ids, never against all n² pairs.
 func (ix *Index) Pairs(min float64) []Pair {
+	ix.expanded, ix.pairs = map[*wordInfo][]keySim{}, newPairsRun(ix)
+	defer func() { ix.expanded, ix.pairs = nil, nil }()
 	var out []Pair
-	for _, it := range ix.sortedItems() {
+	var slots []int32
+	for slot, it := range ix.items {
+		if it != nil {
+			slots = append(slots, int32(slot))
+		}
+	}
+	sort.Slice(slots, func(i, j int) bool { return ix.items[slots[i]].id < ix.items[slots[j]].id })
+	for _, slot := range slots {
+		it := ix.items[slot]
 		a := it.id
 		for _, m := range ix.Above(ix.textOfItem(it), min, func(id string) bool { return id > a }) {
 			out = append(out, Pair{a, m.ID, m.Score})
 		}
+		// Later items need not find it: its pairs with them are found.
+		ix.pairs.queried[slot] = true
 	}
 	sortPairs(out)
 	return out
@@ -474,14 +520,36 @@ func (ix *Index) query(text string) *query {
 }
 
 func (ix *Index) score(q *query, it *item) float64 {
-	text := ix.textOfItem(it)
 	if ix.lex != nil {
-		if it.doc == nil {
-			it.doc = ix.lex.analyze(text)
-		}
-		return ix.lex.scoreDocs(q.doc, it.doc)
+		return ix.lex.scoreDocs(q.doc, ix.docOf(it))
 	}
-	return ix.engine.Score(q.text, text)
+	return ix.engine.Score(q.text, ix.textOfItem(it))
+}
+
+// docOf is an item's analysed text (lexical engine). It is kept for the
+// next query, except while Pairs runs: every item is then scored against
+// few others, and keeping all their analyses would hold them all in memory
+// at once.
+func (ix *Index) docOf(it *item) *doc {
+	if it.doc != nil {
+		return it.doc
+	}
+	d := ix.lex.analyze(ix.textOfItem(it))
+	if ix.pairs == nil {
+		it.doc = d
+	}
+	return d
+}
+
+// cappedBelow reports whether the lexical engine caps the score of an item
+// (analysed as d) below min because the texts differ by a number or a negation: the cap is
+// known before the words are aligned, so such an item is not scored.
+func (ix *Index) cappedBelow(q *query, d *doc, min float64) bool {
+	l := ix.lex
+	if l.p.noCap || l.p.capBase+l.p.capSlope >= min-eps {
+		return false
+	}
+	return len(q.doc.terms) > 0 && len(d.terms) > 0 && conflict(q.doc, d)
 }
 
 // candidate is an item that may reach the threshold, with an upper bound
@@ -498,6 +566,29 @@ type feature struct {
 	key    int32   // key id
 	weight float64 // the query word's weight times sim
 	df     int     // items holding key
+}
+
+// byTerm returns the features that order lists (in its low 32 bits) by
+// query word, keeping their order within each word (a counting sort: a
+// query has a few dozen words and may have thousands of features).
+func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []feature {
+	start := slices.Grow(sc.start[:0], terms+1)[:terms+1]
+	clear(start)
+	sc.start = start
+	for _, o := range order {
+		start[fs[uint32(o)].term+1]++
+	}
+	for i := 1; i <= terms; i++ {
+		start[i] += start[i-1]
+	}
+	out := slices.Grow(sc.look[:0], len(order))[:len(order)]
+	sc.look = out
+	for _, o := range order {
+		f := fs[uint32(o)]
+		out[start[f.term]] = f
+		start[f.term]++
+	}
+	return out
 }
 
 // candidates returns the items whose score may reach theta, each with an
@@ -539,8 +630,10 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 
 	ix.gen++
 	ix.grow()
-	var feats []feature
-	skipMax := make([]float64, len(q.doc.terms)) // per query word: best feature not looked up
+	sc := &ix.scratch
+	feats := sc.feats[:0]
+	skipMax := slices.Grow(sc.skipMax[:0], len(q.doc.terms))[:len(q.doc.terms)] // per query word: best feature not looked up
+	clear(skipMax)
 	for ti, t := range q.doc.terms {
 		if t.stop {
 			skipMax[ti] = t.weight // stop words are not indexed: never looked up
@@ -554,17 +647,25 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 			feats = append(feats, feature{ti, f.key, t.weight * f.weight, len(ix.postings[f.key])})
 		}
 	}
+	sc.feats = feats
 	// Leave out the features with the longest posting lists while the
 	// query-side share they could add (the best per query word) stays
-	// below need.
-	sort.SliceStable(feats, func(i, j int) bool { return feats[i].df > feats[j].df })
+	// below need. They are taken by posting length, longest first, ties in
+	// the order found: one key per feature packs both, and sorts faster
+	// than the features.
+	byDF := slices.Grow(sc.byDF[:0], len(feats))
+	for i, f := range feats {
+		byDF = append(byDF, uint64(math.MaxUint32-uint32(f.df))<<32|uint64(i))
+	}
+	sc.byDF, sc.skipMax = byDF, skipMax
+	slices.Sort(byDF)
 	base := 0.0
 	for _, v := range skipMax {
 		base += v
 	}
 	first := 0
-	for ; first < len(feats); first++ {
-		f := feats[first]
+	for ; first < len(byDF); first++ {
+		f := feats[uint32(byDF[first])]
 		extra := math.Max(0, f.weight-skipMax[f.term])
 		if base+extra >= need {
 			break
@@ -575,11 +676,11 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 	if base >= need {
 		return all() // stop words alone could reach theta
 	}
-	look := feats[first:]
-	sort.SliceStable(look, func(i, j int) bool { return look[i].term < look[j].term })
+	look := sc.byTerm(feats, byDF[first:], len(q.doc.terms))
 
 	// acc[slot]: what the looked-up features add to base for that item.
-	var order []int32
+	order := sc.order[:0]
+	defer func() { sc.order = order }()
 	for _, f := range look {
 		gain := f.weight - skipMax[f.term]
 		if gain <= 0 {
@@ -588,6 +689,7 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 		for _, slot := range ix.postings[f.key] {
 			switch {
 			case ix.items[slot] == nil:
+			case ix.pairs != nil && ix.pairs.queried[slot]:
 			case ix.seenGen[slot] != ix.gen:
 				ix.seenGen[slot], ix.lastTerm[slot] = ix.gen, int32(f.term)
 				ix.termPart[slot], ix.acc[slot] = gain, gain
@@ -609,16 +711,92 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 		if (1-c)*a+c < theta-eps {
 			continue
 		}
+		if ix.pairs != nil && ix.pairs.outOfReach(ix, slot, a, m, theta) {
+			continue
+		}
 		b := 0.0
 		for _, w := range it.terms {
-			if ref := ix.words[w]; ix.reachGen[ref.key] == ix.gen {
-				b += ref.weight * ix.reach[ref.key]
+			if ref := ix.words[w]; ix.reach[ref.key].gen == ix.gen {
+				b += ref.weight * ix.reach[ref.key].w
 			}
 		}
 		b = math.Min(1, b/it.total)
 		if bound := m*math.Min(a, b) + (1-m)*(a+b)/2; bound >= theta-eps {
 			out = append(out, candidate{it, bound})
 		}
+	}
+	return out
+}
+
+// pairsRun is what Pairs keeps while every item is a query in turn.
+type pairsRun struct {
+	queried []bool // by slot: the item's pairs were found
+	// rare[slot] is the item's total weight (as weight, key -1), then its
+	// words, rarest first (fewest items holding their key; stop words,
+	// which are not indexed, last).
+	rare [][]rareWord
+}
+
+// rareWord is a word of an item: its key id and weight.
+type rareWord struct {
+	key    int32
+	weight float64
+}
+
+func newPairsRun(ix *Index) *pairsRun {
+	return &pairsRun{queried: make([]bool, len(ix.items)), rare: make([][]rareWord, len(ix.items))}
+}
+
+// outOfReach reports whether an item's score stays below theta: its
+// direction towards the query is the weight of its words times how well a
+// query word can match each (reach) over its total, and the score grows
+// with that direction, so once its words miss enough of their weight,
+// whatever the others match, the item cannot reach theta. The words are
+// taken rarest first (the ones a query misses), so the answer is mostly
+// known after a few. It only leaves out items that the bound of candidates
+// leaves out too (2·eps: both sums differ by rounding only), so the
+// candidates are the same, found with less work.
+func (pr *pairsRun) outOfReach(ix *Index, slot int32, a, m, theta float64) bool {
+	words := pr.rare[slot]
+	if words == nil {
+		words = pr.rarestFirst(ix, ix.items[slot])
+		pr.rare[slot] = words
+	}
+	total := words[0].weight
+	missed := 0.0
+	for _, w := range words[1:] {
+		r := ix.reach[w.key]
+		if r.gen != ix.gen {
+			missed += w.weight
+		} else if r.w < 1 {
+			missed += w.weight * (1 - r.w)
+		} else {
+			continue
+		}
+		b := math.Min(1, (total-missed)/total)
+		if m*math.Min(a, b)+(1-m)*(a+b)/2 < theta-2*eps {
+			return true
+		}
+	}
+	return false
+}
+
+// rarestFirst lists an item's total, then its words rarest first.
+func (pr *pairsRun) rarestFirst(ix *Index, it *item) []rareWord {
+	keys := make([]uint64, len(it.terms))
+	for i, w := range it.terms {
+		df := uint32(math.MaxUint32)
+		if ref := ix.words[w]; !ref.stop {
+			df = uint32(min(len(ix.postings[ref.key]), math.MaxUint32-1))
+		}
+		keys[i] = uint64(df)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	out := make([]rareWord, 1+len(keys))
+	out[0] = rareWord{-1, it.total}
+	for i, k := range keys {
+		ref := ix.words[it.terms[uint32(k)]]
+		out[1+i] = rareWord{ref.key, ref.weight}
 	}
 	return out
 }
@@ -631,18 +809,17 @@ func (ix *Index) grow() {
 		ix.termPart = append(ix.termPart, make([]float64, n-len(ix.termPart))...)
 		ix.acc = append(ix.acc, make([]float64, n-len(ix.acc))...)
 	}
-	if n := len(ix.postings); len(ix.reachGen) < n {
-		ix.reachGen = append(ix.reachGen, make([]uint32, n-len(ix.reachGen))...)
-		ix.reach = append(ix.reach, make([]float64, n-len(ix.reach))...)
+	if n := len(ix.postings); len(ix.reach) < n {
+		ix.reach = append(ix.reach, make([]reachOf, n-len(ix.reach))...)
 	}
 }
 
 // setReach records that a query word can match key with similarity up to w.
 func (ix *Index) setReach(key int32, w float64) {
-	if ix.reachGen[key] != ix.gen {
-		ix.reachGen[key], ix.reach[key] = ix.gen, w
-	} else if w > ix.reach[key] {
-		ix.reach[key] = w
+	if r := &ix.reach[key]; r.gen != ix.gen {
+		r.gen, r.w = ix.gen, w
+	} else if w > r.w {
+		r.w = w
 	}
 }
 
@@ -657,6 +834,9 @@ type keySim struct {
 // (similarity 1) and the keys of indexed words sharing one of its WordNet
 // concepts (the best concept similarity), sorted by key id.
 func (ix *Index) expand(t term) []keySim {
+	if out, ok := ix.expanded[t.wordInfo]; ok {
+		return out
+	}
 	best := map[int32]float64{}
 	if id, ok := ix.keyID(t.key); ok {
 		best[id] = 1
@@ -671,6 +851,9 @@ func (ix *Index) expand(t term) []keySim {
 		out = append(out, keySim{k, w})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	if ix.expanded != nil {
+		ix.expanded[t.wordInfo] = out
+	}
 	return out
 }
 

@@ -139,8 +139,10 @@ func sameAnswers(t *testing.T, built, loaded *Index, queries []string) {
 			}
 		}
 	}
-	if a, b := fmt.Sprint(built.Pairs(0.9)), fmt.Sprint(loaded.Pairs(0.9)); a != b {
-		t.Fatalf("Pairs: %s vs %s", a, b)
+	for _, min := range []float64{0.6, 0.9} {
+		if a, b := fmt.Sprint(built.Pairs(min)), fmt.Sprint(loaded.Pairs(min)); a != b {
+			t.Fatalf("Pairs(%v): %s vs %s", min, a, b)
+		}
 	}
 }
 
@@ -247,4 +249,35 @@ func replaceInts(t *testing.T, data []byte, old, new []int32) []byte {
 	}
 	t.Fatalf("%v not found once in the snapshot", old)
 	return nil
+}
+
+// Pairs of a loaded index whose items were not added in the order of their
+// ids are the pairs of the built index (every item has a copy).
+func TestIndexSnapshotPairs(t *testing.T) {
+	base := playbookBullets(t)[:100]
+	items := append(append([]string(nil), base...), base...)
+	e := NewLexical()
+	table, terms := termsOf(e, items)
+	ids := make([]string, len(items))
+	texts := map[string]string{}
+	for i, text := range items {
+		ids[i] = fmt.Sprintf("B-%05d", len(items)-i) // the last added has the smallest id
+		texts[ids[i]] = text
+	}
+	text := func(id string) string { return texts[id] }
+	built := NewIndex(e)
+	built.SetText(text)
+	built.AddAllTerms(ids, e.Vocabulary(table), terms)
+	loaded := NewIndex(e)
+	loaded.SetText(text)
+	if !loaded.LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), built.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)) {
+		t.Fatal("snapshot not taken")
+	}
+	want := built.Pairs(0.6)
+	if len(want) < 10 {
+		t.Fatalf("%d pairs: the test data does not exercise Pairs", len(want))
+	}
+	if got := loaded.Pairs(0.6); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("loaded index: %d pairs, built index %d", len(got), len(want))
+	}
 }

@@ -2,6 +2,8 @@ package similar
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -221,6 +223,54 @@ func TestIndexByTermsEqualsIndexByText(t *testing.T) {
 			if a, b := fmt.Sprint(byText.Above(q, min, nil)), fmt.Sprint(byTerms.Above(q, min, nil)); a != b {
 				t.Fatalf("Above(%q, %v): %s vs %s", q, min, a, b)
 			}
+		}
+	}
+}
+
+// TestIndexPairsOfSharedSentences holds Pairs to brute force on texts that
+// share whole sentences (as bullets merged from the same lessons do): many
+// items reach every threshold maintenance asks for, some differ by a number
+// or a negation.
+func TestIndexPairsOfSharedSentences(t *testing.T) {
+	var pool []string
+	for _, b := range playbookBullets(t) {
+		for _, s := range strings.SplitAfter(b, ". ") {
+			if s = strings.TrimSpace(s); len(strings.Fields(s)) >= 6 && len(pool) < 30 {
+				pool = append(pool, s)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	e := NewLexical()
+	ix, bf := NewIndex(e), NewBruteForce(e)
+	for i := 0; i < 300; i++ {
+		parts := []string{pool[r.IntN(len(pool))], pool[r.IntN(len(pool))]}
+		switch r.IntN(6) {
+		case 0:
+			parts = append(parts, pool[r.IntN(len(pool))])
+		case 1:
+			parts = append(parts, fmt.Sprintf("Retry %d times.", 1+r.IntN(2)))
+		case 2:
+			parts = append([]string{"Never"}, parts...)
+		}
+		id := fmt.Sprintf("S-%04d", i)
+		ix.Add(id, strings.Join(parts, " "))
+		bf.Add(id, strings.Join(parts, " "))
+	}
+	all := bf.Pairs(0.6)
+	for _, min := range []float64{0.6, 0.75, 0.85, 0.9} {
+		var want []Pair
+		for _, p := range all {
+			if p.Score >= min-eps {
+				want = append(want, p)
+			}
+		}
+		got := ix.Pairs(min)
+		if len(want) < 20 {
+			t.Fatalf("%d pairs above %.2f: the test data does not exercise Pairs", len(want), min)
+		}
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			t.Errorf("Pairs(%.2f): index found %d pairs, brute force %d", min, len(got), len(want))
 		}
 	}
 }
