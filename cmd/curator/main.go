@@ -12,19 +12,22 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/internal/memlimit"
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// softMemoryLimit keeps a large run's memory near what it really holds: the
-// garbage collector works harder as the heap nears it (GOMEMLIMIT overrides).
-const softMemoryLimit = 256 << 20
+// softMemoryFloor is the least soft memory limit of a run: the limit
+// follows the live heap (half again what the last collection kept, at
+// least this), so a run's memory stays near what it really holds and a run
+// that holds much is not collected over and over (GOMEMLIMIT overrides).
+const softMemoryFloor = 128 << 20
 
 // gcPercent is how much the heap may grow between collections (Go's GOGC).
 const gcPercent = 400
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(softMemoryLimit)
+		memlimit.Follow(softMemoryFloor)
 	}
 	// A run is short: below the limit, collect less often than Go's default
 	// (GOGC=100 collects some twenty times in an hourly run). GOGC overrides.

@@ -62,8 +62,10 @@ func (p *Playbook) unmade(i int) *mdstore.BulletSummary {
 	if p.lazy == nil || p.bullets.base[i] != nil {
 		return nil
 	}
-	if _, replaced := p.bullets.added[p.bullets.keys[i]]; replaced {
-		return nil
+	if len(p.bullets.added) > 0 {
+		if _, replaced := p.bullets.added[p.bullets.keys[i]]; replaced {
+			return nil
+		}
 	}
 	return p.lazy.sums[i]
 }

@@ -80,9 +80,10 @@ func (c *CategoryMatcher) AddTerms(category, id string, v *similar.Vocabulary, t
 
 // TermBatch is the bullets of one category, given by their words: their
 // ids, the words of each (asked once, when the category's candidate index
-// is built or loaded; nil when they cannot be given) and, when the caller
-// can name the batch cheaply, Key (zero: the key is computed from the
-// words, similar.BatchKey).
+// is built or its key computed; nil when they cannot be given) and, when
+// the caller can name the batch cheaply, Key (zero: the key is computed
+// from the words, similar.BatchKey). A stored index loaded under Key holds
+// the words itself.
 type TermBatch struct {
 	IDs   []string
 	Vocab *similar.Vocabulary

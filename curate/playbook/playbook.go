@@ -100,8 +100,9 @@ func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 // only, by the words the index keeps, category by category; false when
 // some bullet was read already or the matcher cannot take words (then
 // nothing was added). The words of a category are decoded only when its
-// candidate index is built or loaded, and a category whose bullets the
-// index names by a token is keyed by it (no hash of its words).
+// candidate index is built, or its key computed: a category whose bullets
+// the index names by a token is keyed by it, and its stored index, loaded
+// under that key, holds the words.
 func (p *Playbook) addUnread() bool {
 	type batch struct {
 		ids  []string

@@ -12,6 +12,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/internal/memlimit"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -88,13 +89,13 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 func Curate(opts *CurateOptions) error {
 	if opts.Settings.Maintenance {
 		// Maintenance holds every bullet's text and every category's
-		// candidate index (about 300 MB at 100,000 bullets): under the
-		// short runs' soft limit of 256 MiB the garbage collector would
-		// run without pause (4× the time). The heap may then grow 2×, not
-		// the short runs' 5×, between collections. GOMEMLIMIT and GOGC
-		// override.
+		// candidate index (about 300 MB at 100,000 bullets): with the
+		// short runs' soft limit (half again the live heap) the garbage
+		// collector would run four times as often. Its limit is at least
+		// 1 GiB, and the heap may grow 2×, not the short runs' 5×,
+		// between collections. GOMEMLIMIT and GOGC override.
 		if os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(max(debug.SetMemoryLimit(-1), maintenanceMemoryLimit))
+			memlimit.AtLeast(maintenanceMemoryLimit)
 		}
 		if os.Getenv("GOGC") == "" {
 			debug.SetGCPercent(maintenanceGCPercent)
