@@ -4,13 +4,13 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/internal/memlimit"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -55,14 +55,14 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 			defer srv.Close()
 			// A server lives long and holds the live memory listing (about
 			// 70 MB of fields at 100,000 entries): under the short runs' soft
-			// limit of 256 MiB its garbage collector would run every few
-			// calls. The limit is raised once the listing is open, so that
-			// reading the store to open it stays under the short runs' limit.
-			// GOMEMLIMIT overrides.
+			// limit (half again the live heap) its garbage collector would
+			// run every few calls. The limit is raised to at least 1 GiB
+			// once the listing is open, so that reading the store to open it
+			// stays under the short runs' limit. GOMEMLIMIT overrides.
 			if os.Getenv("GOMEMLIMIT") == "" {
 				go func() {
 					<-srv.live.ready
-					debug.SetMemoryLimit(serverMemoryLimit)
+					memlimit.AtLeast(serverMemoryLimit)
 				}()
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
