@@ -16,6 +16,9 @@ const PromptTemplate = "curation_prompt.md.tmpl"
 // NeighbourFloor is the least similarity of a bullet shown as a neighbour.
 const NeighbourFloor = 0.3
 
+// promptNeighbours is how many bullets the prompt shows near each lesson.
+const promptNeighbours = 5
+
 // PromptNeighbour is a bullet near a lesson.
 type PromptNeighbour struct {
 	ID, Category, Content string
@@ -48,16 +51,19 @@ type PromptData struct {
 	NeighbourFloor float64
 }
 
-// BuildPrompt gathers the reflection's lessons and, for each, up to five
-// active bullets with a similarity of at least NeighbourFloor.
+// BuildPrompt gathers the reflection's lessons and, for each, the five
+// active bullets most similar to it (highest first, then by id) with a
+// similarity of at least NeighbourFloor.
 func BuildPrompt(pb *Playbook, r *mdstore.Reflection, set Settings) PromptData {
 	d := PromptData{Reflection: r, Body: strings.TrimSpace(r.Body), Stats: StatsOf(pb), Threshold: set.Threshold,
 		MergeFloor: MergeFloor, MinConfidence: set.MinConfidence, NeighbourFloor: NeighbourFloor}
 	for i, l := range r.Lessons {
 		pl := PromptLesson{Index: i + 1, Category: NormCategory(l.Category), Confidence: l.Conf(), Content: strings.TrimSpace(l.Content)}
-		ms := pb.Matcher.Above(l.Content, NeighbourFloor)
-		if len(ms) > 5 {
-			ms = ms[:5]
+		// The five highest: scored from the highest bound down, so a
+		// large playbook reads the texts of a few candidates only.
+		ms := pb.Matcher.Top(l.Content, NeighbourFloor, promptNeighbours, nil)
+		if len(ms) > promptNeighbours {
+			ms = ms[:promptNeighbours]
 		}
 		for _, m := range ms {
 			b := pb.Bullet(m.ID)
