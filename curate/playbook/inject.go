@@ -33,6 +33,27 @@ func TopBullets(bullets []*mdstore.Bullet, category string, n int) []*mdstore.Bu
 	return out
 }
 
+// Top is TopBullets over the playbook's active bullets, chosen from what
+// the bullet index holds of each (priority, counters, confidence,
+// validation): only the bullets chosen are made and read.
+func (p *Playbook) Top(category string, n int) []*mdstore.Bullet {
+	var out []activeFacts
+	p.eachActive(func(a activeFacts) {
+		if (category == "" || a.Category == category) && a.Validation != "required" && a.Validation != "rejected" {
+			out = append(out, a)
+		}
+	})
+	sort.SliceStable(out, func(i, j int) bool { return factsRankBefore(out[i], out[j]) })
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	top := make([]*mdstore.Bullet, len(out))
+	for i, a := range out {
+		top[i] = p.Bullet(a.ID)
+	}
+	return top
+}
+
 // InjectBlock renders the block that inject writes (markers included).
 // It holds no timestamp, so the same bullets give the same bytes.
 func InjectBlock(bullets []*mdstore.Bullet, category string) string {

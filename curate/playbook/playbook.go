@@ -155,6 +155,7 @@ func (p *Playbook) addUnread() bool {
 type activeFacts struct {
 	ID, Category, Validation string
 	Confidence               float64
+	Priority                 int
 	Helpful, Harmful         int
 	// ContentLen is the content's length (of a bullet not read yet, the
 	// bullet index's).
@@ -187,11 +188,15 @@ func (p *Playbook) eachActive(f func(a activeFacts)) {
 		if sum := p.unmade(i); sum != nil {
 			if sum.IsActive {
 				f(activeFacts{ID: sum.ID, Category: sum.Category, Validation: sum.Validation, Confidence: sum.Confidence,
-					Helpful: sum.HelpfulCount, Harmful: sum.HarmfulCount, ContentLen: sum.ContentLen, sum: sum})
+					Priority: sum.Priority, Helpful: sum.HelpfulCount, Harmful: sum.HarmfulCount, ContentLen: sum.ContentLen, sum: sum})
 			}
 			continue
 		}
-		made(p.bullets.get(id))
+		if b, replaced := p.bullets.added[id]; replaced {
+			made(b)
+		} else {
+			made(p.bullets.at(i))
+		}
 	}
 	for _, id := range fresh {
 		made(p.bullets.added[id])
@@ -200,7 +205,7 @@ func (p *Playbook) eachActive(f func(a activeFacts)) {
 
 func (p *Playbook) factsOf(b *mdstore.Bullet) activeFacts {
 	a := activeFacts{ID: b.ID, Category: b.Category, Validation: b.Validation, Confidence: b.Confidence,
-		Helpful: b.HelpfulCount, Harmful: b.HarmfulCount, ContentLen: len(b.Content)}
+		Priority: b.Priority, Helpful: b.HelpfulCount, Harmful: b.HarmfulCount, ContentLen: len(b.Content)}
 	if sum := p.summary(b); sum != nil {
 		a.ContentLen, a.sum = sum.ContentLen, sum
 	}

@@ -146,10 +146,16 @@ func sortResults(pb *Playbook, out []QueryResult, limit int) []QueryResult {
 
 // ranksBefore orders bullets by priority, helpful − harmful, confidence, id.
 func ranksBefore(a, b *mdstore.Bullet) bool {
+	return factsRankBefore(activeFacts{ID: a.ID, Priority: a.Priority, Helpful: a.HelpfulCount, Harmful: a.HarmfulCount, Confidence: a.Confidence},
+		activeFacts{ID: b.ID, Priority: b.Priority, Helpful: b.HelpfulCount, Harmful: b.HarmfulCount, Confidence: b.Confidence})
+}
+
+// factsRankBefore is ranksBefore on what the bullet index holds.
+func factsRankBefore(a, b activeFacts) bool {
 	if a.Priority != b.Priority {
 		return a.Priority > b.Priority
 	}
-	if x, y := a.HelpfulCount-a.HarmfulCount, b.HelpfulCount-b.HarmfulCount; x != y {
+	if x, y := a.Helpful-a.Harmful, b.Helpful-b.Harmful; x != y {
 		return x > y
 	}
 	if a.Confidence != b.Confidence {

@@ -59,10 +59,7 @@ func Inject(opts *InjectOptions) error {
 		return err
 	}
 	defer s.WriteCaches()
-	top := playbook.TopBullets(pb.Active(), opts.Category, opts.Top)
-	for _, b := range top {
-		pb.Bullet(b.ID) // read its content
-	}
+	top := pb.Top(opts.Category, opts.Top) // read with their content
 	if err := pb.Err(); err != nil {
 		return err
 	}
