@@ -347,13 +347,11 @@ func (s *Store) knownIDs(ids []string, invalid []*InvalidFile) ([]string, []*Inv
 			ids = append(ids, strings.TrimSuffix(f.Path[strings.LastIndex(f.Path, "/")+1:], ".md"))
 		}
 	}
-	lines, bad, err := s.ReadMergeLogs()
+	logIDs, bad, err := s.MergeLogIDs()
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, l := range lines {
-		ids = append(ids, l.IDs()...)
-	}
+	ids = append(ids, logIDs...)
 	refIDs, err := s.bulletIDsInRefs()
 	if err != nil {
 		return nil, nil, err

@@ -112,7 +112,7 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	var ids *mdstore.IDAllocator // a playbook that only answers allocates no id
 	var bad []*mdstore.InvalidFile
 	if readOnly {
-		_, bad, err = s.ReadMergeLogs() // its unreadable lines are reported all the same
+		_, bad, err = s.MergeLogIDs() // its unreadable lines are reported all the same
 		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes)
 	} else {
 		var known []string

@@ -1,0 +1,82 @@
+package mdstore
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The merge logs' ids come from the cache for logs that did not change,
+// equal the ids of every line read (ReadMergeLogs), follow a log that
+// changes, and a log with an unreadable line is reported on every run.
+func TestMergeLogIDsFollowLogs(t *testing.T) {
+	s, _ := newStore(t)
+	write := func(rel string, data []byte) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(s.Path(rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(s.Path(rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("context/log/2026/01/run-1.jsonl", EncodeMergeLog([]MergeLogLine{
+		{RunID: "run-1", MergeType: "new_bullet", BulletID: "STRAT-001"},
+		{RunID: "run-1", MergeType: "merge_similar", BulletID: "STRAT-002-v2", TargetBulletID: "STRAT-002", MergedFromBulletIDs: []string{"STRAT-002", "STRAT-009"}},
+	}))
+	write("context/log/2026/02/run-2.jsonl", EncodeMergeLog([]MergeLogLine{{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-004"}}))
+	want := func() []string {
+		t.Helper()
+		lines, _, err := s.ReadMergeLogs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range lines {
+			for _, id := range l.IDs() {
+				if id != "" {
+					out = append(out, id)
+				}
+			}
+		}
+		return out
+	}
+	check := func(step string, wantBad int) {
+		t.Helper()
+		got, bad, err := s.MergeLogIDs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.WriteCaches()
+		if !slices.Equal(got, want()) {
+			t.Errorf("%s: ids %v, want %v", step, got, want())
+		}
+		if len(bad) != wantBad {
+			t.Errorf("%s: %d unreadable lines reported, want %d: %v", step, len(bad), wantBad, bad)
+		}
+	}
+	check("first run", 0)
+	cached, err := os.ReadFile(filepath.Join(s.Dir, mergeLogIDsPath))
+	if err != nil || !strings.Contains(string(cached), "STRAT-009") {
+		t.Fatalf("cache %q %v", cached, err)
+	}
+	check("from the cache", 0)
+
+	// The cache is what the second run used: a cache naming other ids for
+	// an unchanged log is believed (so the cache, not the log, was read).
+	os.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(strings.ReplaceAll(string(cached), "API-004", "API-777")), 0o644)
+	if got, _, _ := s.MergeLogIDs(); !slices.Contains(got, "API-777") {
+		t.Fatalf("the cache was not used: %v", got)
+	}
+	os.Remove(filepath.Join(s.Dir, mergeLogIDsPath))
+	s.WriteCaches()
+
+	// A log that grows, and one with a line that cannot be read.
+	write("context/log/2026/02/run-2.jsonl", EncodeMergeLog([]MergeLogLine{{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-004"},
+		{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-005"}}))
+	write("context/log/2026/03/run-3.jsonl", append(EncodeMergeLog([]MergeLogLine{{RunID: "run-3", MergeType: "new_bullet", BulletID: "VERIF-001"}}), "{not json\n"...))
+	check("after a log grew and a damaged one came", 1)
+	check("again", 1)
+}
