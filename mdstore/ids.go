@@ -39,6 +39,7 @@ import (
 	"github.com/curator-dev/curator/internal/gitcommit"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // DefaultIDPrefixes are the id prefixes of the built-in categories.
@@ -374,6 +375,14 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 		return nil, err
 	}
 	cache := s.readRefIDs()
+	// HEAD's category trees are noted for the run's commit (noteCommit).
+	head := &headFolders{cache: cache, folders: map[string]plumbing.Hash{}}
+	var headTree plumbing.Hash
+	if ref, err := storer.ResolveReference(r.Objects(), plumbing.HEAD); err == nil {
+		if c, err := object.GetCommit(r.Objects(), ref.Hash()); err == nil {
+			head.head, headTree = ref.Hash(), c.TreeHash
+		}
+	}
 	seen := map[plumbing.Hash]bool{}
 	var ids []string
 	err = refs.ForEach(func(ref *plumbing.Reference) error {
@@ -394,6 +403,13 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 			if err != nil {
 				continue
 			}
+			if c.TreeHash == headTree {
+				for _, e := range sub.Entries {
+					if !e.Mode.IsFile() {
+						head.folders[root+"/"+e.Name] = e.Hash
+					}
+				}
+			}
 			for _, e := range sub.Entries {
 				if e.Mode.IsFile() {
 					if strings.HasSuffix(e.Name, ".md") {
@@ -412,6 +428,9 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 	})
 	if cache.dirty {
 		s.queueCache(refIDsPath, func() { cache.save(s) })
+	}
+	if !head.head.IsZero() {
+		s.headFolders = head
 	}
 	return ids, err
 }

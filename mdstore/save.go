@@ -77,6 +77,9 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 		if err := syncAll(s.Dir); err != nil {
 			return hash, err
 		}
+		if info.MergeParent == "" {
+			s.noteCommit(c, hash)
+		}
 	}
 	stage("committed")
 	if err := os.Remove(journal); err != nil {

@@ -74,6 +74,9 @@ type Store struct {
 	// WriteCaches: the bullet index checks that it holds them as they are.
 	bulletsRead   map[string]bool
 	bulletsReadMu sync.Mutex
+	// headFolders: HEAD's category trees as the listing of the branches'
+	// bullet names saw them, for the run's commit (noteCommit).
+	headFolders *headFolders
 }
 
 // WriteCaches writes the caches a run has queued: the object cache of its

@@ -1,0 +1,121 @@
+package mdstore
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// headFolders is what the listing of the branches' bullet names saw of
+// HEAD's commit: the tree of each category folder, whose names the cache
+// holds. A commit of the run then gives the cache the names of the trees
+// it made (the parent's names, less the files it removed, plus the files
+// it wrote), so the next run does not read those trees from git again.
+type headFolders struct {
+	cache   *refIDs
+	head    plumbing.Hash            // HEAD's commit when listed
+	folders map[string]plumbing.Hash // store-relative category folder -> tree
+}
+
+// noteCommit gives the cache of branch names the category trees of the
+// commit a run just made on top of the HEAD it listed (nothing for a merge,
+// or when HEAD had moved in between).
+func (s *Store) noteCommit(c *Changeset, commit string) {
+	h := s.headFolders
+	s.headFolders = nil
+	if h == nil || commit == "" {
+		return
+	}
+	r, err := s.openRepo()
+	if err != nil {
+		return
+	}
+	co, err := object.GetCommit(r.Objects(), plumbing.NewHash(commit))
+	if err != nil || len(co.ParentHashes) != 1 || co.ParentHashes[0] != h.head {
+		return
+	}
+	type change struct{ added, removed []string }
+	changed := map[string]*change{}
+	note := func(rel string, removed bool) bool {
+		dir, name, ok := categoryFile(rel)
+		if !ok {
+			return !strings.HasPrefix(rel, "context/bullets/") && !strings.HasPrefix(rel, "context/archive/")
+		}
+		ch := changed[dir]
+		if ch == nil {
+			ch = &change{}
+			changed[dir] = ch
+		}
+		if removed {
+			ch.removed = append(ch.removed, name)
+		} else {
+			ch.added = append(ch.added, name)
+		}
+		return true
+	}
+	for _, ch := range c.Changes {
+		if ch.Root {
+			continue
+		}
+		if !note(ch.Path, ch.Delete) || ch.From != "" && !note(ch.From, true) {
+			return // a file deeper in a category folder: not derived
+		}
+	}
+	tree, err := co.Tree()
+	if err != nil {
+		return
+	}
+	noted := false
+	for dir, ch := range changed {
+		var names []string
+		if old, had := h.folders[dir]; had {
+			line, ok := h.cache.lines[old]
+			if !ok {
+				continue
+			}
+			names = strings.Fields(line)
+		}
+		names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(ch.removed, n) })
+		for _, n := range ch.added {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		root, cat := dir[:strings.LastIndexByte(dir, '/')], dir[strings.LastIndexByte(dir, '/')+1:]
+		parent, err := tree.Tree(r.Prefix() + root)
+		if err != nil {
+			continue
+		}
+		for _, e := range parent.Entries {
+			if e.Name == cat && !e.Mode.IsFile() {
+				slices.Sort(names)
+				h.cache.lines[e.Hash] = strings.Join(names, " ")
+				h.cache.used[e.Hash] = true
+				noted = true
+			}
+		}
+	}
+	if noted {
+		s.queueCache(refIDsPath, func() { h.cache.save(s) })
+	}
+}
+
+// categoryFile splits a bullet file's store-relative path into its
+// category folder and bullet name; false for any other path (or a file
+// deeper in a category folder).
+func categoryFile(rel string) (dir, name string, ok bool) {
+	var rest string
+	for _, root := range []string{"context/bullets/", "context/archive/"} {
+		if r, found := strings.CutPrefix(rel, root); found {
+			rest = r
+			dir = root
+		}
+	}
+	cat, file, found := strings.Cut(rest, "/")
+	if !found || cat == "" || strings.Contains(file, "/") || !strings.HasSuffix(file, ".md") {
+		return "", "", false
+	}
+	return dir + cat, strings.TrimSuffix(file, ".md"), true
+}
