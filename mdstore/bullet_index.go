@@ -457,7 +457,6 @@ type bulletIndex struct {
 // arrays instead of three allocations per bullet.
 type summaryAlloc struct {
 	sums []BulletSummary
-	flat []uint32
 	strs []string
 }
 
@@ -480,15 +479,6 @@ func (a *summaryAlloc) strings(n int) []string {
 	l := a.strs[:n:n]
 	a.strs = a.strs[n:]
 	return l
-}
-
-func (a *summaryAlloc) terms(n int) []uint32 {
-	if n > len(a.flat) {
-		a.flat = make([]uint32, max(n, 16*allocChunk))
-	}
-	t := a.flat[:n:n]
-	a.flat = a.flat[n:]
-	return t
 }
 
 // readBulletIndex reads the index file; an unusable one gives an empty
@@ -925,7 +915,6 @@ type writer struct{ b []byte }
 func (w *writer) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 func (w *writer) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
 func (w *writer) u64(v uint64)     { w.b = binary.BigEndian.AppendUint64(w.b, v) }
-func (w *writer) bytes(b []byte)   { w.uvarint(uint64(len(b))); w.b = append(w.b, b...) }
 func (w *writer) str(s string)     { w.uvarint(uint64(len(s))); w.b = append(w.b, s...) }
 func (w *writer) list(l []string) {
 	w.uvarint(uint64(len(l)))
@@ -1015,13 +1004,6 @@ func (r *reader) list(a *summaryAlloc) []string {
 		out[i] = r.bytes()
 	}
 	return out
-}
-
-func (r *reader) skipList() {
-	n := r.uvarint()
-	for ; n > 0 && !r.bad; n-- {
-		r.bytes()
-	}
 }
 
 func (r *reader) time() time.Time {
