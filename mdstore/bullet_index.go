@@ -649,47 +649,41 @@ func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary
 	return sum, true
 }
 
+// entryWordsAt reads an entry up to its words: their count and bytes,
+// and what follows them (the rest of the frontmatter).
+func entryWordsAt(e string) (n uint64, words, rest string, ok bool) {
+	r := reader{b: e}
+	r.bytes() // path
+	for range 3 {
+		r.varint() // size, times
+	}
+	for range 3 {
+		r.bytes() // id, category, validation
+	}
+	r.u64() // confidence
+	for range 5 {
+		r.varint() // priority, counters, content length
+	}
+	n = r.uvarint()
+	words = r.bytes()
+	return n, words, r.b, !r.bad
+}
+
 // entryRest is the part of an entry after its words: the frontmatter
 // fields a run decodes only when asked ("" when damaged).
 func entryRest(e string) string {
-	r := reader{b: e}
-	r.bytes()
-	r.varint()
-	r.varint()
-	r.varint()
-	r.bytes()
-	r.bytes()
-	r.bytes()
-	r.u64()
-	for range 6 {
-		r.varint()
-	}
-	r.uvarint()
-	r.bytes()
-	if r.bad {
+	_, _, rest, ok := entryWordsAt(e)
+	if !ok {
 		return ""
 	}
-	return r.b
+	return rest
 }
 
 // entryWords is the part of an entry that holds its words ("" when
 // damaged).
 func entryWords(e string) string {
-	r := reader{b: e}
-	r.bytes()
-	r.varint()
-	r.varint()
-	r.varint()
-	r.bytes()
-	r.bytes()
-	r.bytes()
-	r.u64()
-	for range 5 {
-		r.varint()
-	}
-	n := r.uvarint()
-	w := r.bytes()
-	if r.bad {
+	n, w, _, ok := entryWordsAt(e)
+	if !ok {
 		return ""
 	}
 	return strconv.FormatUint(n, 10) + ":" + w

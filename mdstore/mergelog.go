@@ -58,6 +58,25 @@ func EncodeMergeLog(lines []MergeLogLine) []byte {
 // ReadMergeLogs reads every merge-log line of the store, ordered by file
 // (run) then line. Unreadable lines are reported and skipped.
 func (s *Store) ReadMergeLogs() ([]MergeLogLine, []*InvalidFile, error) {
+	files, err := s.mergeLogFiles()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []MergeLogLine
+	var bad []*InvalidFile
+	for _, f := range files {
+		lines, fileBad := readMergeLog(f.path, f.rel)
+		out = append(out, lines...)
+		bad = append(bad, fileBad...)
+	}
+	return out, bad, nil
+}
+
+// mergeLogFile is one merge-log file: its path and store-relative path.
+type mergeLogFile struct{ path, rel string }
+
+// mergeLogFiles lists the merge-log files, sorted (by run).
+func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 	root := s.Path("context/log")
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -73,34 +92,43 @@ func (s *Store) ReadMergeLogs() ([]MergeLogLine, []*InvalidFile, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sort.Strings(files)
+	out := make([]mergeLogFile, len(files))
+	for i, f := range files {
+		rel, _ := filepath.Rel(s.Dir, f)
+		out[i] = mergeLogFile{f, filepath.ToSlash(rel)}
+	}
+	return out, nil
+}
+
+// readMergeLog reads the lines of one merge-log file; unreadable lines
+// are reported and skipped.
+func readMergeLog(path, rel string) ([]MergeLogLine, []*InvalidFile) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, []*InvalidFile{{Path: rel, Msg: err.Error()}}
+	}
 	var out []MergeLogLine
 	var bad []*InvalidFile
-	for _, f := range files {
-		rel, _ := filepath.Rel(s.Dir, f)
-		rel = filepath.ToSlash(rel)
-		data, err := os.ReadFile(f)
-		if err != nil {
-			bad = append(bad, &InvalidFile{Path: rel, Msg: err.Error()})
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), MaxRecordSize)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 0, 64<<10), MaxRecordSize)
-		for n := 1; sc.Scan(); n++ {
-			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-				continue
-			}
-			var l MergeLogLine
-			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-				bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: fmt.Sprintf("merge log line: %v", err)})
-				continue
-			}
-			out = append(out, l)
+		var l MergeLogLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: fmt.Sprintf("merge log line: %v", err)})
+			continue
 		}
+		out = append(out, l)
 	}
-	return out, bad, nil
+	if err := sc.Err(); err != nil {
+		bad = append(bad, &InvalidFile{Path: rel, Msg: fmt.Sprintf("merge log: %v", err)})
+	}
+	return out, bad
 }
 
 // IDs returns every bullet id a log line mentions.

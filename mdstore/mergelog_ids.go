@@ -1,11 +1,6 @@
 package mdstore
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,33 +18,18 @@ const mergeLogIDsPath = ".cache/merge-log-ids"
 // a log that did not change since a run read it come from the cache; a log
 // with unreadable lines is not cached, so it is reported every time.
 func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
-	root := s.Path("context/log")
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if os.IsNotExist(err) {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := s.mergeLogFiles()
 	if err != nil {
 		return nil, nil, err
 	}
-	sort.Strings(files)
 	cache := s.readMergeLogIDs()
 	kept := map[string]string{}
 	dirty := false
 	var ids []string
 	var bad []*InvalidFile
 	for _, f := range files {
-		rel, _ := filepath.Rel(s.Dir, f)
-		rel = filepath.ToSlash(rel)
-		st, ok := statFile(f)
+		rel := f.rel
+		st, ok := statFile(f.path)
 		key := rel + "\t" + strconv.FormatInt(st.size, 10) + "\t" + strconv.FormatInt(st.mtime, 10) + "\t" + strconv.FormatInt(st.ctime, 10)
 		if line, hit := cache[key]; hit && ok {
 			ids = append(ids, strings.Fields(line)...)
@@ -57,7 +37,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 			continue
 		}
 		dirty = true
-		got, fileBad := readMergeLogIDs(f, rel)
+		got, fileBad := readMergeLogIDs(f.path, rel)
 		ids = append(ids, got...)
 		bad = append(bad, fileBad...)
 		if ok && len(fileBad) == 0 {
@@ -72,31 +52,14 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 
 // readMergeLogIDs reads the ids of one merge-log file.
 func readMergeLogIDs(path, rel string) ([]string, []*InvalidFile) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, []*InvalidFile{{Path: rel, Msg: err.Error()}}
-	}
+	lines, bad := readMergeLog(path, rel)
 	var ids []string
-	var bad []*InvalidFile
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), MaxRecordSize)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var l MergeLogLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: fmt.Sprintf("merge log line: %v", err)})
-			continue
-		}
+	for _, l := range lines {
 		for _, id := range l.IDs() {
 			if id != "" {
 				ids = append(ids, id)
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		bad = append(bad, &InvalidFile{Path: rel, Msg: fmt.Sprintf("merge log: %v", err)})
 	}
 	return ids, bad
 }
