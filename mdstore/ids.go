@@ -39,7 +39,6 @@ import (
 	"github.com/curator-dev/curator/internal/gitcommit"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // DefaultIDPrefixes are the id prefixes of the built-in categories.
@@ -370,7 +369,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 	if err != nil {
 		return nil, nil //nolint:nilerr // no repository: nothing to add
 	}
-	refs, err := r.Objects().IterReferences()
+	tips, err := r.Branches()
 	if err != nil {
 		return nil, err
 	}
@@ -378,25 +377,22 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 	// HEAD's category trees are noted for the run's commit (noteCommit).
 	head := &headFolders{cache: cache, folders: map[string]plumbing.Hash{}}
 	var headTree plumbing.Hash
-	if ref, err := storer.ResolveReference(r.Objects(), plumbing.HEAD); err == nil {
-		if c, err := object.GetCommit(r.Objects(), ref.Hash()); err == nil {
-			head.head, headTree = ref.Hash(), c.TreeHash
+	if h, err := r.HeadCommit(); err == nil && !h.IsZero() {
+		if c, err := object.GetCommit(r.Objects(), h); err == nil {
+			head.head, headTree = h, c.TreeHash
 		}
 	}
 	seen := map[plumbing.Hash]bool{}
 	var ids []string
-	err = refs.ForEach(func(ref *plumbing.Reference) error {
-		if ref.Type() != plumbing.HashReference || !(ref.Name().IsBranch() || ref.Name().IsRemote()) {
-			return nil
-		}
-		c, err := object.GetCommit(r.Objects(), ref.Hash())
+	for _, tip := range tips {
+		c, err := object.GetCommit(r.Objects(), tip)
 		if err != nil || seen[c.TreeHash] {
-			return nil //nolint:nilerr // not a commit: nothing to list
+			continue // not a commit: nothing to list
 		}
 		seen[c.TreeHash] = true
 		tree, err := c.Tree()
 		if err != nil {
-			return nil //nolint:nilerr
+			continue
 		}
 		for _, root := range []string{"context/bullets", "context/archive"} {
 			sub, err := tree.Tree(r.Prefix() + root)
@@ -424,15 +420,14 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 				ids = append(ids, cache.names(r, e.Hash)...)
 			}
 		}
-		return nil
-	})
+	}
 	if cache.dirty {
 		s.queueCache(refIDsPath, func() { cache.save(s) })
 	}
 	if !head.head.IsZero() {
 		s.headFolders = head
 	}
-	return ids, err
+	return ids, nil
 }
 
 // refIDsPath caches the bullet names of category folder trees by hash.

@@ -85,3 +85,20 @@ func TestCommitNotesItsTreesNames(t *testing.T) {
 		t.Errorf("next strategy id %s, want STRAT-005", got)
 	}
 }
+
+// A git command that holds a branch's lock beside a run (git commit, or
+// the pack-refs of git gc) does not stop the run from gathering the ids of
+// the branches.
+func TestKnownIDsBesideABranchLock(t *testing.T) {
+	s, dir := newStore(t)
+	writeBullet(t, s, true, "strategy", "STRAT-001")
+	commitAll(t, dir, "bullets")
+	gitCmd(t, dir, "branch", "other")
+	lock := filepath.Join(dir, ".git", "refs", "heads", "main.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil { // git is writing it
+		t.Fatal(err)
+	}
+	if got := nextIDs(t, s).Next("strategy"); got != "STRAT-002" {
+		t.Errorf("next strategy id %s, want STRAT-002", got)
+	}
+}
