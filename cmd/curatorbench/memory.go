@@ -66,7 +66,10 @@ func benchMemory(args []string, stdout io.Writer) error {
 	return fmt.Errorf("give --entries N or --store N --window W")
 }
 
-var hour0 = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+// hour0 is the first hour the generated entries are dated at: a week
+// before today, so that every window a benchmark curates lies in the past
+// (curator refuses a window that starts at or after now).
+var hour0 = time.Now().UTC().Truncate(24 * time.Hour).Add(-7 * 24 * time.Hour)
 
 func benchMemoryWindow(w io.Writer, curator, tmp string, n int) error {
 	dir := filepath.Join(tmp, "window")
