@@ -15,7 +15,6 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"hash/crc32"
 	"math/rand/v2"
-	"strconv"
 	"unsafe"
 )
 
@@ -118,8 +117,7 @@ type IndexedBullets struct {
 	// Read is how many bullet files were read because the index did not
 	// hold them (0 when the index was up to date).
 	Read int
-	// tokens name each active category's bullets as the index holds them
-	// (nil: a bullet lies in the folder of another category).
+	// tokens name each active category's bullets as the index holds them.
 	tokens map[string]uint64
 }
 
@@ -128,7 +126,7 @@ type IndexedBullets struct {
 // is added or removed or its words change (not when only its frontmatter
 // does: the token of its folder), so a cache built from the bullets' ids
 // and words is still valid while the token is the same. 0: no token (the
-// category has no folder, or some bullet's category is not its folder's).
+// category has no folder, or its folder holds a file that cannot be read).
 func (ib *IndexedBullets) CategoryToken(category string) uint64 {
 	return ib.tokens[category]
 }
@@ -319,18 +317,15 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		case sum == nil:
 		case sum.IsActive:
 			res.Active = append(res.Active, sum)
-			if res.tokens != nil && !inOwnFolder(sum) {
-				res.tokens = nil // categories and folders differ: no tokens
-			}
 		default:
 			res.Archived = append(res.Archived, sum)
 		}
 	}
-	if res.tokens != nil {
-		for dir, st := range folders {
-			if cat, ok := strings.CutPrefix(dir, "context/bullets/"); ok {
-				res.tokens[cat] = st.token
-			}
+	// A bullet's category is its folder's (a file in another category's
+	// folder cannot be read), so a folder's token names its category.
+	for dir, st := range folders {
+		if cat, ok := strings.CutPrefix(dir, "context/bullets/"); ok {
+			res.tokens[cat] = st.token
 		}
 	}
 	sortSummaries(res.Active)
@@ -340,14 +335,6 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	return res, nil
 }
 
-// inOwnFolder reports whether an active bullet's file is in the folder of
-// its category.
-func inOwnFolder(b *BulletSummary) bool {
-	rest, ok := strings.CutPrefix(b.Path, "context/bullets/")
-	i := strings.LastIndexByte(rest, '/')
-	return ok && i >= 0 && rest[:i] == b.Category
-}
-
 // sameWords reports whether two lists of entries hold the same files with
 // the same words (other fields may differ: a token names the words).
 func sameWords(a, b []string) bool {
@@ -355,11 +342,18 @@ func sameWords(a, b []string) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] && (a[i] == "" || b[i] == "" || entryRel(a[i]) != entryRel(b[i]) || entryWords(a[i]) != entryWords(b[i])) {
+		if a[i] != b[i] && (a[i] == "" || b[i] == "" || entryRel(a[i]) != entryRel(b[i]) || !sameEntryWords(a[i], b[i])) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameEntryWords reports whether two entries hold the same words.
+func sameEntryWords(a, b string) bool {
+	na, wa, _, oka := entryWordsAt(a)
+	nb, wb, _, okb := entryWordsAt(b)
+	return oka && okb && na == nb && wa == wb
 }
 
 // newToken is a folder's new token: random, never 0.
@@ -679,16 +673,6 @@ func entryRest(e string) string {
 	return rest
 }
 
-// entryWords is the part of an entry that holds its words ("" when
-// damaged).
-func entryWords(e string) string {
-	n, w, _, ok := entryWordsAt(e)
-	if !ok {
-		return ""
-	}
-	return strconv.FormatUint(n, 10) + ":" + w
-}
-
 // decodeBullet decodes every frontmatter field of an entry.
 func decodeBullet(e string) (*Bullet, bool) {
 	b := &Bullet{}
@@ -803,7 +787,7 @@ func (up *bulletIndex) save(s *Store) {
 				e = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
 			}
 		}
-		if !found || e == "" || entryWords(e) != entryWords(up.entries[i]) {
+		if !found || e == "" || !sameEntryWords(e, up.entries[i]) {
 			newWords[rel[:strings.LastIndexByte(rel, '/')]] = true
 		}
 		switch {

@@ -22,7 +22,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cache := s.readMergeLogIDs()
+	cache := s.readMergeLogIDCache()
 	kept := map[string]string{}
 	dirty := false
 	var ids []string
@@ -45,7 +45,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 		}
 	}
 	if dirty || len(kept) != len(cache) {
-		s.queueCache(mergeLogIDsPath, func() { s.saveMergeLogIDs(kept) })
+		s.queueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
 	}
 	return ids, bad, nil
 }
@@ -64,9 +64,9 @@ func readMergeLogIDs(path, rel string) ([]string, []*InvalidFile) {
 	return ids, bad
 }
 
-// readMergeLogIDs reads the cache: "path\tsize\tmtime\tctime\tids" lines
+// readMergeLogIDCache reads the cache: "path\tsize\tmtime\tctime\tids" lines
 // (an unusable cache is empty).
-func (s *Store) readMergeLogIDs() map[string]string {
+func (s *Store) readMergeLogIDCache() map[string]string {
 	out := map[string]string{}
 	data, err := os.ReadFile(filepath.Join(s.Dir, mergeLogIDsPath))
 	if err != nil {
@@ -80,9 +80,9 @@ func (s *Store) readMergeLogIDs() map[string]string {
 	return out
 }
 
-// saveMergeLogIDs writes the cache (best effort: a cache that cannot be
+// saveMergeLogIDCache writes the cache (best effort: a cache that cannot be
 // written only costs speed next time).
-func (s *Store) saveMergeLogIDs(kept map[string]string) {
+func (s *Store) saveMergeLogIDCache(kept map[string]string) {
 	keys := make([]string, 0, len(kept))
 	for k := range kept {
 		keys = append(keys, k)

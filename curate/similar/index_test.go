@@ -178,23 +178,10 @@ func TestIndexByTermsEqualsIndexByText(t *testing.T) {
 	e := NewLexical()
 	byText := NewIndex(e)
 	byTerms := NewIndex(NewLexical()) // another instance, as a later run has
-	var table []string
-	pos := map[string]uint32{}
 	texts := map[string]string{}
 	asked := map[string]bool{}
 	byTerms.SetText(func(id string) string { asked[id] = true; return texts[id] })
-	var stored [][]uint32
-	for _, text := range items {
-		var terms []uint32
-		for _, w := range e.Words(text) {
-			if _, ok := pos[w]; !ok {
-				pos[w] = uint32(len(table))
-				table = append(table, w)
-			}
-			terms = append(terms, pos[w])
-		}
-		stored = append(stored, terms)
-	}
+	table, stored := termsOf(e, items)
 	v := NewLexical().Vocabulary(table)
 	var ids []string
 	for i, text := range items {
