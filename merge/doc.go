@@ -52,7 +52,8 @@
 //     such as "phases[1].status" → theirs' value).
 //     Output is indented with two spaces like curator writes it.
 //   - Tree merges a whole store: records are paired by id across folders,
-//     colliding new ids of theirs are renumbered with their references, and
+//     colliding new ids of the unpublished side (theirs unless the caller
+//     says theirs is published) are renumbered with their references, and
 //     a record moved two ways ends in one folder (see Tree for the rules).
 //   - Any other file is merged as text, like a body.
 //   - A file whose ours version uses CRLF line ends keeps CRLF.

@@ -12,7 +12,8 @@ import (
 type TreeResult struct {
 	// Files is every path that exists after the merge.
 	Files map[string][]byte
-	// Renumbered lists the ids given to theirs' colliding new records.
+	// Renumbered lists the ids given to the unpublished side's colliding
+	// new records.
 	Renumbered []Renumber
 	// Conflicts come from the file merges and from moves, with paths.
 	Conflicts []Conflict
@@ -25,11 +26,12 @@ type TreeResult struct {
 // so a move is one record at another path, never a delete and an add:
 //
 //   - A record created on both sides with different content keeps the id on
-//     ours; theirs gets a fresh id (see nextFreeID) and every reference to
-//     the old id in a file theirs changed is rewritten (merged_from,
-//     parent_bullet_id, helpful_bullets, harmful_bullets,
-//     source_reflections, merge-log and metrics lines). Identical content on
-//     both sides is one record.
+//     the published side (TreeOptions.Published, ours unless told); the
+//     other side's record gets a fresh id (see nextFreeID) and every
+//     reference to the old id in a file that side changed is rewritten
+//     (merged_from, parent_bullet_id, helpful_bullets, harmful_bullets,
+//     source_reflections, merge-log and metrics lines). Identical content
+//     on both sides is one record.
 //   - A record moved on one side only ends in that side's folder. A record
 //     moved to different folders on both sides ends in the folder of higher
 //     precedence: memory trash > confirmed > inbox, bullet archive > active,
@@ -44,22 +46,40 @@ type TreeResult struct {
 //
 // Every other path is merged by File on its own.
 func Tree(base, ours, theirs map[string][]byte) (TreeResult, error) {
-	return TreeOf(base, ours, theirs, nil)
+	return TreeOf(base, ours, theirs, TreeOptions{})
 }
 
-// TreeOf is Tree for sides that hold only the files that changed (and the
-// other versions of their records): known, when a new id collides, lists
-// every store path of the three sides, so that the fresh id names no record
-// left out of the maps.
-func TreeOf(base, ours, theirs map[string][]byte, known func() ([]string, error)) (TreeResult, error) {
+// TreeOptions are what a store merge may know beyond the three sides.
+type TreeOptions struct {
+	// Known, for sides that hold only the files that changed (and the
+	// other versions of their records), lists every store path of the
+	// three sides when a new id collides, so that the fresh id names no
+	// record left out of the maps.
+	Known func() ([]string, error)
+	// Published is the side whose records others may already name — the
+	// remote's, when a clone merges what it fetched: its ids never change,
+	// and the other side's colliding new records are the ones renumbered.
+	// The zero value means Ours.
+	Published Side
+}
+
+// TreeOf is Tree with options.
+func TreeOf(base, ours, theirs map[string][]byte, opts TreeOptions) (TreeResult, error) {
 	res := TreeResult{Files: map[string][]byte{}}
 	bi, oi, ti := indexRecords(base), indexRecords(ours), indexRecords(theirs)
-	theirs, renames, err := renumber(base, ours, theirs, bi, oi, ti, known)
+	var renames []Renumber
+	var err error
+	if opts.Published == Theirs {
+		ours, renames, err = renumber(base, theirs, ours, bi, ti, oi, opts.Known, Ours)
+		oi = indexRecords(ours)
+	} else {
+		theirs, renames, err = renumber(base, ours, theirs, bi, oi, ti, opts.Known, Theirs)
+		ti = indexRecords(theirs)
+	}
 	if err != nil {
 		return TreeResult{}, err
 	}
 	res.Renumbered = renames
-	ti = indexRecords(theirs)
 
 	keys := map[string]bool{}
 	for _, ix := range []recordIndex{bi, oi, ti} {

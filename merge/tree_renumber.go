@@ -11,13 +11,32 @@ import (
 	"github.com/curator-dev/curator/frontmatter"
 )
 
-// Renumber is a record that theirs created under an id ours also created
-// with other content: it is stored under New at Path, and theirs' references
-// to Old are rewritten to New.
+// Side names one side of a merge.
+type Side string
+
+// The two sides of a merge.
+const (
+	Ours   Side = "ours"
+	Theirs Side = "theirs"
+)
+
+// other is the side that is not s.
+func (s Side) other() Side {
+	if s == Theirs {
+		return Ours
+	}
+	return Theirs
+}
+
+// Renumber is a record that one side (Side: the side that had not
+// published it) created under an id the other side also created with other
+// content: it is stored under New at Path, and that side's references to
+// Old are rewritten to New.
 type Renumber struct {
 	Old  string `json:"old"`
 	New  string `json:"new"`
 	Path string `json:"path"`
+	Side Side   `json:"side"`
 }
 
 // refKeys are the frontmatter keys whose values name other records.
@@ -25,28 +44,29 @@ var refKeys = []string{"merged_from", "parent_bullet_id", "helpful_bullets", "ha
 
 var bulletIDRE = regexp.MustCompile(`^(.+)-(\d+)(?:-v(\d+))?$`)
 
-// renumber gives theirs' colliding new records fresh ids and returns theirs'
-// files with the records moved to their new paths and every reference in a
-// file theirs changed rewritten.
-func renumber(base, ours, theirs map[string][]byte, bi, oi, ti recordIndex, known func() ([]string, error)) (map[string][]byte, []Renumber, error) {
+// renumber gives the colliding new records of side move fresh ids (the
+// records of side keep keep theirs) and returns move's files with the
+// records moved to their new paths and every reference in a file move
+// changed rewritten.
+func renumber(base, keep, move map[string][]byte, bi, ki, mi recordIndex, known func() ([]string, error), side Side) (map[string][]byte, []Renumber, error) {
 	var keys []string
-	for k, tp := range ti.paths {
-		op, both := oi.paths[k]
-		if _, inBase := bi.paths[k]; both && !inBase && !bytes.Equal(ours[op], theirs[tp]) {
+	for k, mp := range mi.paths {
+		kp, both := ki.paths[k]
+		if _, inBase := bi.paths[k]; both && !inBase && !bytes.Equal(keep[kp], move[mp]) {
 			keys = append(keys, k)
 		}
 	}
 	if len(keys) == 0 {
-		return theirs, nil, nil
+		return move, nil, nil
 	}
 	sort.Strings(keys)
 	taken := map[string]bool{}
-	for _, ix := range []recordIndex{bi, oi, ti} {
+	for _, ix := range []recordIndex{bi, ki, mi} {
 		for _, r := range ix.ids {
 			taken[r.id] = true
 		}
 	}
-	sides := []map[string][]byte{base, ours, theirs}
+	sides := []map[string][]byte{base, keep, move}
 	if known != nil {
 		paths, err := known()
 		if err != nil {
@@ -64,21 +84,21 @@ func renumber(base, ours, theirs map[string][]byte, bi, oi, ti recordIndex, know
 	var out []Renumber
 	renames := map[string]string{}
 	for _, k := range keys {
-		r := ti.ids[k]
+		r := mi.ids[k]
 		n := nextFreeID(r, sides, taken)
 		taken[n] = true
 		renames[r.id] = n
-		out = append(out, Renumber{Old: r.id, New: n, Path: withID(ti.paths[k], n)})
+		out = append(out, Renumber{Old: r.id, New: n, Path: withID(mi.paths[k], n), Side: side})
 	}
-	moved := make(map[string][]byte, len(theirs))
-	for p, d := range theirs {
+	moved := make(map[string][]byte, len(move))
+	for p, d := range move {
 		moved[p] = d
 	}
 	for i, k := range keys {
-		delete(moved, ti.paths[k])
-		moved[out[i].Path] = theirs[ti.paths[k]]
+		delete(moved, mi.paths[k])
+		moved[out[i].Path] = move[mi.paths[k]]
 		if strings.HasSuffix(out[i].Path, ".md") {
-			d, err := setKey(out[i].Path, moved[out[i].Path], "id", out[i].New)
+			d, err := setKey(out[i].Path, moved[out[i].Path], "id", out[i].New, side)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -87,9 +107,9 @@ func renumber(base, ours, theirs map[string][]byte, bi, oi, ti recordIndex, know
 	}
 	for p, d := range moved {
 		if b, ok := base[p]; ok && bytes.Equal(b, d) {
-			continue // theirs did not change it: it cannot name theirs' new ids
+			continue // the side did not change it: it cannot name the side's new ids
 		}
-		nd, err := rewriteRefs(p, d, renames)
+		nd, err := rewriteRefs(p, d, renames, side)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,10 +184,10 @@ func named(id string, sides []map[string][]byte) bool {
 // rewriteRefs renames ids in one of theirs' files: in a markdown record the
 // values of refKeys; in a JSON or JSON-lines file under context/ (merge
 // logs, metrics, JSON reflections) every string that is exactly an old id.
-func rewriteRefs(p string, data []byte, renames map[string]string) ([]byte, error) {
+func rewriteRefs(p string, data []byte, renames map[string]string, side Side) ([]byte, error) {
 	switch {
 	case strings.HasSuffix(p, ".md"):
-		return rewriteFrontmatter(p, data, renames)
+		return rewriteFrontmatter(p, data, renames, side)
 	case strings.HasPrefix(p, "context/") && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".jsonl")):
 		olds := make([]string, 0, len(renames))
 		for o := range renames {
@@ -181,14 +201,14 @@ func rewriteRefs(p string, data []byte, renames map[string]string) ([]byte, erro
 	return data, nil
 }
 
-func rewriteFrontmatter(p string, data []byte, renames map[string]string) ([]byte, error) {
+func rewriteFrontmatter(p string, data []byte, renames map[string]string, side Side) ([]byte, error) {
 	d, err := frontmatter.Parse(data)
 	if err != nil {
-		return nil, &SideError{Path: p, Side: "theirs", Err: err}
+		return nil, &SideError{Path: p, Side: string(side), Err: err}
 	}
 	var fields map[string]any
 	if err := d.Decode(&fields); err != nil {
-		return nil, &SideError{Path: p, Side: "theirs", Err: err}
+		return nil, &SideError{Path: p, Side: string(side), Err: err}
 	}
 	changed := false
 	for _, k := range refKeys {
@@ -222,10 +242,10 @@ func rewriteFrontmatter(p string, data []byte, renames map[string]string) ([]byt
 }
 
 // setKey gives one top-level frontmatter key a value.
-func setKey(p string, data []byte, key string, value any) ([]byte, error) {
+func setKey(p string, data []byte, key string, value any, side Side) ([]byte, error) {
 	d, err := frontmatter.Parse(data)
 	if err != nil {
-		return nil, &SideError{Path: p, Side: "theirs", Err: err}
+		return nil, &SideError{Path: p, Side: string(side), Err: err}
 	}
 	if err := d.Set(key, value); err != nil {
 		return nil, err
@@ -255,7 +275,7 @@ func Rename(files map[string][]byte, renames []Renumber) (map[string][]byte, err
 			n := byKey[rp.key()]
 			np := withID(p, n)
 			if strings.HasSuffix(np, ".md") {
-				d, err := setKey(np, data, "id", n)
+				d, err := setKey(np, data, "id", n, Theirs)
 				if err != nil {
 					return nil, err
 				}
@@ -263,7 +283,7 @@ func Rename(files map[string][]byte, renames []Renumber) (map[string][]byte, err
 			}
 			p = np
 		}
-		d, err := rewriteRefs(p, data, ids)
+		d, err := rewriteRefs(p, data, ids, Theirs)
 		if err != nil {
 			return nil, err
 		}

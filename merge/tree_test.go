@@ -73,6 +73,7 @@ func TestTree(t *testing.T) {
 		absent             []string
 		renumbered         []Renumber
 		conflicts          int
+		published          Side
 	}{
 		{
 			name: "both added same id, different content",
@@ -91,7 +92,35 @@ func TestTree(t *testing.T) {
 				"context/log/2026/01/run.jsonl":         `"bullet_id":"STRAT-004","merged_from_bullet_ids":["STRAT-001","STRAT-004"]`,
 				"context/reflections/merged/r1.md":      "STRAT-004",
 			},
-			renumbered: []Renumber{{"STRAT-002", "STRAT-004", "context/bullets/strategy/STRAT-004.md"}},
+			renumbered: []Renumber{{"STRAT-002", "STRAT-004", "context/bullets/strategy/STRAT-004.md", Theirs}},
+		},
+		{
+			name: "both added same id, theirs published: ours renumbered with its references",
+			base: files{active: b1, "context/log/2026/01/run.jsonl": `{"run_id":"old","bullet_id":"STRAT-001"}` + "\n"},
+			ours: files{active: b1, "context/log/2026/01/run.jsonl": `{"run_id":"old","bullet_id":"STRAT-001"}` + "\n",
+				"context/bullets/strategy/STRAT-002.md": bullet("STRAT-002", "", "ours"),
+				"context/bullets/strategy/STRAT-003.md": bullet("STRAT-003", "merged_from: [STRAT-002]\nparent_bullet_id: STRAT-002\n", "built on ours"),
+				"context/log/2026/01/ours.jsonl":        `{"run_id":"ours","bullet_id":"STRAT-002"}` + "\n",
+				"context/reflections/merged/r1.md":      "---\nid: r1\ncurator_status: merged\nhelpful_bullets: [STRAT-002]\n---\n",
+			},
+			theirs: files{active: strings.Replace(b1, "helpful_count: 1", "helpful_count: 2", 1), "context/log/2026/01/run.jsonl": `{"run_id":"old","bullet_id":"STRAT-001"}` + "\n",
+				"context/bullets/strategy/STRAT-002.md": bullet("STRAT-002", "", "theirs"),
+				"context/log/2026/01/theirs.jsonl":      `{"run_id":"theirs","bullet_id":"STRAT-002"}` + "\n",
+				"context/reflections/merged/r2.md":      "---\nid: r2\ncurator_status: merged\nhelpful_bullets: [STRAT-002]\n---\n",
+			},
+			want: files{
+				active:                                  "helpful_count: 2",
+				"context/bullets/strategy/STRAT-002.md": "theirs",
+				"context/bullets/strategy/STRAT-004.md": "ours",
+				"context/bullets/strategy/STRAT-003.md": "parent_bullet_id: STRAT-004",
+				"context/log/2026/01/run.jsonl":         `"bullet_id":"STRAT-001"`,
+				"context/log/2026/01/ours.jsonl":        `{"run_id":"ours","bullet_id":"STRAT-004"}`,
+				"context/log/2026/01/theirs.jsonl":      `{"run_id":"theirs","bullet_id":"STRAT-002"}`,
+				"context/reflections/merged/r1.md":      "- STRAT-004",
+				"context/reflections/merged/r2.md":      "helpful_bullets: [STRAT-002]",
+			},
+			renumbered: []Renumber{{"STRAT-002", "STRAT-004", "context/bullets/strategy/STRAT-004.md", Ours}},
+			published:  Theirs,
 		},
 		{
 			name:   "both added identical",
@@ -105,7 +134,7 @@ func TestTree(t *testing.T) {
 			ours:       files{inbox: m},
 			theirs:     files{inbox: memory("m1", "inbox", "brief: other\n")},
 			want:       files{inbox: "id: m1", "memory/inbox/m1-2.md": "id: m1-2"},
-			renumbered: []Renumber{{"m1", "m1-2", "memory/inbox/m1-2.md"}},
+			renumbered: []Renumber{{"m1", "m1-2", "memory/inbox/m1-2.md", Theirs}},
 		},
 		{
 			name:   "promoted ours, trashed theirs: trash wins",
@@ -173,7 +202,7 @@ func TestTree(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Tree(bytesOf(tc.base), bytesOf(tc.ours), bytesOf(tc.theirs))
+			res, err := TreeOf(bytesOf(tc.base), bytesOf(tc.ours), bytesOf(tc.theirs), TreeOptions{Published: tc.published})
 			if err != nil {
 				t.Fatal(err)
 			}

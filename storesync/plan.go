@@ -49,7 +49,8 @@ type Plan struct {
 	// Conflicts are the store's keys and bodies that differ on both sides
 	// (ours kept, theirs recorded in the file).
 	Conflicts []merge.Conflict
-	// Renumbered are theirs' new records that got fresh ids.
+	// Renumbered are the unpublished side's new records that got fresh
+	// ids because the published side holds others under the same ids.
 	Renumbered []merge.Renumber
 	// Outside are paths outside the store that both sides changed
 	// differently, or that are not plain files: git pull merges them.
@@ -71,6 +72,13 @@ type Repo struct {
 	// records of the commits being replayed: the base and theirs take
 	// them before merging (see merge.Rename).
 	Renumbered []merge.Renumber
+	// Published is the side whose ids never change (see
+	// merge.TreeOptions): Theirs when merging what a remote holds.
+	Published merge.Side
+	// Reserved are commits whose store records count as taken when a
+	// colliding record gets a fresh id (in a rebase, the tip being
+	// replayed: its later commits create records of their own).
+	Reserved []plumbing.Hash
 }
 
 // PlanMerge plans merging commit theirs into ours. base is their merge

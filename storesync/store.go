@@ -69,8 +69,18 @@ func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*
 	if theirs, err = merge.Rename(theirs, r.Renumbered); err != nil {
 		return err
 	}
-	known := func() ([]string, error) { return r.storePaths(trees) }
-	res, err := merge.TreeOf(base, ours, theirs, known)
+	known := func() ([]string, error) {
+		all := trees
+		for _, h := range r.Reserved {
+			t, err := r.tree(h)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, t)
+		}
+		return r.storePaths(all)
+	}
+	res, err := merge.TreeOf(base, ours, theirs, merge.TreeOptions{Known: known, Published: r.Published})
 	if err != nil {
 		return err
 	}

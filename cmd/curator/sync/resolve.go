@@ -20,6 +20,9 @@ import (
 // ResolveOptions are what `curator resolve` was asked to do.
 type ResolveOptions struct {
 	cmdutil.Env
+	// Replayed is the original of the commit a rebase has just replayed,
+	// for the exec lines resolve adds to the rebase's todo list.
+	Replayed string
 }
 
 // NewResolveCmd builds `curator resolve`; runF replaces the run in tests.
@@ -35,11 +38,14 @@ func NewResolveCmd(f *cmdutil.Factory, runF func(*ResolveOptions) error) *cli.Co
 			"side changed, and stages them. Then `git commit` (or `git rebase --continue`) finishes. Values\n" +
 			"both sides changed differently keep ours, with theirs recorded under merge_conflicts for review.\n" +
 			"Paths outside the store that git left conflicted are listed (exit 3): resolve them by hand.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "replayed", Hidden: true, Usage: "inside a rebase: redo the store files of the commit just replayed from this original"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return cmdutil.Usagef("resolve takes no arguments")
 			}
-			opts := &ResolveOptions{Env: f.Env(c)}
+			opts := &ResolveOptions{Env: f.Env(c), Replayed: c.String("replayed")}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -69,6 +75,9 @@ func Resolve(opts *ResolveOptions) error {
 	}
 	defer tx.Close()
 	prefix, repo := place.prefix, place.repo
+	if opts.Replayed != "" {
+		return resolveReplayed(opts, tx, repo, prefix, opts.Replayed)
+	}
 	op, base, ours, theirs, err := inProgress(repo)
 	if err != nil {
 		return err
@@ -85,7 +94,20 @@ func Resolve(opts *ResolveOptions) error {
 	if err != nil {
 		return fmt.Errorf("reading the ids renumbered earlier in this rebase: %w", err)
 	}
-	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier}.PlanMerge(base, ours, theirs)
+	// A rebase replays local commits (theirs) onto what it rebases onto:
+	// the replayed records are the unpublished ones. A merge asks which
+	// side a remote-tracking branch already holds.
+	published := merge.Ours
+	if op != "rebase" {
+		if published, err = storesync.PublishedSide(repo, ours, theirs); err != nil {
+			return fmt.Errorf("reading which side a remote already holds: %w", err)
+		}
+	}
+	var reserved []plumbing.Hash
+	if h := storesync.OrigHead(state); !h.IsZero() {
+		reserved = append(reserved, h)
+	}
+	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier, Published: published, Reserved: reserved}.PlanMerge(base, ours, theirs)
 	if err != nil {
 		return err
 	}
@@ -114,6 +136,11 @@ func Resolve(opts *ResolveOptions) error {
 	if err := storesync.KeepRenumbered(state, plan.Renumbered); err != nil {
 		return err
 	}
+	if state != "" && len(plan.Renumbered) > 0 {
+		if err := followRebase(state, tx.Store.Dir); err != nil {
+			return err
+		}
+	}
 	if rep.Unresolved, err = unresolved(repo, prefix); err != nil {
 		return err
 	}
@@ -125,7 +152,7 @@ func Resolve(opts *ResolveOptions) error {
 		opts.Say("resolved the %s: %s of the store written, %d removed, all staged\n", op,
 			cmdutil.Plural(len(rep.Written), "file", "files"), len(rep.Removed))
 		for _, r := range rep.Renumbered {
-			opts.Say("  renumbered theirs' %s as %s (%s)\n", r.Old, r.New, r.Path)
+			opts.Say("  %s\n", renumberText(r))
 		}
 		for _, cf := range rep.Conflicts {
 			opts.Warn("curator resolve: review %s (ours kept, theirs recorded)\n", conflictText(cf))

@@ -41,8 +41,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Description: "Shares the store with other clones through an ordinary git remote (REMOTE: default the\n" +
 			"branch's remote, else origin). It fetches the branch (--branch, default the current one),\n" +
 			"merges it into the local branch with curator's record-level merge — counters add both sides'\n" +
-			"increments, lists join, timestamps take the later, new records with the same id get fresh ids\n" +
-			"with their references, a record moved two ways ends in one folder — as one merge commit\n" +
+			"increments, lists join, timestamps take the later, a new local record whose id the remote already\n" +
+			"published gets a fresh id with its references, a record moved two ways ends in one folder — as one merge commit\n" +
 			"(or a fast-forward), and pushes. When the push is refused because the remote moved meanwhile,\n" +
 			"it fetches and merges again, up to --retries times with a growing wait.\n\n" +
 			"Files outside the store are taken from the remote when only the remote changed them. Sync\n" +
@@ -121,7 +121,10 @@ func Sync(opts *Options) error {
 			}
 			rm.Repo = repo
 		}
-		err := syncOnce(opts, tx, repo, rm, storesync.Repo{Objects: repo.Storer, Prefix: prefix}, root, rep)
+		// The remote's records are published: ours' colliding new records
+		// are the ones renumbered.
+		sr := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Published: merge.Theirs}
+		err := syncOnce(opts, tx, repo, rm, sr, root, rep)
 		if !errors.Is(err, storesync.ErrRejected) || rep.Attempts > opts.Retries {
 			if err != nil && rep.Result == "blocked" {
 				if opts.Globals.JSON {
@@ -289,7 +292,7 @@ func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan) *mdstore
 		run.Decide("merged " + id + " (changed on both sides)")
 	}
 	for _, r := range plan.Renumbered {
-		run.Decide(fmt.Sprintf("renumbered theirs' new %s as %s (%s): both sides created %s", r.Old, r.New, r.Path, r.Old))
+		run.Decide(fmt.Sprintf("%s: both sides created %s, and %s/%s had published it", renumberText(r), r.Old, rm.Name, rm.Branch))
 	}
 	for _, c := range plan.Conflicts {
 		run.Decide("conflict " + conflictText(c) + " (ours kept, theirs recorded)")
@@ -338,7 +341,7 @@ func report(opts *Options, rep *Report) error {
 			rep.Remote, rep.Branch, cmdutil.Plural(rep.TheirsRecords, "record", "records"), rep.OursRecords,
 			len(rep.Both), len(rep.Renumbered), cmdutil.Plural(rep.OutsideFiles, "file", "files"))
 		for _, r := range rep.Renumbered {
-			opts.Say("  renumbered theirs' %s as %s\n", r.Old, r.New)
+			opts.Say("  %s\n", renumberText(r))
 		}
 		for _, c := range rep.Conflicts {
 			opts.Warn("curator sync: conflict %s (ours kept, theirs recorded under merge_conflicts)\n", conflictText(c))
@@ -348,6 +351,15 @@ func report(opts *Options, rep *Report) error {
 		opts.Say("pushed %s to %s\n", rep.Branch, rep.URL)
 	}
 	return nil
+}
+
+// renumberText says which side's new record got which id.
+func renumberText(r merge.Renumber) string {
+	whose := "our"
+	if r.Side == merge.Theirs {
+		whose = "their"
+	}
+	return fmt.Sprintf("renumbered %s unpublished %s as %s (%s)", whose, r.Old, r.New, r.Path)
 }
 
 func list(paths []string) string {
