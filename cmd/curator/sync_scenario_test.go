@@ -46,11 +46,14 @@ type scenario struct {
 	remote     string
 	clones     []string
 	increments map[string]int // base bullet id → increments made
-	memories   []string       // body tokens of the memories added
-	edits      []string       // tokens appended to memories by hand
-	lessons    []string       // tokens of the lessons reflected
-	rng        *rand.Rand
-	n          int
+	// lessonIncrements counts the increments each curated lesson was given
+	// by the id its clone held then, keyed by the lesson's token.
+	lessonIncrements map[string]int
+	memories         []string // body tokens of the memories added
+	edits            []string // tokens appended to memories by hand
+	lessons          []string // tokens of the lessons reflected
+	rng              *rand.Rand
+	n                int
 }
 
 const baseBullets = 5
@@ -67,7 +70,7 @@ func manyClones(t *testing.T, way mergeWay, ops int, seed uint64) {
 	if keep := os.Getenv("CURATOR_SCENARIO_DIR"); keep != "" {
 		root = keep // kept for inspection
 	}
-	s := &scenario{t: t, way: way, remote: filepath.Join(root, "remote.git"), increments: map[string]int{},
+	s := &scenario{t: t, way: way, remote: filepath.Join(root, "remote.git"), increments: map[string]int{}, lessonIncrements: map[string]int{},
 		rng: rand.New(rand.NewPCG(seed, 42))}
 	s.git(root, "init", "-q", "--bare", "-b", "main", s.remote)
 	first := filepath.Join(root, "c0")
@@ -127,16 +130,28 @@ func (s *scenario) op(c int) {
 		curator(s.t, dir, "memory", "add", "--type", "fact", "--brief", "shared "+tok, "--author", fmt.Sprintf("agent%d", c),
 			"--proximity", "0.9", "--id", id, "body "+tok)
 		s.memories = append(s.memories, tok)
-	case r < 55:
+	case r < 47:
 		id := fmt.Sprintf("STRAT-%03d", 1+s.rng.IntN(baseBullets))
 		s.increment(dir, id)
 		s.increments[id]++
+	case r < 55:
+		// A lesson this clone holds, reinforced by the id it has here: the
+		// increment must land on that lesson wherever its id ends up.
+		if id, tok := s.someLesson(dir); id != "" {
+			s.increment(dir, id)
+			s.lessonIncrements[tok]++
+		}
 	case r < 60:
 		curator(s.t, dir, "memory", "curate", "--quiet")
 	case r < 70:
 		tok := fmt.Sprintf("lessontok%dx%d", c, s.n)
-		refl := fmt.Sprintf("---\nid: refl-%s\nagent: agent%d\ntask: scenario\ncreated_at: 2026-11-20T10:00:00Z\nlessons:\n  - content: Remember %s when %s happens in module %s.\n    category: strategy\n    confidence: 0.9\n---\nA reflection.\n",
-			tok, c, tok, strings.Repeat("q", 1+s.rng.IntN(5))+tok, tok)
+		helpful := ""
+		if id, held := s.someLesson(dir); id != "" && s.rng.IntN(2) == 0 {
+			helpful = "helpful_bullets: [" + id + "]\n"
+			s.lessonIncrements[held]++
+		}
+		refl := fmt.Sprintf("---\nid: refl-%s\nagent: agent%d\ntask: scenario\ncreated_at: 2026-11-20T10:00:00Z\n%slessons:\n  - content: Remember %s when %s happens in module %s.\n    category: strategy\n    confidence: 0.9\n---\nA reflection.\n",
+			tok, c, helpful, tok, strings.Repeat("q", 1+s.rng.IntN(5))+tok, tok)
 		f := filepath.Join(s.t.TempDir(), "r.md")
 		write(s.t, f, []byte(refl))
 		curator(s.t, dir, "context", "reflect", f)
@@ -149,6 +164,30 @@ func (s *scenario) op(c int) {
 	default:
 		s.meet(c)
 	}
+}
+
+var lessonTokRE = regexp.MustCompile(`Remember (lessontok\d+x\d+) `)
+
+// someLesson picks one curated lesson of clone dir: its bullet id there and
+// its token ("" when the clone holds none).
+func (s *scenario) someLesson(dir string) (id, tok string) {
+	entries, _ := os.ReadDir(filepath.Join(dir, ".curator/context/bullets/strategy"))
+	var ids, toks []string
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, ".curator/context/bullets/strategy", e.Name()))
+		if err != nil {
+			continue
+		}
+		if m := lessonTokRE.FindSubmatch(data); m != nil {
+			ids = append(ids, strings.TrimSuffix(e.Name(), ".md"))
+			toks = append(toks, string(m[1]))
+		}
+	}
+	if len(ids) == 0 {
+		return "", ""
+	}
+	i := s.rng.IntN(len(ids))
+	return ids[i], toks[i]
 }
 
 // exists reports whether a memory id is anywhere in clone dir's store.
@@ -382,6 +421,18 @@ func (s *scenario) check() {
 	for _, tok := range s.lessons {
 		once("lesson", "Remember "+tok, "/context/bullets/")
 	}
+	// Every increment landed on the lesson its author meant, wherever
+	// renumbering moved it.
+	for rel, data := range files {
+		m := lessonTokRE.FindSubmatch(data)
+		if m == nil || !strings.Contains(rel, "/context/bullets/") {
+			continue
+		}
+		h := helpfulRE.FindSubmatch(data)
+		if want := s.lessonIncrements[string(m[1])]; h == nil || string(h[1]) != strconv.Itoa(want) {
+			t.Errorf("%s (lesson %s): helpful_count %s, want %d", rel, m[1], h, want)
+		}
+	}
 	if out, err := s.tryGit(dir, "fsck", "--strict"); err != nil {
 		t.Errorf("git fsck --strict: %v\n%s", err, out)
 	}
@@ -390,7 +441,7 @@ func (s *scenario) check() {
 			t.Errorf("%s is not clean:\n%s", d, out)
 		}
 	}
-	t.Logf("%s: %d memories, %d hand edits, %d lessons, increments %v", s.way, len(s.memories), len(s.edits), len(s.lessons), s.increments)
+	t.Logf("%s: %d memories, %d hand edits, %d lessons, increments %v, lesson increments %v", s.way, len(s.memories), len(s.edits), len(s.lessons), s.increments, s.lessonIncrements)
 }
 
 // scenarioOps is the number of steps per clone (CURATOR_SCENARIO_OPS
