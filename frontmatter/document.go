@@ -57,14 +57,52 @@ func Split(data []byte) (*Document, error) {
 	split := len(data) - len(rest)
 	prefix := data[:split]
 	open := firstLineEnd(prefix)
+	closing := open + len(captured)
+	if !closes(data[closing:]) {
+		// The reader stopped at an indented "---", which is text inside a
+		// YAML value: the frontmatter ends at the next unindented one.
+		end, ok := nextCloser(data, closing)
+		if !ok {
+			return nil, &Error{Line: 1, Msg: `frontmatter opened with "---" is never closed`}
+		}
+		closing, split = end, end+lineLen(data[end:])
+	}
 	d := &Document{
-		head: prefix[:open],
-		yaml: prefix[open : open+len(captured)],
-		tail: prefix[open+len(captured):],
+		head: data[:open],
+		yaml: data[open:closing],
+		tail: data[closing:split],
 		body: data[split:],
 	}
 	d.yamlLine = bytes.Count(d.head, []byte("\n")) + 1
 	return d, nil
+}
+
+// closes reports whether the line at the start of b closes a frontmatter
+// block: "---" in the first column, then nothing but spaces. An indented
+// "---" is part of a YAML value (a block scalar's text), never a delimiter.
+func closes(b []byte) bool {
+	line := b[:lineLen(b)]
+	rest, ok := bytes.CutPrefix(line, []byte("---"))
+	return ok && len(bytes.TrimRight(rest, " \t\r\n")) == 0
+}
+
+// nextCloser is the offset of the first line after the one at from that
+// closes the frontmatter.
+func nextCloser(data []byte, from int) (int, bool) {
+	for off := from + lineLen(data[from:]); off < len(data); off += lineLen(data[off:]) {
+		if closes(data[off:]) {
+			return off, true
+		}
+	}
+	return 0, false
+}
+
+// lineLen is the length of the first line of b with its "\n".
+func lineLen(b []byte) int {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return i + 1
+	}
+	return len(b)
 }
 
 // opensFrontmatter reports whether the first non-blank line of data is "---".

@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/frontmatter"
 )
 
 // UpdateOptions are what `memory update` was asked to do.
@@ -63,8 +63,8 @@ func parseSet(kv string) (memory.Set, error) {
 	if !ok || key == "" {
 		return memory.Set{}, cmdutil.Usagef("--set %q: want key=value", kv)
 	}
-	var v any
-	if err := yaml.Unmarshal([]byte(raw), &v); err != nil {
+	v, err := frontmatter.ParseValue(raw)
+	if err != nil {
 		return memory.Set{}, cmdutil.Usagef("--set %s: %v", key, err)
 	}
 	return memory.Set{Key: key, Value: v}, nil
