@@ -119,8 +119,7 @@ func kept(x []int32, start, end int, other []int32, chg []bool, minimal bool) ([
 			dis[i-start] = 1
 		}
 	}
-	var ha []int32
-	var index []int
+	ha, index := make([]int32, 0, end-start), make([]int, 0, end-start)
 	for i := start; i < end; i++ {
 		if k := dis[i-start]; k == 1 || k == 2 && !amidUnmatched(dis, i-start) {
 			ha = append(ha, x[i])

@@ -26,7 +26,7 @@ func textMerge(base, ours, theirs []byte, joinAdded bool) ([]byte, []Conflict) {
 	if bytes.Contains(ours, []byte("\r\n")) {
 		eol = "\r\n"
 	}
-	var out []string
+	out := make([]string, 0, len(o)+len(t)/16)
 	var conflicts []Conflict
 	i, j, k := 0, 0, 0
 	for i < len(b) || j < len(o) || k < len(t) {
