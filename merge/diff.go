@@ -436,7 +436,7 @@ func (c *changes) slideUp(g *group) bool {
 // compactOne is git's xdl_change_compact without its indent heuristic: the
 // runs of c move, o's runs are followed in step.
 func compactOne(c, o *changes) {
-	g, go_ := c.first(), o.first()
+	g, og := c.first(), o.first()
 	for {
 		if g.end != g.start {
 			var earliestEnd int
@@ -445,15 +445,15 @@ func compactOne(c, o *changes) {
 				size := g.end - g.start
 				endMatchingOther = -1
 				for c.slideUp(&g) {
-					o.previous(&go_)
+					o.previous(&og)
 				}
 				earliestEnd = g.end
-				if go_.end > go_.start {
+				if og.end > og.start {
 					endMatchingOther = g.end
 				}
 				for c.slideDown(&g) {
-					o.next(&go_)
-					if go_.end > go_.start {
+					o.next(&og)
+					if og.end > og.start {
 						endMatchingOther = g.end
 					}
 				}
@@ -462,15 +462,15 @@ func compactOne(c, o *changes) {
 				}
 			}
 			if g.end != earliestEnd && endMatchingOther != -1 {
-				for go_.end == go_.start {
+				for og.end == og.start {
 					c.slideUp(&g)
-					o.previous(&go_)
+					o.previous(&og)
 				}
 			}
 		}
 		if !c.next(&g) {
 			return
 		}
-		o.next(&go_)
+		o.next(&og)
 	}
 }
