@@ -26,7 +26,7 @@ func textMerge(base, ours, theirs []byte, joinAdded bool) ([]byte, []Conflict) {
 	if bytes.Contains(ours, []byte("\r\n")) {
 		eol = "\r\n"
 	}
-	var out []string
+	out := make([]string, 0, len(o)+len(t)/16)
 	var conflicts []Conflict
 	i, j, k := 0, 0, 0
 	for i < len(b) || j < len(o) || k < len(t) {
@@ -96,54 +96,6 @@ func splitLines(b []byte) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
-}
-
-// match returns, for each line of a, the index of the line of b it is paired
-// with in a longest common subsequence, or -1. Common leading and trailing
-// lines are paired first, which keeps the table small for typical edits.
-func match(a, b []string) []int {
-	m := make([]int, len(a))
-	for i := range m {
-		m[i] = -1
-	}
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		m[pre] = pre
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		m[len(a)-1-suf] = len(b) - 1 - suf
-		suf++
-	}
-	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	n, w := len(x), len(y)
-	// lcs[i][j] is the LCS length of x[i:] and y[j:].
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, w+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := w - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	for i, j := 0, 0; i < n && j < w; {
-		switch {
-		case x[i] == y[j]:
-			m[pre+i] = pre + j
-			i, j = i+1, j+1
-		case lcs[i+1][j] >= lcs[i][j+1]:
-			i++
-		default:
-			j++
-		}
-	}
-	return m
 }
 
 // mergeText merges a file that is neither a record nor JSON, as text.

@@ -10,6 +10,7 @@
 //	curatorbench watch --files 100000 --writes 200
 //	curatorbench mcp --entries 100000 --calls 1000
 //	curatorbench sync --records 100000 --changed 1000 --common 100
+//	curatorbench merge --lines 120000
 package main
 
 import (
@@ -32,6 +33,7 @@ func benches() map[string]bench {
 		"review":     benchReview,
 		"mcp":        benchMCP,
 		"sync":       benchSync,
+		"merge":      benchMerge,
 	}
 }
 
