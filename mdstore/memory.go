@@ -409,16 +409,27 @@ func (s *Store) Exists(rel string) bool {
 
 // FindMemory finds a memory by id in any folder.
 func (s *Store) FindMemory(id string) (*Memory, error) {
-	if err := safepath.CheckID(id); err != nil {
+	rel, err := s.MemoryPath(id)
+	if err != nil {
 		return nil, err
+	}
+	return s.ReadMemory(rel)
+}
+
+// MemoryPath is the store path of the memory with this id, found by its
+// file name without reading it (a record too large or broken to read can
+// still be named, and removed).
+func (s *Store) MemoryPath(id string) (string, error) {
+	if err := safepath.CheckID(id); err != nil {
+		return "", err
 	}
 	for _, dir := range memoryFolders("", "") {
 		rel := dir + "/" + id + ".md"
 		if _, err := os.Lstat(s.Path(rel)); err == nil {
-			return s.ReadMemory(rel)
+			return rel, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: memory %s", ErrNotFound, id)
+	return "", fmt.Errorf("%w: memory %s", ErrNotFound, id)
 }
 
 // ErrNotFound means a record does not exist.

@@ -14,6 +14,10 @@ type SaveOptions struct {
 	// Stage, when set, is called after each step ("journal", "applied",
 	// "committed"); crash tests use it to stop the process there.
 	Stage func(step string)
+	// Merged means the files are a merge of two commits' versions (sync,
+	// resolve): they are stored as the sides hold them, so a record another
+	// clone committed is not refused here for failing the read checks.
+	Merged bool
 }
 
 // Save applies a run's changeset and records it as one commit, and returns
@@ -25,6 +29,11 @@ func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 	defer s.WriteCaches()
 	if c.Empty() && info.MergeParent == "" {
 		return "", nil
+	}
+	if !opt.Merged && info.MergeParent == "" {
+		if err := s.refuseUnreadable(c); err != nil {
+			return "", err
+		}
 	}
 	if err := s.refuseSecrets(c, info); err != nil {
 		return "", err

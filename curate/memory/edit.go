@@ -245,6 +245,17 @@ func Delete(m *mdstore.Memory, reason string, now time.Time) (*Edit, error) {
 	return moved("delete", m, mdstore.MemoryPath("trash", m.Type, m.ID), run), nil
 }
 
+// RemoveUnreadable is the delete of a memory whose file cannot be read (over
+// the size limit, binary, broken frontmatter): it cannot be given a
+// trashed record, so its file is removed as it is, with why; git history
+// keeps it. To is "" (no file is left).
+func RemoveUnreadable(id, path, why string, now time.Time) *Edit {
+	run := mdstore.NewRun("memory delete "+id+" (unreadable)", now)
+	run.Changes.Delete(path)
+	run.Decide("remove " + id + ": " + path + " cannot be read (" + why + "); git history keeps it")
+	return &Edit{ID: id, From: path, Run: run}
+}
+
 // Undelete puts a trashed memory back in the folder it was trashed from.
 func Undelete(m *mdstore.Memory, now time.Time) (*Edit, error) {
 	run := mdstore.NewRun("memory restore "+m.ID, now)

@@ -90,7 +90,7 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &b):
 		return ExitBlocked
-	case errors.Is(err, mdstore.ErrSecret):
+	case errors.Is(err, mdstore.ErrSecret), errors.Is(err, mdstore.ErrUnreadable):
 		return ExitBlocked
 	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
 		return ExitLocked

@@ -40,11 +40,56 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cli.Comm
 	}
 }
 
-// Delete moves the memory to the trash and commits it.
+// Delete moves the memory to the trash and commits it. A memory whose file
+// cannot be read is removed as it is (git history keeps it).
 func Delete(opts *DeleteOptions) error {
-	return move(opts.Env, opts.ID, func(m *mdstore.Memory, now time.Time) (*memory.Edit, error) {
+	err := move(opts.Env, opts.ID, func(m *mdstore.Memory, now time.Time) (*memory.Edit, error) {
 		return memory.Delete(m, opts.Reason, now)
 	})
+	var bad *mdstore.InvalidFile
+	if !errors.As(err, &bad) {
+		return err
+	}
+	return removeUnreadable(opts.Env, opts.ID, bad)
+}
+
+// removeUnreadable removes the file of a memory that cannot be read.
+func removeUnreadable(env cmdutil.Env, id string, why *mdstore.InvalidFile) error {
+	tx, err := env.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	path, err := tx.Store.MemoryPath(id)
+	if err != nil {
+		return err
+	}
+	e := memory.RemoveUnreadable(id, path, why.Msg, tx.Store.Now())
+	commit, err := env.Save(tx, e.Run)
+	if err != nil {
+		return err
+	}
+	if env.Globals.JSON {
+		return env.PrintJSON(Moved{Commit: commit, ID: e.ID, Path: ""})
+	}
+	inRepo := path
+	if _, prefix, err := tx.Store.RepoPlace(); err == nil {
+		inRepo = prefix + path
+	}
+	env.Warn("curator memory delete: %s cannot be read (%s): its file was removed as it was; git history keeps it (`git show %s^:%s`)\n",
+		path, why.Msg, shortCommit(commit), inRepo)
+	env.Say("%s: %s → removed\n", id, path)
+	return nil
+}
+
+func shortCommit(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	if h == "" {
+		return "HEAD"
+	}
+	return h
 }
 
 // move runs a one-memory move under the lock, commits it and prints

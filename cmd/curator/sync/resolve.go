@@ -126,7 +126,7 @@ func Resolve(opts *ResolveOptions) error {
 	if !c.Empty() {
 		now := tx.Store.Now()
 		info := mdstore.CommitInfo{Summary: "resolve", RunID: mdstore.NewRunID(now), At: now}
-		if _, err := tx.Store.Save(c, info, mdstore.SaveOptions{NoCommit: true}); err != nil {
+		if _, err := tx.Store.Save(c, info, mdstore.SaveOptions{NoCommit: true, Merged: true}); err != nil {
 			return err
 		}
 		if err := tx.Store.Stage(c); err != nil {
