@@ -67,7 +67,7 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			err = srv.Run(ctx, &mcp.IOTransport{Reader: readCloser{f.IO.In}, Writer: writeCloser{f.IO.Out}})
+			err = srv.Run(ctx, &lineTransport{in: f.IO.In, out: f.IO.Out})
 			if ctx.Err() != nil {
 				return nil
 			}

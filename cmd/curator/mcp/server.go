@@ -115,13 +115,3 @@ func tool[In any](s *Server, name, description string, h func(context.Context, I
 		return nil, res, nil
 	})
 }
-
-// readCloser and writeCloser give the command's streams the Close the
-// transport wants; closing them does not close the process's stdin/stdout.
-type readCloser struct{ io.Reader }
-
-func (readCloser) Close() error { return nil }
-
-type writeCloser struct{ io.Writer }
-
-func (writeCloser) Close() error { return nil }

@@ -1,0 +1,230 @@
+package mcpcmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxLine is the longest JSON-RPC message the server reads (a record is at
+// most 1 MiB; its JSON escapes can make it a few times longer).
+const maxLine = 16 << 20
+
+// lineTransport is the server's stdio: one JSON-RPC message per line.
+// Unlike a plain decoder it never ends the session on bad input, and it
+// keeps the order of calls:
+//
+//   - a line that is not a JSON-RPC 2.0 message (not JSON, a batch array,
+//     another version, an object as id, a NUL, too deep, too long) is
+//     answered with a JSON-RPC error (-32700 parse error, or -32600 invalid
+//     request, with the id when one can be read) and the server reads on;
+//   - calls are handed to the server one at a time, each once the one before
+//     it is answered, so writes a client pipelines are applied in the order
+//     it sent them; notifications and responses are passed at once (a
+//     cancellation reaches the call it cancels);
+//   - at the end of input, every call already read is answered before the
+//     session ends.
+type lineTransport struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &lineConn{out: t.out, changed: make(chan struct{}, 1), closed: make(chan struct{})}
+	go c.readLines(t.in)
+	return c, nil
+}
+
+type lineConn struct {
+	mu       sync.Mutex
+	out      io.Writer
+	queue    []jsonrpc.Message
+	inflight map[jsonrpc.ID]bool
+	eof      error // why input ended, once it has
+	changed  chan struct{}
+	closed   chan struct{}
+	once     sync.Once
+}
+
+// readLines reads input until it ends, queueing the messages and answering
+// the lines that are not.
+func (c *lineConn) readLines(in io.Reader) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r)
+		if len(bytes.TrimSpace(line)) > 0 || errors.Is(err, errTooLong) {
+			msg, bad := decodeLine(line, err)
+			c.mu.Lock()
+			if bad != nil {
+				c.writeLocked(bad)
+			} else {
+				c.queue = append(c.queue, msg)
+			}
+			c.mu.Unlock()
+			c.signal()
+		}
+		if err != nil && !errors.Is(err, errTooLong) {
+			c.mu.Lock()
+			c.eof = err
+			c.mu.Unlock()
+			c.signal()
+			return
+		}
+	}
+}
+
+var errTooLong = fmt.Errorf("message longer than %d MiB", maxLine>>20)
+
+// readLine reads one line without its end; a line over maxLine is read to
+// its end and dropped (errTooLong).
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	long := false
+	for {
+		part, err := r.ReadSlice('\n')
+		if !long && len(line)+len(part) > maxLine {
+			long, line = true, nil
+		}
+		if !long {
+			line = append(line, part...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if long {
+			return nil, errTooLong
+		}
+		return bytes.TrimRight(line, "\r\n"), err
+	}
+}
+
+// decodeLine reads one line as a JSON-RPC message, or gives the error
+// response it gets instead.
+func decodeLine(line []byte, readErr error) (jsonrpc.Message, *jsonrpc.Response) {
+	fail := func(id jsonrpc.ID, code int64, msg string) *jsonrpc.Response {
+		return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: code, Message: msg}}
+	}
+	if errors.Is(readErr, errTooLong) {
+		return nil, fail(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, readErr.Error())
+	}
+	trimmed := bytes.TrimSpace(line)
+	if !json.Valid(trimmed) {
+		return nil, fail(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the line is not one JSON value")
+	}
+	if trimmed[0] == '[' {
+		return nil, fail(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "batch requests are not supported: send one message per line")
+	}
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err != nil {
+		var probe struct {
+			ID any `json:"id"`
+		}
+		id := jsonrpc.ID{}
+		if json.Unmarshal(trimmed, &probe) == nil {
+			if v, err := jsonrpc.MakeID(probe.ID); err == nil {
+				id = v
+			}
+		}
+		return nil, fail(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+	}
+	return msg, nil
+}
+
+func (c *lineConn) signal() {
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Read hands the server the next message: a notification or response at
+// once, a call once no call is waiting for its answer; at the end of input,
+// io.EOF once every call read is answered.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		c.mu.Lock()
+		busy := len(c.inflight) > 0
+		for i, m := range c.queue {
+			req, isReq := m.(*jsonrpc.Request)
+			if isReq && req.IsCall() {
+				if busy {
+					continue
+				}
+				if c.inflight == nil {
+					c.inflight = map[jsonrpc.ID]bool{}
+				}
+				c.inflight[req.ID] = true
+			}
+			c.queue = append(c.queue[:i], c.queue[i+1:]...)
+			c.mu.Unlock()
+			return m, nil
+		}
+		if c.eof != nil && len(c.queue) == 0 && !busy {
+			err := c.eof
+			c.mu.Unlock()
+			return nil, err
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.changed:
+		case <-c.closed:
+			return nil, io.EOF
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if resp, ok := msg.(*jsonrpc.Response); ok && c.inflight[resp.ID] {
+		delete(c.inflight, resp.ID)
+		defer c.signal()
+	}
+	return c.writeLocked(msg)
+}
+
+func (c *lineConn) writeLocked(msg jsonrpc.Message) error {
+	var data []byte
+	var err error
+	if resp, ok := msg.(*jsonrpc.Response); ok && !resp.ID.IsValid() && resp.Error != nil {
+		// An error about a message whose id could not be read: JSON-RPC
+		// says the id is null.
+		data, err = json.Marshal(struct {
+			Version string          `json:"jsonrpc"`
+			ID      *int            `json:"id"`
+			Error   json.RawMessage `json:"error"`
+		}{"2.0", nil, mustJSON(resp.Error)})
+	} else {
+		data, err = jsonrpc.EncodeMessage(msg)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
+}
+
+func (c *lineConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *lineConn) SessionID() string { return "" }
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`{"code":-32603,"message":"internal error"}`)
+	}
+	return b
+}
