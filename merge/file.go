@@ -79,9 +79,9 @@ func deleted(path string, base, ours, theirs []byte) Result {
 		return Result{}
 	}
 	if ours == nil {
-		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Ours: "(deleted)", Theirs: string(theirs), Line: 1}}}
+		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Ours: "(deleted)", Theirs: "(edited, kept)", Line: 1}}}
 	}
-	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: string(ours), Theirs: "(deleted)", Line: 1}}}
+	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: "(edited, kept)", Theirs: "(deleted)", Line: 1}}}
 }
 
 // kind is how one sort of store file is checked and merged.
