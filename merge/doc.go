@@ -40,7 +40,8 @@
 //     ours and reports a Conflict with Key "" (the caller renumbers ids).
 //   - A file deleted on one side (nil) and unchanged on the other is deleted
 //     (Result.Data nil); deleted on one side and changed on the other keeps
-//     the changed side and reports a Conflict with Key "".
+//     the changed side and reports a Conflict with Key "". A deleted side is
+//     nil, never an empty file: an empty version of a record is refused.
 //   - Pipeline state: phases are matched by phase_number, steps by
 //     step_number, artifacts and accumulated_context.artifacts_created by
 //     path (an entry's timestamp is the later; an older state's plain path
@@ -56,7 +57,19 @@
 //     says theirs is published) are renumbered with their references, and
 //     a record moved two ways ends in one folder (see Tree for the rules).
 //   - Any other file is merged as text, like a body.
-//   - A file whose ours version uses CRLF line ends keeps CRLF.
+//   - A file whose ours version uses CRLF line ends keeps CRLF. A change of
+//     line ends alone is no change: base and theirs are compared in ours'
+//     line ends (theirs' when ours deleted the file).
 //   - A side that does not parse is an error naming the side and the line;
-//     nothing is guessed.
+//     nothing is guessed. So is a frontmatter that sets one key twice (at
+//     any depth), and a version of a record file (memory, bullet,
+//     reflection) that is not a record: empty, a markdown file without
+//     frontmatter, or one lacking a required key (id; a memory's type and
+//     ingestion_time) or the body that every other version has. Each is a
+//     *SideError; merging it would leave a husk of the record.
+//   - Versions of a record file that hold two different ids, or (memories
+//     and bullets) an id other than the file name's, are two records that
+//     git's rename detection paired by content: an *IdentityError naming
+//     both, never a merge. Tree pairs versions by the file name's id, so
+//     two records are never paired there.
 package merge

@@ -32,6 +32,20 @@ func File(path string, base, ours, theirs []byte) (Result, error) {
 	if err := checkSides(path, m, base, ours, theirs); err != nil {
 		return Result{}, err
 	}
+	if err := checkRecords(path, base, ours, theirs); err != nil {
+		return Result{}, err
+	}
+	if err := checkIdentity(path, base, ours, theirs); err != nil {
+		return Result{}, err
+	}
+	// A change of line ends alone is no change: base and theirs take the
+	// line ends of ours (of theirs when ours deleted the file).
+	ref := ours
+	if ref == nil {
+		ref = theirs
+	}
+	crlf := usesCRLF(ref)
+	base, ours, theirs = withLineEnds(base, crlf), withLineEnds(ours, crlf), withLineEnds(theirs, crlf)
 	switch {
 	case bytes.Equal(ours, theirs) && (ours == nil) == (theirs == nil) && !sameChange(m, base, ours):
 		return Result{Data: ours}, nil
@@ -65,9 +79,9 @@ func deleted(path string, base, ours, theirs []byte) Result {
 		return Result{}
 	}
 	if ours == nil {
-		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Ours: "(deleted)", Theirs: string(theirs), Line: 1}}}
+		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Ours: "(deleted)", Theirs: "(edited, kept)", Line: 1}}}
 	}
-	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: string(ours), Theirs: "(deleted)", Line: 1}}}
+	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: "(edited, kept)", Theirs: "(deleted)", Line: 1}}}
 }
 
 // kind is how one sort of store file is checked and merged.

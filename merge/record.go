@@ -15,7 +15,7 @@ const conflictsKey = "merge_conflicts"
 
 // checkRecord parses a markdown record's frontmatter.
 func checkRecord(_ string, data []byte) error {
-	_, err := frontmatter.Parse(data)
+	_, err := readSide(data)
 	return err
 }
 
@@ -34,6 +34,9 @@ func readSide(data []byte) (*side, error) {
 	}
 	var root yaml.Node
 	if err := d.Decode(&root); err != nil {
+		return nil, err
+	}
+	if err := duplicateKeys(d, &root); err != nil {
 		return nil, err
 	}
 	s := &side{doc: d, vals: map[string]*yaml.Node{}}

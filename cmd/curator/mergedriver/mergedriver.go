@@ -30,8 +30,11 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 			"later, a key changed on one side takes that side; two different new values keep ours and record\n" +
 			"theirs under merge_conflicts (the frontmatter stays valid, it never gets conflict markers).\n" +
 			"Exit 0 when the merge is clean; 1 when something conflicts (git then marks the path for review),\n" +
-			"when a version cannot be read, or when `curator resolve` gave the record a new id earlier in the\n" +
-			"rebase in progress (OURS is left as it was; `curator resolve` finishes those).",
+			"when a version cannot be read or is not a record (empty, no frontmatter, a key set twice, or\n" +
+			"lacking the id, keys or body the other versions have), when the versions hold two records (git\n" +
+			"paired a deleted record with a new one of similar content), or when `curator resolve` gave the\n" +
+			"record a new id earlier in the rebase in progress (OURS is left as it was; `curator resolve`\n" +
+			"finishes the last two).",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 4 {
 				return cmdutil.Usagef("merge-driver takes BASE OURS THEIRS PATH (got %d arguments)", c.NArg())
@@ -66,7 +69,15 @@ func Run(env cmdutil.Env, basePath, oursPath, theirsPath, path string) error {
 			path, n.New, n.Path)
 	}
 	res, err := merge.File(storePath(path), base, ours, theirs)
-	if err != nil {
+	var two *merge.IdentityError
+	var side *merge.SideError
+	switch {
+	case errors.As(err, &two):
+		return fmt.Errorf("%s: %s holds the record %s, %s the record %s: git paired two records by their similar content, so ours is left as it was; run `curator resolve` when git stops, which pairs records by id",
+			path, two.Sides[0], two.IDs[0], two.Sides[1], two.IDs[1])
+	case errors.As(err, &side) && side.Side != "":
+		return fmt.Errorf("%s (%s): %v; ours is left as it was: restore that version, or merge the file by hand", path, side.Side, side.Err)
+	case err != nil:
 		return fmt.Errorf("%s: %w (ours kept; merge it by hand)", path, err)
 	}
 	if res.Data == nil {

@@ -166,6 +166,11 @@ func syncOnce(opts *Options, tx *mdstore.Tx, repo *git.Repository, rm storesync.
 				rm.Name, rm.Branch, rm.Branch, rm.Name, rm.Branch)
 		}
 		plan, err := sr.PlanMerge(base, ours, theirs)
+		if errors.As(err, new(*merge.SideError)) {
+			// A version that does not parse or is not a record.
+			rep.Result = "blocked"
+			return fmt.Errorf("%w; nothing was changed", err)
+		}
 		if err != nil {
 			return err
 		}
