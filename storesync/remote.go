@@ -123,8 +123,10 @@ func (rm Remote) Fetch() (plumbing.Hash, error) {
 	}
 	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:%s", rm.Branch, rm.trackingRef()))
 	err = r.FetchContext(rm.context(), &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
-	if err != nil && rm.context().Err() != nil {
-		return plumbing.ZeroHash, fmt.Errorf("fetching %s from %s: %w; nothing was fetched", rm.Branch, rm.URL(), ErrInterrupted)
+	if rm.context().Err() != nil {
+		// Stopped, or asked to stop as the fetch ended: either way the
+		// repository holds a whole pack or none, and nothing is merged.
+		return plumbing.ZeroHash, fmt.Errorf("fetching %s from %s: %w; nothing was merged", rm.Branch, rm.URL(), ErrInterrupted)
 	}
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
