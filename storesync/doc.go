@@ -11,4 +11,8 @@
 // one commit (a merge commit with theirs as second parent, or a fast-forward).
 // Files outside the store changed differently on both sides are not merged
 // here: the plan names them and the caller refuses (git pull merges those).
+//
+// A fetch publishes its pack only when it is whole (fetchStorage), and the
+// repository is opened for a sync only after what a killed fetch left in
+// objects/pack was removed or repaired (RepairPacks).
 package storesync

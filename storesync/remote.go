@@ -1,6 +1,7 @@
 package storesync
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/http"
 	"github.com/go-git/go-git/v5/plumbing/transport/ssh"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // ErrRejected means the remote refused the push because its branch moved
@@ -25,11 +27,45 @@ type Remote struct {
 	Repo   *git.Repository
 	Name   string // the remote's name (origin)
 	Branch string // the branch, the same name on both ends
+	// Context stops a fetch or a push when it is done (nil: never); a
+	// stopped fetch leaves no file behind.
+	Context context.Context
 }
 
-// OpenRepository opens the git repository whose work tree holds dir.
+// OpenRepository opens the git repository whose work tree holds dir,
+// after RepairPacks made its packs safe to read.
 func OpenRepository(dir string) (*git.Repository, error) {
-	return git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, err
+	}
+	if st, ok := repo.Storer.(*filesystem.Storage); ok {
+		if _, err := RepairPacks(packDir(st)); err != nil {
+			return nil, err
+		}
+	}
+	return repo, nil
+}
+
+// packDir is objects/pack of a repository's storage: in the common git
+// folder of a linked worktree.
+func packDir(st *filesystem.Storage) string {
+	gitDir := st.Filesystem().Root()
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		gitDir = filepath.Clean(c)
+	}
+	return filepath.Join(gitDir, "objects", "pack")
+}
+
+func (rm Remote) context() context.Context {
+	if rm.Context == nil {
+		return context.Background()
+	}
+	return rm.Context
 }
 
 // URL is the remote's first URL with any password removed, for messages.
@@ -58,8 +94,13 @@ func (rm Remote) trackingRef() plumbing.ReferenceName {
 	return plumbing.NewRemoteReferenceName(rm.Name, rm.Branch)
 }
 
+// ErrInterrupted is a fetch or push stopped by its Context.
+var ErrInterrupted = errors.New("interrupted")
+
 // Fetch brings the remote branch's commits and returns its tip (zero when
-// the remote has no such branch yet).
+// the remote has no such branch yet). The pack arrives whole or not at
+// all (see fetchStorage); the leftovers of a fetch that was killed are
+// repaired first (RepairPacks).
 func (rm Remote) Fetch() (plumbing.Hash, error) {
 	r, err := rm.Repo.Remote(rm.Name)
 	if err != nil {
@@ -69,8 +110,24 @@ func (rm Remote) Fetch() (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
+	if st, ok := rm.Repo.Storer.(*filesystem.Storage); ok {
+		dir := packDir(st)
+		done, err := RepairPacks(dir)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if len(done) > 0 {
+			st.Reindex()
+		}
+		r = git.NewRemote(fetchStorage{Storage: st, packDir: dir}, r.Config())
+	}
 	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:%s", rm.Branch, rm.trackingRef()))
-	err = r.Fetch(&git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	err = r.FetchContext(rm.context(), &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	if rm.context().Err() != nil {
+		// Stopped, or asked to stop as the fetch ended: either way the
+		// repository holds a whole pack or none, and nothing is merged.
+		return plumbing.ZeroHash, fmt.Errorf("fetching %s from %s: %w; nothing was merged", rm.Branch, rm.URL(), ErrInterrupted)
+	}
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 	case err != nil && isMissingRef(err):
@@ -105,7 +162,10 @@ func (rm Remote) Push() error {
 	}
 	ref := plumbing.NewBranchReferenceName(rm.Branch)
 	spec := config.RefSpec(fmt.Sprintf("%s:%s", ref, ref))
-	err = r.Push(&git.PushOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	err = r.PushContext(rm.context(), &git.PushOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	if err != nil && rm.context().Err() != nil {
+		return fmt.Errorf("pushing %s to %s: %w", rm.Branch, rm.URL(), ErrInterrupted)
+	}
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
 		return nil

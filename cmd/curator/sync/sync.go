@@ -2,12 +2,15 @@ package synccmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	git "github.com/go-git/go-git/v5"
@@ -109,6 +112,10 @@ func Sync(opts *Options) error {
 	if err != nil {
 		return err
 	}
+	// Ctrl-C or SIGTERM stops the fetch or the push cleanly (exit 1).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rm.Context = ctx
 	rep := &Report{Remote: rm.Name, URL: rm.URL(), Branch: rm.Branch, Both: []string{}, Renumbered: []merge.Renumber{}, Conflicts: []merge.Conflict{}}
 	wait := opts.Backoff
 	for {
