@@ -1,6 +1,8 @@
 package mdstore
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +46,12 @@ func NewMemoryRecord(n NewMemory) (*Memory, error) {
 	}
 	if n.Confidence == 0 {
 		n.Confidence = DefaultConfidence
+	}
+	for name := range n.Factors {
+		if !slices.Contains(ImportanceFactors, name) {
+			return nil, &InvalidFile{Path: MemoryPath("inbox", n.Type, n.ID), Msg: fmt.Sprintf("importance_factors: unknown factor %q (known: %s)",
+				name, strings.Join(ImportanceFactors, ", "))}
+		}
 	}
 	body := n.Body
 	if body != "" && !strings.HasSuffix(body, "\n") {

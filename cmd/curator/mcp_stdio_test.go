@@ -81,3 +81,27 @@ func TestMCPServerSurvivesBadLines(t *testing.T) {
 		t.Errorf("the pipelined updates were not applied in order:\n%s", data)
 	}
 }
+
+// The MCP tools refuse what the CLI refuses: an unknown importance factor,
+// a memory type that is a maturity.
+func TestMCPRefusesWhatTheCLIRefuses(t *testing.T) {
+	dir := memoryStore(t)
+	cs := mcpSession(t, dir)
+	msg := callErr(t, cs, "add_memory", map[string]any{"id": "f-typo", "type": "fact", "brief": "typo", "author": "a", "body": "b",
+		"content_confidence": 3, "importance_factors": map[string]any{"proximty": 0.9}})
+	if !strings.Contains(msg, `unknown factor "proximty"`) {
+		t.Errorf("add_memory with a misspelt factor: %s", msg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".curator/memory/inbox/f-typo.md")); err == nil {
+		t.Error("the refused memory was written")
+	}
+	msg = callErr(t, cs, "list_entries", map[string]any{"status": "confirmed", "type": "rule"})
+	if !strings.Contains(msg, "rule is a maturity") {
+		t.Errorf("list_entries type rule: %s", msg)
+	}
+	cmd := exec.Command("curator", "memory", "list", "--type", "rule")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("memory list --type rule succeeded:\n%s", out)
+	}
+}

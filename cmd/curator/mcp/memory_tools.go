@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 // procedure passes them.
 type ListEntriesArgs struct {
 	Status             string `json:"status" jsonschema:"inbox, confirmed or trash"`
-	Type               string `json:"type,omitempty" jsonschema:"fact, concept, lesson or rule (any when empty)"`
+	Type               string `json:"type,omitempty" jsonschema:"fact, concept or lesson (any when empty)"`
 	IngestionTimeStart string `json:"ingestion_time_start,omitempty" jsonschema:"window start, RFC 3339, inclusive (open when empty)"`
 	IngestionTimeEnd   string `json:"ingestion_time_end,omitempty" jsonschema:"window end, RFC 3339, exclusive (open when empty)"`
 	Limit              int    `json:"limit,omitempty" jsonschema:"entries per page: default 100, at most 1000"`
@@ -112,8 +113,12 @@ func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, erro
 	if !oneOf(a.Status, "inbox", "confirmed", "trash") {
 		return nil, fmt.Errorf("invalid arguments: status %q: want inbox, confirmed or trash", a.Status)
 	}
-	if a.Type != "" && !oneOf(a.Type, "fact", "concept", "lesson", "rule") {
-		return nil, fmt.Errorf("invalid arguments: type %q: want fact, concept, lesson or rule", a.Type)
+	if a.Type != "" && !slices.Contains(mdstore.MemoryTypes, a.Type) {
+		hint := ""
+		if a.Type == "rule" {
+			hint = " (rule is a maturity: rules are lessons, list type lesson)"
+		}
+		return nil, fmt.Errorf("invalid arguments: type %q: want %s%s", a.Type, strings.Join(mdstore.MemoryTypes, ", "), hint)
 	}
 	if a.Limit == 0 {
 		a.Limit = 100
