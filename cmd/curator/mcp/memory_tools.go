@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
