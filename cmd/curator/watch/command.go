@@ -25,8 +25,10 @@ type Options struct {
 	// Project limits the pipelines to one project; Home is the pipeline
 	// home (--home, CURATOR_SDD_HOME).
 	Project, Home string
-	// Serve is the address of the live dashboard ("" none).
-	Serve string
+	// Serve is the address of the live dashboard ("" none); AllowHosts
+	// are host names besides its own that it answers (--allow-host).
+	Serve      string
+	AllowHosts []string
 	// Debounce is the quiet time that ends a batch of file events;
 	// CurateAfter the quiet time after inbox or reflection changes before a
 	// curation runs; Poll, when set, polls instead of using file events.
@@ -59,6 +61,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			&cli.StringFlag{Name: "home", Usage: "folder of the pipeline files (default: the store's pipelines/)", EnvVars: []string{"CURATOR_SDD_HOME"}},
 			&cli.StringFlag{Name: "serve", Usage: "serve the live dashboard on ADDR, e.g. 127.0.0.1:7777"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --serve on an address other computers can reach"},
+			&cli.StringSliceFlag{Name: "allow-host", Usage: "`NAME` other computers reach the dashboard by (repeatable); requests for any other name are refused with 421"},
 			&cli.DurationFlag{Name: "debounce", Value: 100 * time.Millisecond, Usage: "quiet time that ends a batch of file events"},
 			&cli.DurationFlag{Name: "curate-after", Value: 30 * time.Second, Usage: "quiet time before a memory or context curation runs"},
 			&cli.StringFlag{Name: "curate-flags", Usage: "`FLAGS` of the context curate run, e.g. \"--auto-merge --similarity-threshold 0.9\" (default: none, merges stay proposals)"},
@@ -70,7 +73,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			}
 			opts := &Options{Env: f.Env(c),
 				Pipelines: c.Bool("pipelines"), Memory: c.Bool("memory"), Context: c.Bool("context"),
-				Project: c.String("project"), Home: c.String("home"), Serve: c.String("serve"),
+				Project: c.String("project"), Home: c.String("home"), Serve: c.String("serve"), AllowHosts: c.StringSlice("allow-host"),
 				Debounce: c.Duration("debounce"), CurateAfter: c.Duration("curate-after"), Poll: c.Duration("poll")}
 			if !opts.Pipelines && !opts.Memory && !opts.Context {
 				opts.Pipelines, opts.Memory = true, true
@@ -91,6 +94,9 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				if err := dashboard.CheckServeAddr(opts.Serve, c.Bool("allow-remote")); err != nil {
 					return cmdutil.Usage(err)
 				}
+			}
+			if len(opts.AllowHosts) > 0 && opts.Serve == "" {
+				return cmdutil.Usagef("--allow-host needs --serve")
 			}
 			if c.IsSet("curate-flags") && !opts.Context {
 				return cmdutil.Usagef("--curate-flags needs --context")

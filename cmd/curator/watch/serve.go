@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/curator-dev/curator/dashboard"
 )
 
@@ -19,11 +21,24 @@ type liveServer struct {
 	url  string
 }
 
-// serveLive starts the dashboard server on addr.
-func serveLive(w *watcher, addr string) (*liveServer, error) {
-	ln, err := net.Listen("tcp", addr)
+// maxConnections caps the dashboard's open connections (each an open
+// file), so that browsers or a flood of keep-alive connections cannot take
+// the files the watcher needs; idle ones are closed after idleTimeout.
+const (
+	maxConnections = 256
+	idleTimeout    = time.Minute
+)
+
+// serveLive starts the dashboard server on addr; it answers requests for
+// its own address, localhost, or the names in hosts.
+func serveLive(w *watcher, addr string, hosts []string) (*liveServer, error) {
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
+	}
+	ln := netutil.LimitListener(l, maxConnections)
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		hosts = append(hosts, h)
 	}
 	// The page and the project list are read on the server's goroutines:
 	// they read the state files, never the watcher's own fields.
@@ -34,7 +49,7 @@ func serveLive(w *watcher, addr string) (*liveServer, error) {
 	}
 	live := dashboard.NewLive(w.pipes.Page, projects)
 	s := &liveServer{live: live, url: "http://" + ln.Addr().String() + "/",
-		srv: &http.Server{Handler: live.Handler(), ReadHeaderTimeout: 5 * time.Second}}
+		srv: &http.Server{Handler: dashboard.GuardHost(live.Handler(), hosts...), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: idleTimeout}}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			w.log.emit(Event{Event: "error", Message: "dashboard server: " + err.Error()})

@@ -74,7 +74,7 @@ func Watch(opts *Options) error {
 		}
 	}
 	if opts.Serve != "" {
-		if w.live, err = serveLive(w, opts.Serve); err != nil {
+		if w.live, err = serveLive(w, opts.Serve, opts.AllowHosts); err != nil {
 			return err
 		}
 		defer w.live.close()
