@@ -69,8 +69,10 @@ const objectCachePath = ".cache/objects"
 
 func (s *Store) openRepo() (*gitcommit.Repo, error) { return gitcommit.Open(s.Dir) }
 
-// gitLockRecord is where a run records the git locks it holds, so that
-// the next run removes those a crash left (gitcommit.RemoveStaleLocks).
+// gitLockRecord is where a run records the git locks it takes, before
+// taking them, so that the next run (holding the store's lock, so no run
+// writing the record is alive) removes those a kill left, and only those
+// (gitcommit.RemoveStaleLocks).
 func (s *Store) gitLockRecord() string { return filepath.Join(s.journalDir(), "git-locks.json") }
 
 // commitOptions are the settings of the store's commits.

@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/internal/gitcommit"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -18,7 +20,12 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// CURATOR_CRASH_AT=journal|applied|committed makes the test binary
 		// die right after that step of a save, as a crash would.
-		"curator": func() { os.Exit(runWith(os.Args, cmdutil.System(), crashAt(os.Getenv("CURATOR_CRASH_AT")))) },
+		// CURATOR_KILL_AT_LOCK=N kills it (SIGKILL) the instant the N-th
+		// git lock file it creates exists.
+		"curator": func() {
+			killAtLock(os.Getenv("CURATOR_KILL_AT_LOCK"))
+			os.Exit(runWith(os.Args, cmdutil.System(), crashAt(os.Getenv("CURATOR_CRASH_AT"))))
+		},
 	})
 }
 
@@ -63,6 +70,24 @@ func TestScripts(t *testing.T) {
 			}
 			return false, nil
 		},
+	})
+}
+
+// killAtLock makes the process kill itself the instant the n-th git lock
+// file it creates exists, as a kill from outside at that moment would.
+func killAtLock(n string) {
+	want, err := strconv.Atoi(n)
+	if err != nil || want < 1 {
+		return
+	}
+	taken := 0
+	gitcommit.SetLockHook(func(string) {
+		if taken++; taken == want {
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				p.Kill()
+			}
+			time.Sleep(time.Minute) // until the kill arrives
+		}
 	})
 }
 

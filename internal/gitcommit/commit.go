@@ -58,9 +58,10 @@ type Options struct {
 	// commit made and the trees on its changed paths, so that the next
 	// commit reads its base from one file instead of git's packs.
 	ObjectCache string
-	// LockRecord is the file where the git locks this process holds are
-	// recorded ("" for none), so that RemoveStaleLocks removes them after
-	// a crash.
+	// LockRecord is the file where the git locks this process takes are
+	// recorded before they exist ("" for none), so that RemoveStaleLocks
+	// removes them after a kill at any instant (see gitLock). Only one
+	// process at a time may use a record.
 	LockRecord string
 	// MergeParent, when set, is the second parent of the commit: the
 	// commit merges that commit into the branch. The branch must still be

@@ -10,7 +10,8 @@
 // (index.lock, HEAD.lock, the branch's lock, reflogs). It works in linked
 // worktrees, refuses the settings it cannot honour (a split or sparse
 // index, reftable), converts line ends as core.autocrlf asks, and after a
-// crash removes the git locks the crashed process recorded. An object
+// kill removes the git locks the killed process provably created, never
+// another's. An object
 // cache file keeps the last commit's trees so the next commit does not
 // read git's packs. Repack starts git's own `git gc --auto` when curator's
 // objects pass git's thresholds.

@@ -1,11 +1,14 @@
 package gitcommit
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/internal/durable"
@@ -13,11 +16,35 @@ import (
 
 // gitLock is a lock taken the way git takes its locks: the file `<name>.lock`
 // created exclusively beside the file it guards, the new content written
-// into it, then renamed over the file (commit) or removed (release). A lock
-// that exists is never removed here unless this process created it.
+// into it, then renamed over the file (commit) or removed (release).
+//
+// Git never removes a lock file it did not create: a lock left by a process
+// that died stays until a person removes it, since git cannot tell it from
+// the lock of a command still running. curator must do better, because it
+// runs unattended, but by the same rule: it removes only a lock that is
+// provably its own, and so it makes its locks recognisable before they
+// exist. With a lock owner (see lockOwner), a lock is taken in three steps:
+//
+//  1. the owner's record names the lock and a twin file beside it,
+//     `<name>.curator-<random>.lock`, which nobody else can name;
+//  2. the twin is created exclusively;
+//  3. the twin is hard-linked to `<name>.lock`; the link fails when the lock
+//     exists (git's exclusive create), and then curator waits, as git does.
+//
+// From step 3 on, the lock and its twin are one file (same device and
+// inode) until the lock is renamed or removed, and only then is the twin
+// removed. So after a kill at any instant, the lock file at `<name>.lock`
+// is curator's exactly when it is the same file as the twin the record
+// names: a lock that git (or anyone) created is another file, whatever the
+// record says, and is never removed. The twin keeps the file alive, so its
+// inode cannot be reused by another lock while the record names it; no
+// process id is trusted (ids are reused). A file system without hard links
+// gets git's own exclusive create, and a lock left there by a kill is
+// removed by hand, as git advises.
 type gitLock struct {
 	target string
 	path   string
+	twin   string // "" when the lock has none
 	f      *os.File
 	owner  *lockOwner
 }
@@ -28,25 +55,18 @@ func takeGitLock(target string, timeout time.Duration, owner *lockOwner) (*gitLo
 	path := target + ".lock"
 	deadline := time.Now().Add(timeout)
 	wait := time.Millisecond
+	l := &gitLock{target: target, path: path, owner: owner}
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		err := l.create()
 		if err == nil {
-			l := &gitLock{target: target, path: path, f: f, owner: owner}
-			if owner != nil {
-				owner.add(path, f)
-			}
 			return l, nil
 		}
-		if errors.Is(err, os.ErrNotExist) {
-			if mkErr := os.MkdirAll(filepath.Dir(path), 0o755); mkErr != nil {
-				return nil, mkErr
-			}
-			continue
-		}
 		if !errors.Is(err, os.ErrExist) {
+			l.abandon()
 			return nil, fmt.Errorf("taking %s: %w", path, err)
 		}
 		if time.Now().After(deadline) {
+			l.abandon()
 			return nil, &LockError{Path: path}
 		}
 		time.Sleep(wait)
@@ -54,6 +74,87 @@ func takeGitLock(target string, timeout time.Duration, owner *lockOwner) (*gitLo
 			wait *= 2
 		}
 	}
+}
+
+// create makes the lock file exist, or fails with os.ErrExist when
+// another process holds it.
+func (l *gitLock) create() error {
+	if l.owner == nil || l.owner.file == "" || l.owner.noLinks {
+		f, err := openExclusive(l.path)
+		if err == nil {
+			l.f = f
+			l.created()
+		}
+		return err
+	}
+	if l.twin == "" {
+		twin := strings.TrimSuffix(l.path, ".lock") + ".curator-" + randomTag() + ".lock"
+		if err := l.owner.add(l.path, twin); err != nil {
+			return err
+		}
+		f, err := openExclusive(twin)
+		if err != nil {
+			l.owner.drop(l.path)
+			return err
+		}
+		l.twin, l.f = twin, f
+	}
+	err := os.Link(l.twin, l.path)
+	if err == nil {
+		l.created()
+		return nil
+	}
+	if errors.Is(err, os.ErrExist) {
+		return err
+	}
+	if _, statErr := os.Lstat(l.path); statErr == nil {
+		return os.ErrExist // some systems report a failed link otherwise
+	}
+	// No hard links here: git's exclusive create, without a twin.
+	l.f.Close()
+	os.Remove(l.twin)
+	l.owner.drop(l.path)
+	l.twin, l.f = "", nil
+	l.owner.noLinks = true
+	return l.create()
+}
+
+// created runs the instant the lock exists at its path.
+func (l *gitLock) created() {
+	if lockHook != nil {
+		lockHook(l.path)
+	}
+}
+
+// abandon undoes what a lock that was never taken left: its twin and its
+// entry in the record.
+func (l *gitLock) abandon() {
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+	if l.twin != "" {
+		os.Remove(l.twin)
+		l.owner.drop(l.path)
+	}
+}
+
+// openExclusive creates path exclusively, making its folder when missing.
+func openExclusive(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, os.ErrNotExist) {
+		if mkErr := os.MkdirAll(filepath.Dir(path), 0o755); mkErr != nil {
+			return nil, mkErr
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+	}
+	return f, err
+}
+
+func randomTag() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // write replaces the lock's content (it becomes the file's content on commit).
@@ -86,9 +187,7 @@ func (l *gitLock) commit() error {
 	if err != nil {
 		os.Remove(l.path)
 	}
-	if l.owner != nil {
-		l.owner.drop(l.path)
-	}
+	l.forget()
 	return err
 }
 
@@ -101,45 +200,48 @@ func (l *gitLock) release() {
 	l.f.Close()
 	l.f = nil
 	os.Remove(l.path)
+	l.forget()
+}
+
+// forget removes the twin once the lock is gone (never before: the twin is
+// what makes the lock recognisable) and drops the lock from the record.
+func (l *gitLock) forget() {
+	if l.twin != "" {
+		os.Remove(l.twin)
+	}
 	if l.owner != nil {
 		l.owner.drop(l.path)
 	}
 }
 
-// lockOwner records, in a file of the caller's (Options.LockRecord), which
-// of git's lock files this process created, so that after a crash the
-// next run removes the locks it left (and only those: a lock file is recognised by its device
-// and inode). Without the record a crashed run's index.lock would stop
-// every git command until removed by hand.
+// lockOwner records, in a file of the caller's (Options.LockRecord), each
+// of git's lock files this process is about to create and its twin (see
+// gitLock), before either exists, so that after a kill at any instant the
+// next run removes the locks it left, and only those (RemoveStaleLocks).
+// Without the record a crashed run's index.lock would stop every git
+// command until removed by hand.
 type lockOwner struct {
-	file  string
-	locks map[string]fileID
+	file    string
+	locks   map[string]string // lock file → its twin
+	noLinks bool              // the file system has no hard links
 }
 
-type fileID struct {
-	Dev uint64 `json:"dev"`
-	Ino uint64 `json:"ino"`
-}
-
-func (o *lockOwner) add(path string, f *os.File) {
-	if o.file == "" {
-		return
-	}
-	id, ok := fileIdentity(f)
-	if !ok {
-		return
-	}
+// add records a lock and its twin before they are created.
+func (o *lockOwner) add(path, twin string) error {
 	if o.locks == nil {
-		o.locks = map[string]fileID{}
+		o.locks = map[string]string{}
 	}
-	o.locks[path] = id
-	o.save()
+	o.locks[path] = twin
+	if err := o.save(); err != nil {
+		delete(o.locks, path)
+		return err
+	}
+	return nil
 }
 
 // drop forgets a lock this run committed or removed. The record is
-// rewritten only when the last lock goes (a record naming a lock file that
-// no longer exists, or has another inode, is harmless), so that releasing
-// a lock costs no file write.
+// rewritten only when the last lock goes (a record naming a lock whose twin
+// no longer exists is harmless), so that releasing a lock costs no write.
 func (o *lockOwner) drop(path string) {
 	if _, ok := o.locks[path]; !ok {
 		return
@@ -150,22 +252,30 @@ func (o *lockOwner) drop(path string) {
 	}
 }
 
-func (o *lockOwner) save() {
+func (o *lockOwner) save() error {
 	if len(o.locks) == 0 {
-		os.Remove(o.file)
-		return
+		err := os.Remove(o.file)
+		if errors.Is(err, os.ErrNotExist) {
+			err = nil
+		}
+		return err
 	}
 	b, _ := json.Marshal(o.locks)
-	// Not synced: if the record is lost in a power failure, the lock file
-	// most likely is too; if not, git's own advice (remove it) applies.
-	durable.WriteFile(o.file, b, 0o644, false)
+	// Written whole (a temporary file renamed), never half. Not synced: a
+	// power failure that loses the record most likely loses the twin and
+	// the lock too; if not, git's own advice (remove the lock) applies.
+	if err := durable.WriteFile(o.file, b, 0o644, false); err != nil {
+		return fmt.Errorf("recording the git locks curator takes: %w", err)
+	}
+	return nil
 }
 
-// RemoveStaleLocks removes the git lock files that a crashed process
-// recorded in record (its Options.LockRecord) and left behind, and the
-// record. A lock file is removed only if it is the very file the process
-// created (same device and inode). Callers make sure no process using
-// that record is still running (curator holds the store's lock).
+// RemoveStaleLocks removes the git lock files that a killed process
+// recorded in record (its Options.LockRecord) and left behind, their twins,
+// and the record. A lock file is removed only if it is the very file the
+// process created: the same file as its twin (see gitLock); any other
+// lock, git's own above all, is left alone. Callers make sure no process
+// using that record is still running (curator holds the store's lock).
 func RemoveStaleLocks(record string) error {
 	b, err := os.ReadFile(record)
 	if errors.Is(err, os.ErrNotExist) {
@@ -174,15 +284,42 @@ func RemoveStaleLocks(record string) error {
 	if err != nil {
 		return err
 	}
-	var locks map[string]fileID
-	if err := json.Unmarshal(b, &locks); err == nil {
-		for path, id := range locks {
-			if got, ok := pathIdentity(path); ok && got == id {
-				if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-					return fmt.Errorf("removing %s, left by a crashed curator run: %w", path, err)
+	var locks map[string]json.RawMessage
+	if json.Unmarshal(b, &locks) == nil {
+		for path, v := range locks {
+			var twin string
+			if json.Unmarshal(v, &twin) != nil || !isTwinOf(twin, path) {
+				continue // not a record this version wrote: nothing is trusted
+			}
+			if id, ok := pathIdentity(twin); ok {
+				if got, ok := pathIdentity(path); ok && got == id {
+					if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+						return fmt.Errorf("removing %s, left by a killed curator run: %w", path, err)
+					}
 				}
+			}
+			if err := os.Remove(twin); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("removing %s, left by a killed curator run: %w", twin, err)
 			}
 		}
 	}
 	return os.Remove(record)
+}
+
+// fileID is a file's identity: its device and inode (on Windows, the
+// volume's serial number and the file's index).
+type fileID struct {
+	Dev uint64
+	Ino uint64
+}
+
+// isTwinOf reports whether twin is named as the twin of lock path is, so
+// that a damaged record never makes curator remove another file.
+func isTwinOf(twin, path string) bool {
+	base, ok := strings.CutSuffix(path, ".lock")
+	if !ok {
+		return false
+	}
+	tag, ok := strings.CutPrefix(twin, base+".curator-")
+	return ok && strings.HasSuffix(tag, ".lock") && !strings.ContainsAny(tag, `/\`)
 }

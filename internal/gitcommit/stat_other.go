@@ -8,10 +8,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// fileIdentity is unknown here: a lock left by a crashed run is not
+// pathIdentity is unknown here: a lock left by a killed run is not
 // recognised and must be removed by hand, as git advises.
-func fileIdentity(*os.File) (fileID, bool) { return fileID{}, false }
-
 func pathIdentity(string) (fileID, bool) { return fileID{}, false }
 
 // indexStat fills the stat fields this system reports; git compares the

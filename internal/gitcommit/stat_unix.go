@@ -3,21 +3,11 @@
 package gitcommit
 
 import (
-	"os"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"golang.org/x/sys/unix"
 )
-
-// fileIdentity is the device and inode of an open file.
-func fileIdentity(f *os.File) (fileID, bool) {
-	var st unix.Stat_t
-	if unix.Fstat(int(f.Fd()), &st) != nil {
-		return fileID{}, false
-	}
-	return fileID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
-}
 
 // pathIdentity is the device and inode of the file at path.
 func pathIdentity(path string) (fileID, bool) {

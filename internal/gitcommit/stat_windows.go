@@ -7,12 +7,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// fileIdentity is the volume serial number and file index of an open
-// file: Windows' device and inode.
-func fileIdentity(f *os.File) (fileID, bool) {
-	return handleIdentity(windows.Handle(f.Fd()))
-}
-
 // pathIdentity is the identity of the file at path, not following a link.
 func pathIdentity(path string) (fileID, bool) {
 	p, err := windows.UTF16PtrFromString(path)
