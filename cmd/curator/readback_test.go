@@ -15,7 +15,7 @@ import (
 
 func TestOversizedOrBinaryRecordIsRefused(t *testing.T) {
 	dir := memoryStore(t)
-	head := strings.TrimSpace(gitOut(t, dir, "rev-parse", "HEAD"))
+	head := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
 	for name, body := range map[string]string{"2 MB": strings.Repeat("big body line\n", 150_000), "NUL": "a\x00b"} {
 		cmd := exec.Command("curator", "memory", "add", "--type", "fact", "--brief", "b", "--id", "m-big", "--proximity", "0.5", "-")
 		cmd.Dir, cmd.Stdin = dir, strings.NewReader(body)
@@ -27,7 +27,7 @@ func TestOversizedOrBinaryRecordIsRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".curator/memory/inbox/m-big.md")); err == nil {
 		t.Error("the refused record was written")
 	}
-	if now := strings.TrimSpace(gitOut(t, dir, "rev-parse", "HEAD")); now != head {
+	if now := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD")); now != head {
 		t.Error("a refused add made a commit")
 	}
 
@@ -55,25 +55,14 @@ func TestUnreadableRecordCanBeDeleted(t *testing.T) {
 	p := filepath.Join(dir, ".curator/memory/inbox/m1.md")
 	data, _ := os.ReadFile(p)
 	write(t, p, append(data, []byte(strings.Repeat("grown by hand\n", 100_000))...))
-	gitOut(t, dir, "commit", "-qam", "a record grown by hand past the limit")
+	mustGit(t, dir, "commit", "-qam", "a record grown by hand past the limit")
 	curator(t, dir, "memory", "delete", "m1")
 	if _, err := os.Stat(p); err == nil {
 		t.Fatal("the unreadable record is still there")
 	}
-	if out := gitOut(t, dir, "status", "--porcelain"); out != "" {
+	if out := mustGit(t, dir, "status", "--porcelain"); out != "" {
 		t.Errorf("not committed:\n%s", out)
 	}
 	// The hourly pass no longer trips over it.
 	curator(t, dir, "memory", "curate", "--quiet")
-}
-
-func gitOut(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }

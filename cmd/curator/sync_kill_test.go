@@ -22,8 +22,8 @@ import (
 // the remote's tip (exit 0, its own commit pushed) and that `git fsck
 // --strict` finds clean, with no temporary pack file left behind.
 
-// killCase is one way of stopping a sync.
-type killCase struct {
+// syncKill is one way of stopping a sync.
+type syncKill struct {
 	name string
 	sig  syscall.Signal
 	// file is the start of the name of the file in objects/pack whose
@@ -48,7 +48,7 @@ func TestSyncKilledDuringFetch(t *testing.T) {
 	checkConverged(t, dir)
 	t.Logf("a whole sync took %v", whole)
 
-	cases := []killCase{
+	cases := []syncKill{
 		{name: "SIGKILL at the first temporary pack", sig: syscall.SIGKILL, file: "tmp_pack"},
 		{name: "SIGKILL at the first temporary index", sig: syscall.SIGKILL, file: "tmp_idx"},
 		{name: "SIGKILL at the pack's index", sig: syscall.SIGKILL, file: "pack-", ext: ".idx"},
@@ -58,9 +58,9 @@ func TestSyncKilledDuringFetch(t *testing.T) {
 	const sweep = 4
 	for i := range sweep {
 		d := whole * time.Duration(i) / sweep
-		cases = append(cases, killCase{name: fmt.Sprintf("SIGKILL after %v", d.Round(time.Millisecond)), sig: syscall.SIGKILL, delay: d})
+		cases = append(cases, syncKill{name: fmt.Sprintf("SIGKILL after %v", d.Round(time.Millisecond)), sig: syscall.SIGKILL, delay: d})
 	}
-	cases = append(cases, killCase{name: "SIGINT after " + (whole / 4).Round(time.Millisecond).String(), sig: syscall.SIGINT, delay: whole / 4})
+	cases = append(cases, syncKill{name: "SIGINT after " + (whole / 4).Round(time.Millisecond).String(), sig: syscall.SIGINT, delay: whole / 4})
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := killCopy(t, tmpl, filepath.Join(root, fmt.Sprintf("k%d", i)))
@@ -143,7 +143,7 @@ func killCopy(t *testing.T, tmpl, dir string) string {
 // killSync starts `curator sync` in clone and sends the case's signal,
 // then returns its exit status, its stderr and whether the signal was
 // sent before it ended.
-func killSync(t *testing.T, clone string, c killCase) (int, string, bool) {
+func killSync(t *testing.T, clone string, c syncKill) (int, string, bool) {
 	packDir := filepath.Join(clone, ".git", "objects", "pack")
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -247,13 +247,3 @@ func checkPackFolder(t *testing.T, clone string) {
 	}
 }
 
-func mustGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
-	}
-	return string(out)
-}
