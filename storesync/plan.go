@@ -71,6 +71,10 @@ type Repo struct {
 	// records of the commits being replayed: the base and theirs take
 	// them before merging (see merge.Rename).
 	Renumbered []merge.Renumber
+	// ByHand are store-relative paths a person settled in the work tree
+	// (resolve found them staged with no conflict left): they are left
+	// out of the merge and kept as they are.
+	ByHand map[string]bool
 }
 
 // PlanMerge plans merging commit theirs into ours. base is their merge

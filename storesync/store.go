@@ -24,7 +24,7 @@ func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*
 	}{{dOurs, oursKeys}, {dTheirs, theirsKeys}} {
 		for path := range side.d {
 			rel, ok := strings.CutPrefix(path, r.Prefix)
-			if !ok {
+			if !ok || r.ByHand[rel] {
 				continue
 			}
 			paths[path] = true
