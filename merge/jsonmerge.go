@@ -134,7 +134,7 @@ func (m *jsonMerge) merge(b, o, t *value, pat, at string) *value {
 		}
 		return unionArray(b, o, t)
 	}
-	m.conflicts = append(m.conflicts, Conflict{Key: at, Ours: o.canon(), Theirs: t.canon()})
+	m.conflicts = append(m.conflicts, Conflict{Kind: ValueConflict, Key: at, Ours: o.canon(), Theirs: t.canon()})
 	if m.theirs == nil {
 		m.theirs = map[string]*value{}
 	}

@@ -49,6 +49,9 @@ type Plan struct {
 	// Conflicts are the store's keys and bodies that differ on both sides
 	// (ours kept, theirs recorded in the file).
 	Conflicts []merge.Conflict
+	// Kept are records deleted on one side and changed or moved on the
+	// other, kept with the change: decisions, listed, not conflicts.
+	Kept []merge.Conflict
 	// Renumbered are theirs' new records that got fresh ids.
 	Renumbered []merge.Renumber
 	// Outside are paths outside the store that both sides changed

@@ -99,10 +99,13 @@ func storePath(p string) string {
 }
 
 func theirsNote(c merge.Conflict) string {
-	if c.Key == "" {
+	switch c.Kind {
+	case merge.ValueConflict:
+		return "under merge_conflicts"
+	case merge.LinesConflict:
 		return "between conflict markers"
 	}
-	return "under merge_conflicts"
+	return "not in the file: both sides created it differently"
 }
 
 // renumberedEarlier is the renumbering an earlier step of the rebase in

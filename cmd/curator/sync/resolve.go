@@ -56,6 +56,9 @@ type ResolveReport struct {
 	Removed    []string         `json:"removed"`
 	Renumbered []merge.Renumber `json:"renumbered"`
 	Conflicts  []merge.Conflict `json:"conflicts"`
+	// Kept are records deleted on one side and changed (or moved) on the
+	// other: kept with the change.
+	Kept []merge.Conflict `json:"kept"`
 	// Unresolved are paths outside the store git still marks conflicted.
 	Unresolved []string `json:"unresolved"`
 	// ByHand are store files that do not parse on one side and that the
@@ -93,7 +96,7 @@ func Resolve(opts *ResolveOptions) error {
 		return err
 	}
 	rep := &ResolveReport{Operation: op, Written: []string{}, Removed: []string{}, ByHand: byHand,
-		Renumbered: nonNil(plan.Renumbered), Conflicts: nonNil(plan.Conflicts)}
+		Renumbered: nonNil(plan.Renumbered), Conflicts: nonNil(plan.Conflicts), Kept: nonNil(plan.Kept)}
 	c := &mdstore.Changeset{}
 	for _, f := range plan.Settled {
 		if f.Data == nil {
@@ -133,8 +136,11 @@ func Resolve(opts *ResolveOptions) error {
 		for _, r := range rep.Renumbered {
 			opts.Say("  renumbered theirs' %s as %s (%s)\n", r.Old, r.New, r.Path)
 		}
+		for _, k := range rep.Kept {
+			opts.Say("  %s\n", keptText(k))
+		}
 		for _, cf := range rep.Conflicts {
-			opts.Warn("curator resolve: review %s (ours kept, theirs recorded)\n", conflictText(cf))
+			opts.Warn("curator resolve: review %s (%s)\n", conflictText(cf), outcome(cf, theirs.String(), prefix))
 		}
 	}
 	if len(rep.Unresolved) > 0 {

@@ -93,8 +93,12 @@ type Report struct {
 	OutsideFiles  int              `json:"outside_files"`
 	Renumbered    []merge.Renumber `json:"renumbered"`
 	Conflicts     []merge.Conflict `json:"conflicts"`
-	Refused       []string         `json:"refused,omitempty"`
-	plan          *storesync.Plan
+	// Kept are records deleted on one side and changed (or moved) on the
+	// other: kept with the change.
+	Kept    []merge.Conflict `json:"kept"`
+	Refused []string         `json:"refused,omitempty"`
+	plan    *storesync.Plan
+	prefix  string
 }
 
 // Sync fetches, merges and pushes, under the store's lock.
@@ -109,7 +113,7 @@ func Sync(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	rep := &Report{Remote: rm.Name, URL: rm.URL(), Branch: rm.Branch, Both: []string{}, Renumbered: []merge.Renumber{}, Conflicts: []merge.Conflict{}}
+	rep := &Report{Remote: rm.Name, URL: rm.URL(), Branch: rm.Branch, Both: []string{}, Renumbered: []merge.Renumber{}, Conflicts: []merge.Conflict{}, Kept: []merge.Conflict{}, prefix: prefix}
 	wait := opts.Backoff
 	for {
 		rep.Attempts++
@@ -169,7 +173,7 @@ func syncOnce(opts *Options, tx *mdstore.Tx, repo *git.Repository, rm storesync.
 		rep.plan = plan
 		rep.Result = string(plan.Kind)
 		rep.TheirsRecords, rep.OursRecords, rep.Both = plan.TheirsRecords, plan.OursRecords, nonNil(plan.Both)
-		rep.Renumbered, rep.Conflicts = nonNil(plan.Renumbered), nonNil(plan.Conflicts)
+		rep.Renumbered, rep.Conflicts, rep.Kept = nonNil(plan.Renumbered), nonNil(plan.Conflicts), nonNil(plan.Kept)
 		rep.OutsideFiles = 0
 		for _, c := range plan.Changes {
 			if c.Outside {
@@ -181,7 +185,7 @@ func syncOnce(opts *Options, tx *mdstore.Tx, repo *git.Repository, rm storesync.
 			return err
 		}
 		if plan.Kind != storesync.UpToDate {
-			run := mergeRun(tx.Store.Now(), rm, plan)
+			run := mergeRun(tx.Store.Now(), rm, plan, rep.prefix)
 			hash, err := opts.Save(tx, run)
 			if err != nil {
 				return err
@@ -244,23 +248,17 @@ func refuse(opts *Options, plan *storesync.Plan, storeDir, root string, rep *Rep
 		for _, c := range plan.Conflicts {
 			where = append(where, conflictText(c))
 		}
-		return fmt.Errorf("both sides changed the same values differently; nothing was changed:\n  %s\nmerge anyway with --allow-conflicts (ours kept, theirs recorded under merge_conflicts), or with `git pull` to review them",
+		return fmt.Errorf("both sides changed the same values differently; nothing was changed:\n  %s\n"+
+			"merge anyway with --allow-conflicts (ours is kept; theirs is recorded under merge_conflicts, or between conflict\n"+
+			"markers in a body, or left in its commit for a file both sides created), or with `git pull` to review them",
 			strings.Join(where, "\n  "))
 	}
 	return nil
 }
 
-func conflictText(c merge.Conflict) string {
-	what := c.Key
-	if what == "" {
-		what = "body"
-	}
-	return fmt.Sprintf("%s:%d %s: ours %s, theirs %s", c.Path, c.Line, what, c.Ours, c.Theirs)
-}
-
 // mergeRun is the plan as a run: one merge commit (or a fast-forward)
 // whose message lists what the merge decided.
-func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan) *mdstore.Run {
+func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan, prefix string) *mdstore.Run {
 	from := rm.Name + "/" + rm.Branch
 	var summary string
 	if plan.Kind == storesync.FastForward {
@@ -291,8 +289,11 @@ func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan) *mdstore
 	for _, r := range plan.Renumbered {
 		run.Decide(fmt.Sprintf("renumbered theirs' new %s as %s (%s): both sides created %s", r.Old, r.New, r.Path, r.Old))
 	}
+	for _, c := range plan.Kept {
+		run.Decide(keptText(c))
+	}
 	for _, c := range plan.Conflicts {
-		run.Decide("conflict " + conflictText(c) + " (ours kept, theirs recorded)")
+		run.Decide("conflict " + conflictText(c) + " (" + outcome(c, plan.Theirs.String(), prefix) + ")")
 	}
 	return run
 }
@@ -340,8 +341,11 @@ func report(opts *Options, rep *Report) error {
 		for _, r := range rep.Renumbered {
 			opts.Say("  renumbered theirs' %s as %s\n", r.Old, r.New)
 		}
+		for _, c := range rep.Kept {
+			opts.Say("  %s\n", keptText(c))
+		}
 		for _, c := range rep.Conflicts {
-			opts.Warn("curator sync: conflict %s (ours kept, theirs recorded under merge_conflicts)\n", conflictText(c))
+			opts.Warn("curator sync: conflict %s (%s)\n", conflictText(c), outcome(c, rep.plan.Theirs.String(), rep.prefix))
 		}
 	}
 	if rep.Pushed {
