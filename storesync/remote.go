@@ -1,6 +1,7 @@
 package storesync
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -25,6 +26,9 @@ type Remote struct {
 	Repo   *git.Repository
 	Name   string // the remote's name (origin)
 	Branch string // the branch, the same name on both ends
+
+	// Ctx bounds each fetch and push (nil: unbounded).
+	Ctx context.Context
 }
 
 // OpenRepository opens the git repository whose work tree holds dir.
@@ -70,7 +74,7 @@ func (rm Remote) Fetch() (plumbing.Hash, error) {
 		return plumbing.ZeroHash, err
 	}
 	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:%s", rm.Branch, rm.trackingRef()))
-	err = r.Fetch(&git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	err = r.FetchContext(rm.context(), &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 	case err != nil && isMissingRef(err):
@@ -105,7 +109,7 @@ func (rm Remote) Push() error {
 	}
 	ref := plumbing.NewBranchReferenceName(rm.Branch)
 	spec := config.RefSpec(fmt.Sprintf("%s:%s", ref, ref))
-	err = r.Push(&git.PushOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
+	err = r.PushContext(rm.context(), &git.PushOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
 		return nil
