@@ -122,6 +122,9 @@ func Run(opts *Options) error {
 		return err
 	}
 	rep.Store, rep.Created = s.Dir, cmdutil.NonNil(created)
+	if err := checkDriver(opts, opts.Dir); err != nil {
+		return err
+	}
 	if len(created) > 0 && !opts.Globals.NoCommit {
 		tx, err := opts.Begin(s)
 		if err != nil {
@@ -202,6 +205,9 @@ func mergeDriver(opts *Options, storeDir string) error {
 		return err
 	}
 	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []AgentFile{}}
+	if err := checkDriver(opts, opts.Dir); err != nil {
+		return err
+	}
 	if len(created) > 0 && !opts.Globals.NoCommit {
 		tx, err := opts.Begin(s)
 		if err != nil {

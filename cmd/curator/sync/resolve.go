@@ -143,6 +143,12 @@ func Resolve(opts *ResolveOptions) error {
 			opts.Warn("curator resolve: review %s (%s)\n", conflictText(cf), outcome(cf, theirs.String(), prefix))
 		}
 	}
+	if d, err := cmdutil.ReadMergeDriver(tx.Store.Dir); err == nil && d.Command != "" && !d.Found {
+		opts.Warn("curator resolve: git could not run the merge driver: merge.curator.driver runs %s, which is not on PATH (or not an executable file), "+
+			"so git left each store file both sides changed as ours, whole, marked conflicted; resolve has merged them. "+
+			"So that git merges them itself next time, run `curator init --merge-driver` (it registers the path of the curator it runs as), or put curator on PATH\n",
+			d.Program)
+	}
 	if len(rep.Unresolved) > 0 {
 		return cmdutil.Blocked(fmt.Errorf("still conflicted outside the store: %s; resolve them by hand and `git add` them", list(rep.Unresolved)))
 	}
