@@ -39,6 +39,10 @@ const (
 	// AddedConflict: both sides created the file with different content;
 	// ours is kept, theirs stays only in its commit.
 	AddedConflict = "added"
+	// WholeConflict: both sides changed a file that merges only whole (a
+	// JSON file whose top level is not an object); ours is kept, theirs
+	// stays only in its commit.
+	WholeConflict = "whole"
 	// FolderConflict: a record moved to two folders of the same rank; it
 	// stays in ours' folder.
 	FolderConflict = "folder"

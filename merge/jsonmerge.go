@@ -84,6 +84,10 @@ func mergeJSON(path string, base, ours, theirs []byte, r jsonRules) (Result, err
 	cs := m.conflicts
 	for i := range cs {
 		cs[i].Path = path
+		if out == nil || out.obj == nil {
+			// No object to keep merge_conflicts in: theirs is not recorded.
+			cs[i].Kind, cs[i].Ours, cs[i].Theirs = WholeConflict, "(changed)", "(changed differently)"
+		}
 	}
 	return Result{Data: render(out, bytes.Contains(ours, []byte("\r\n")), cs), Conflicts: cs}, nil
 }

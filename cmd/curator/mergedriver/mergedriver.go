@@ -105,7 +105,7 @@ func theirsNote(c merge.Conflict) string {
 	case merge.LinesConflict:
 		return "between conflict markers"
 	}
-	return "not in the file: both sides created it differently"
+	return "not in the file: it merges only whole"
 }
 
 // renumberedEarlier is the renumbering an earlier step of the rebase in

@@ -21,6 +21,8 @@ func conflictText(c merge.Conflict) string {
 	switch c.Kind {
 	case merge.AddedConflict:
 		return fmt.Sprintf("%s: both sides created it with different content", c.Path)
+	case merge.WholeConflict:
+		return fmt.Sprintf("%s: both sides changed it differently, and it merges only whole", c.Path)
 	case merge.FolderConflict:
 		return fmt.Sprintf("%s: moved to two folders of the same rank: ours %s, theirs %s", c.Path, path.Dir(c.Ours), path.Dir(c.Theirs))
 	case merge.DuplicateConflict:
@@ -45,7 +47,7 @@ func outcome(c merge.Conflict, theirsCommit, prefix string) string {
 		return "ours kept, theirs recorded under merge_conflicts"
 	case merge.LinesConflict:
 		return "both kept between conflict markers"
-	case merge.AddedConflict:
+	case merge.AddedConflict, merge.WholeConflict:
 		return fmt.Sprintf("ours kept; theirs' version is not in the file: git show %s:%s%s", abbrev(theirsCommit), prefix, c.Path)
 	case merge.FolderConflict:
 		return "kept in ours' folder"

@@ -292,7 +292,7 @@ func refuse(opts *Options, plan *storesync.Plan, storeDir, root string, rep *Rep
 		}
 		return fmt.Errorf("both sides changed the same values differently; nothing was changed:\n  %s\n"+
 			"merge anyway with --allow-conflicts (ours is kept; theirs is recorded under merge_conflicts, or between conflict\n"+
-			"markers in a body, or left in its commit for a file both sides created), or with `git pull` to review them",
+			"markers in a body, or left in its commit for a file that merges only whole), or with `git pull` to review them",
 			strings.Join(where, "\n  "))
 	}
 	return nil
