@@ -104,6 +104,8 @@ func theirsNote(c merge.Conflict) string {
 		return "under merge_conflicts"
 	case merge.LinesConflict:
 		return "between conflict markers"
+	case merge.AddedConflict:
+		return "not in the file: both sides created it; run `curator resolve` (a record created twice gets a second id)"
 	}
 	return "not in the file: it merges only whole"
 }
