@@ -34,7 +34,9 @@ func NewResolveCmd(f *cmdutil.Factory, runF func(*ResolveOptions) error) *cli.Co
 			"replayed and its parent) with the same rules as `curator sync`, writes every store file either\n" +
 			"side changed, and stages them. Then `git commit` (or `git rebase --continue`) finishes. Values\n" +
 			"both sides changed differently keep ours, with theirs recorded under merge_conflicts for review.\n" +
-			"Paths outside the store that git left conflicted are listed (exit 3): resolve them by hand.",
+			"Paths outside the store that git left conflicted are listed (exit 3): resolve them by hand.\n" +
+			"A store file that does not parse on one side stops resolve (exit 3, nothing written) until you\n" +
+			"write the version you want and `git add` it; then resolve keeps it as staged and merges the rest.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return cmdutil.Usagef("resolve takes no arguments")

@@ -46,13 +46,18 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"increments, lists join, timestamps take the later, new records with the same id get fresh ids\n" +
 			"with their references, a record moved two ways ends in one folder — as one merge commit\n" +
 			"(or a fast-forward), and pushes. When the push is refused because the remote moved meanwhile,\n" +
-			"it fetches and merges again, up to --retries times with a growing wait.\n\n" +
+			"it fetches and merges again, up to --retries times with a growing wait; past the last one it\n" +
+			"says how many attempts it made and exits 1, your commits kept for the next sync. The store's\n" +
+			"lock is held only to plan and commit the merge: other curator runs go on while sync fetches,\n" +
+			"pushes or waits. --timeout bounds each fetch and push (exit 1 when the remote does not answer).\n\n" +
 			"Files outside the store are taken from the remote when only the remote changed them. Sync\n" +
 			"refuses, before changing anything (exit 3), when both sides changed one such file differently,\n" +
 			"when a file it would change has uncommitted edits, or when both sides gave one key of a record\n" +
-			"different values (it names the records and keys); --allow-conflicts merges anyway, keeping\n" +
-			"ours and recording theirs under merge_conflicts in the record for review. `git pull` with the\n" +
-			"merge driver `curator init` registers, then `curator resolve`, is the manual way.",
+			"different values (it names each file, key and both values in short); --allow-conflicts merges\n" +
+			"anyway, keeping ours, and says where theirs went: under merge_conflicts in the record, between\n" +
+			"conflict markers in a body, or in theirs' commit for a file that merges only whole. A record\n" +
+			"deleted on one side and changed on the other is kept with the change, and listed. `git pull`\n" +
+			"with the merge driver `curator init` registers, then `curator resolve`, is the manual way.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "the branch to sync (the same name on the remote; default: the current branch)"},
 			&cli.IntFlag{Name: "retries", Value: 5, Usage: "how often to fetch and merge again when the remote moved during the push"},
