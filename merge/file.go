@@ -15,15 +15,51 @@ type Result struct {
 }
 
 // Conflict is one key (Key "" for the body or the whole file) whose two sides
-// could not be joined. Ours is the value kept, Theirs the one set aside; Line
-// is where the kept value sits in Data (0 when unknown).
+// could not be joined, or a decision the merge took for a whole file. Kind
+// says which, and where theirs went. Ours is the value kept, Theirs the one
+// set aside (a word in parentheses for a whole file: never its content);
+// Line is where the kept value sits in Data (0 when unknown).
 type Conflict struct {
 	Path   string `json:"path"`
+	Kind   string `json:"kind"`
 	Key    string `json:"key"`
 	Ours   string `json:"ours"`
 	Theirs string `json:"theirs"`
 	Line   int    `json:"line"`
 }
+
+// The kinds of Conflict.
+const (
+	// ValueConflict: one key got two new values; ours is kept, theirs is
+	// recorded under merge_conflicts in the file.
+	ValueConflict = "value"
+	// LinesConflict: lines of a body or text file changed two ways; both
+	// are kept between conflict markers.
+	LinesConflict = "lines"
+	// AddedConflict: both sides created the file with different content;
+	// ours is kept, theirs stays only in its commit.
+	AddedConflict = "added"
+	// WholeConflict: both sides changed a file that merges only whole (a
+	// JSON file whose top level is not an object); ours is kept, theirs
+	// stays only in its commit.
+	WholeConflict = "whole"
+	// FolderConflict: a record moved to two folders of the same rank; it
+	// stays in ours' folder.
+	FolderConflict = "folder"
+	// DuplicateConflict: a second copy of a record at a path already
+	// taken; the first is kept.
+	DuplicateConflict = "duplicate"
+	// DeletedKept: deleted on one side and changed on the other; kept with
+	// the change (a decision, not a conflict).
+	DeletedKept = "deleted"
+	// MovedKept: deleted on one side and moved on the other; kept where it
+	// was moved (a decision, not a conflict).
+	MovedKept = "moved"
+)
+
+// Decision reports whether the conflict is a rule's decision (a deletion
+// that lost to a change) rather than two values a reviewer must settle.
+func (c Conflict) Decision() bool { return c.Kind == DeletedKept || c.Kind == MovedKept }
 
 // File merges three versions of one store file (base may be nil: both sides
 // added it; ours or theirs nil: that side deleted it).
@@ -56,7 +92,7 @@ func File(path string, base, ours, theirs []byte) (Result, error) {
 	case base == nil && ours != nil && theirs != nil && m.fresh != nil:
 		return m.merge(path, m.fresh, ours, theirs)
 	case base == nil && ours != nil && theirs != nil:
-		return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: string(ours), Theirs: string(theirs), Line: 1}}}, nil
+		return Result{Data: ours, Conflicts: []Conflict{{Path: path, Kind: AddedConflict, Ours: "(created)", Theirs: "(created differently)", Line: 1}}}, nil
 	case ours == nil || theirs == nil:
 		return deleted(path, base, ours, theirs), nil
 	}
@@ -79,9 +115,9 @@ func deleted(path string, base, ours, theirs []byte) Result {
 		return Result{}
 	}
 	if ours == nil {
-		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Ours: "(deleted)", Theirs: "(edited, kept)", Line: 1}}}
+		return Result{Data: theirs, Conflicts: []Conflict{{Path: path, Kind: DeletedKept, Ours: "(deleted)", Theirs: "(edited, kept)", Line: 1}}}
 	}
-	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Ours: "(edited, kept)", Theirs: "(deleted)", Line: 1}}}
+	return Result{Data: ours, Conflicts: []Conflict{{Path: path, Kind: DeletedKept, Ours: "(edited, kept)", Theirs: "(deleted)", Line: 1}}}
 }
 
 // kind is how one sort of store file is checked and merged.

@@ -84,6 +84,10 @@ func mergeJSON(path string, base, ours, theirs []byte, r jsonRules) (Result, err
 	cs := m.conflicts
 	for i := range cs {
 		cs[i].Path = path
+		if out == nil || out.obj == nil {
+			// No object to keep merge_conflicts in: theirs is not recorded.
+			cs[i].Kind, cs[i].Ours, cs[i].Theirs = WholeConflict, "(changed)", "(changed differently)"
+		}
 	}
 	return Result{Data: render(out, bytes.Contains(ours, []byte("\r\n")), cs), Conflicts: cs}, nil
 }
@@ -134,7 +138,7 @@ func (m *jsonMerge) merge(b, o, t *value, pat, at string) *value {
 		}
 		return unionArray(b, o, t)
 	}
-	m.conflicts = append(m.conflicts, Conflict{Key: at, Ours: o.canon(), Theirs: t.canon()})
+	m.conflicts = append(m.conflicts, Conflict{Kind: ValueConflict, Key: at, Ours: o.canon(), Theirs: t.canon()})
 	if m.theirs == nil {
 		m.theirs = map[string]*value{}
 	}

@@ -53,7 +53,7 @@ func textMerge(base, ours, theirs []byte, joinAdded bool) ([]byte, []Conflict) {
 			out = append(out, closed(co, eol)...)
 			out = append(out, ct...)
 		default:
-			conflicts = append(conflicts, Conflict{Ours: strings.Join(co, ""), Theirs: strings.Join(ct, ""), Line: len(out)})
+			conflicts = append(conflicts, Conflict{Kind: LinesConflict, Ours: strings.Join(co, ""), Theirs: strings.Join(ct, ""), Line: len(out)})
 			out = append(out, markOurs+eol)
 			out = append(out, closed(co, eol)...)
 			out = append(out, markSplit+eol)

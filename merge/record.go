@@ -84,7 +84,7 @@ func mergeRecord(path string, base, ours, theirs []byte) (Result, error) {
 		v, conflict := mergeKey(k, bv, ov, tv)
 		switch {
 		case conflict:
-			conflicts = append(conflicts, Conflict{Path: path, Key: k, Ours: scalarText(ov), Theirs: scalarText(tv)})
+			conflicts = append(conflicts, Conflict{Path: path, Kind: ValueConflict, Key: k, Ours: scalarText(ov), Theirs: scalarText(tv)})
 			aside = append(aside, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, tv)
 		case v == nil && ov != nil:
 			deletes = append(deletes, k)

@@ -119,7 +119,7 @@ func TreeOf(base, ours, theirs map[string][]byte, opts TreeOptions) (TreeResult,
 			continue
 		}
 		if _, taken := res.Files[p]; taken {
-			res.Conflicts = append(res.Conflicts, Conflict{Path: p, Key: "(record)", Ours: "record kept", Theirs: "second copy of the record dropped"})
+			res.Conflicts = append(res.Conflicts, Conflict{Path: p, Kind: DuplicateConflict, Key: "(record)", Ours: "record kept", Theirs: "second copy of the record dropped"})
 			continue
 		}
 		res.Files[p] = r.Data
@@ -156,7 +156,7 @@ func (res *TreeResult) record(k string, base, ours, theirs map[string][]byte, bi
 		if tr.rank > or.rank {
 			target = tp
 		} else if tr.rank == or.rank {
-			res.Conflicts = append(res.Conflicts, Conflict{Path: op, Key: "(folder)", Ours: op, Theirs: tp})
+			res.Conflicts = append(res.Conflicts, Conflict{Path: op, Kind: FolderConflict, Key: "(folder)", Ours: op, Theirs: tp})
 		}
 		var err error
 		if target == op {
@@ -178,10 +178,10 @@ func (res *TreeResult) record(k string, base, ours, theirs map[string][]byte, bi
 		// change, so the record stays where that side put it.
 		if op == "" && tp != bp {
 			r.Data = t
-			res.Conflicts = append(res.Conflicts, Conflict{Path: tp, Ours: "(deleted)", Theirs: "(moved)", Line: 1})
+			res.Conflicts = append(res.Conflicts, Conflict{Path: tp, Kind: MovedKept, Ours: "(deleted)", Theirs: "(moved)", Line: 1})
 		} else if tp == "" && op != bp {
 			r.Data = o
-			res.Conflicts = append(res.Conflicts, Conflict{Path: op, Ours: "(moved)", Theirs: "(deleted)", Line: 1})
+			res.Conflicts = append(res.Conflicts, Conflict{Path: op, Kind: MovedKept, Ours: "(moved)", Theirs: "(deleted)", Line: 1})
 		}
 	}
 	if r.Data != nil {

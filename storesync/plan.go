@@ -49,6 +49,9 @@ type Plan struct {
 	// Conflicts are the store's keys and bodies that differ on both sides
 	// (ours kept, theirs recorded in the file).
 	Conflicts []merge.Conflict
+	// Kept are records deleted on one side and changed or moved on the
+	// other, kept with the change: decisions, listed, not conflicts.
+	Kept []merge.Conflict
 	// Renumbered are the unpublished side's new records that got fresh
 	// ids because the published side holds others under the same ids.
 	Renumbered []merge.Renumber
@@ -79,6 +82,10 @@ type Repo struct {
 	// colliding record gets a fresh id (in a rebase, the tip being
 	// replayed: its later commits create records of their own).
 	Reserved []plumbing.Hash
+	// ByHand are store-relative paths a person settled in the work tree
+	// (resolve found them staged with no conflict left): they are left
+	// out of the merge and kept as they are.
+	ByHand map[string]bool
 }
 
 // PlanMerge plans merging commit theirs into ours. base is their merge

@@ -123,7 +123,7 @@ func (rm Remote) Fetch() (plumbing.Hash, error) {
 	}
 	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:%s", rm.Branch, rm.trackingRef()))
 	err = r.FetchContext(rm.context(), &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
-	if rm.context().Err() != nil {
+	if errors.Is(rm.context().Err(), context.Canceled) {
 		// Stopped, or asked to stop as the fetch ended: either way the
 		// repository holds a whole pack or none, and nothing is merged.
 		return plumbing.ZeroHash, fmt.Errorf("fetching %s from %s: %w; nothing was merged", rm.Branch, rm.URL(), ErrInterrupted)
@@ -163,7 +163,7 @@ func (rm Remote) Push() error {
 	ref := plumbing.NewBranchReferenceName(rm.Branch)
 	spec := config.RefSpec(fmt.Sprintf("%s:%s", ref, ref))
 	err = r.PushContext(rm.context(), &git.PushOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})
-	if err != nil && rm.context().Err() != nil {
+	if err != nil && errors.Is(rm.context().Err(), context.Canceled) {
 		return fmt.Errorf("pushing %s to %s: %w", rm.Branch, rm.URL(), ErrInterrupted)
 	}
 	switch {

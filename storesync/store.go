@@ -24,7 +24,7 @@ func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*
 	}{{dOurs, oursKeys}, {dTheirs, theirsKeys}} {
 		for path := range side.d {
 			rel, ok := strings.CutPrefix(path, r.Prefix)
-			if !ok {
+			if !ok || r.ByHand[rel] {
 				continue
 			}
 			paths[path] = true
@@ -101,7 +101,14 @@ func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*
 		}
 		p.Changes = append(p.Changes, FileChange{Path: rel, Data: now, Ours: had})
 	}
-	p.Conflicts, p.Renumbered = res.Conflicts, res.Renumbered
+	p.Renumbered = res.Renumbered
+	for _, c := range res.Conflicts {
+		if c.Decision() {
+			p.Kept = append(p.Kept, c)
+		} else {
+			p.Conflicts = append(p.Conflicts, c)
+		}
+	}
 	p.OursRecords, p.TheirsRecords = len(oursKeys), len(theirsKeys)
 	for _, k := range sortedKeys(oursKeys) {
 		if theirsKeys[k] {

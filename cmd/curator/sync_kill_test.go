@@ -246,4 +246,3 @@ func checkPackFolder(t *testing.T, clone string) {
 		}
 	}
 }
-

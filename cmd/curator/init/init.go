@@ -60,8 +60,10 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"create, merge, keep or unchanged, and writes nothing.\n\n" +
 			"init also registers curator's merge driver, so that git merge, pull and rebase merge the\n" +
 			"store's records record by record: .curator/.gitattributes names it for *.md and *.json, and\n" +
-			"merge.curator.driver in the repository's config runs `curator merge-driver`. A git clone does\n" +
-			"not copy repository config: run `curator init` (or `curator init --merge-driver`) in each clone.",
+			"merge.curator.driver in the repository's config runs `curator merge-driver` (the absolute path\n" +
+			"of this curator when `curator` is not on PATH; a driver git cannot find is warned about). A git\n" +
+			"clone does not copy repository config: run `curator init` (or `curator init --merge-driver`)\n" +
+			"in each clone.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("init takes at most one folder")
@@ -122,6 +124,9 @@ func Run(opts *Options) error {
 		return err
 	}
 	rep.Store, rep.Created = s.Dir, cmdutil.NonNil(created)
+	if err := checkDriver(opts, opts.Dir); err != nil {
+		return err
+	}
 	if len(created) > 0 && !opts.Globals.NoCommit {
 		tx, err := opts.Begin(s)
 		if err != nil {
@@ -202,6 +207,9 @@ func mergeDriver(opts *Options, storeDir string) error {
 		return err
 	}
 	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []AgentFile{}}
+	if err := checkDriver(opts, opts.Dir); err != nil {
+		return err
+	}
 	if len(created) > 0 && !opts.Globals.NoCommit {
 		tx, err := opts.Begin(s)
 		if err != nil {

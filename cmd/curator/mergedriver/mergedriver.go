@@ -110,10 +110,15 @@ func storePath(p string) string {
 }
 
 func theirsNote(c merge.Conflict) string {
-	if c.Key == "" {
+	switch c.Kind {
+	case merge.ValueConflict:
+		return "under merge_conflicts"
+	case merge.LinesConflict:
 		return "between conflict markers"
+	case merge.AddedConflict:
+		return "not in the file: both sides created it; run `curator resolve` (a record created twice gets a second id)"
 	}
-	return "under merge_conflicts"
+	return "not in the file: it merges only whole"
 }
 
 // renumberedEarlier is the renumbering an earlier step of the rebase in

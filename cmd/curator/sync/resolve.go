@@ -37,7 +37,9 @@ func NewResolveCmd(f *cmdutil.Factory, runF func(*ResolveOptions) error) *cli.Co
 			"replayed and its parent) with the same rules as `curator sync`, writes every store file either\n" +
 			"side changed, and stages them. Then `git commit` (or `git rebase --continue`) finishes. Values\n" +
 			"both sides changed differently keep ours, with theirs recorded under merge_conflicts for review.\n" +
-			"Paths outside the store that git left conflicted are listed (exit 3): resolve them by hand.",
+			"Paths outside the store that git left conflicted are listed (exit 3): resolve them by hand.\n" +
+			"A store file that does not parse on one side stops resolve (exit 3, nothing written) until you\n" +
+			"write the version you want and `git add` it; then resolve keeps it as staged and merges the rest.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "replayed", Hidden: true, Usage: "inside a rebase: redo the store files of the commit just replayed from this original"},
 		},
@@ -62,8 +64,14 @@ type ResolveReport struct {
 	Removed    []string         `json:"removed"`
 	Renumbered []merge.Renumber `json:"renumbered"`
 	Conflicts  []merge.Conflict `json:"conflicts"`
+	// Kept are records deleted on one side and changed (or moved) on the
+	// other: kept with the change.
+	Kept []merge.Conflict `json:"kept"`
 	// Unresolved are paths outside the store git still marks conflicted.
 	Unresolved []string `json:"unresolved"`
+	// ByHand are store files that do not parse on one side and that the
+	// user settled and staged: taken as they are.
+	ByHand []string `json:"settled_by_hand"`
 }
 
 // Resolve merges the store's files of the merge in progress and stages
@@ -107,12 +115,13 @@ func Resolve(opts *ResolveOptions) error {
 	if h := storesync.OrigHead(state); !h.IsZero() {
 		reserved = append(reserved, h)
 	}
-	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier, Published: published, Reserved: reserved}.PlanMerge(base, ours, theirs)
+	sr := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier, Published: published, Reserved: reserved}
+	plan, byHand, err := planResolve(repo, sr, op, base, ours, theirs)
 	if err != nil {
 		return err
 	}
-	rep := &ResolveReport{Operation: op, Written: []string{}, Removed: []string{},
-		Renumbered: nonNil(plan.Renumbered), Conflicts: nonNil(plan.Conflicts)}
+	rep := &ResolveReport{Operation: op, Written: []string{}, Removed: []string{}, ByHand: byHand,
+		Renumbered: nonNil(plan.Renumbered), Conflicts: nonNil(plan.Conflicts), Kept: nonNil(plan.Kept)}
 	c := &mdstore.Changeset{}
 	for _, f := range plan.Settled {
 		if f.Data == nil {
@@ -151,12 +160,24 @@ func Resolve(opts *ResolveOptions) error {
 	} else {
 		opts.Say("resolved the %s: %s of the store written, %d removed, all staged\n", op,
 			cmdutil.Plural(len(rep.Written), "file", "files"), len(rep.Removed))
+		for _, p := range rep.ByHand {
+			opts.Say("  kept %s as settled by hand (staged)\n", p)
+		}
 		for _, r := range rep.Renumbered {
 			opts.Say("  %s\n", renumberText(r))
 		}
-		for _, cf := range rep.Conflicts {
-			opts.Warn("curator resolve: review %s (ours kept, theirs recorded)\n", conflictText(cf))
+		for _, k := range rep.Kept {
+			opts.Say("  %s\n", keptText(k))
 		}
+		for _, cf := range rep.Conflicts {
+			opts.Warn("curator resolve: review %s (%s)\n", conflictText(cf), outcome(cf, theirs.String(), prefix))
+		}
+	}
+	if d, err := cmdutil.ReadMergeDriver(tx.Store.Dir); err == nil && d.Command != "" && !d.Found {
+		opts.Warn("curator resolve: git could not run the merge driver: merge.curator.driver runs %s, which is not on PATH (or not an executable file), "+
+			"so git left each store file both sides changed as ours, whole, marked conflicted; resolve has merged them. "+
+			"So that git merges them itself next time, run `curator init --merge-driver` (it registers the path of the curator it runs as), or put curator on PATH\n",
+			d.Program)
 	}
 	if len(rep.Unresolved) > 0 {
 		return cmdutil.Blocked(fmt.Errorf("still conflicted outside the store: %s; resolve them by hand and `git add` them", list(rep.Unresolved)))
@@ -239,4 +260,66 @@ func unresolved(repo *git.Repository, prefix string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// planResolve plans the store's merge. A store file that does not parse on
+// one side cannot be merged: when the index holds it with no conflict left
+// (the user settled it and ran git add), it is kept as it is and the rest
+// is merged; while it is still conflicted, resolve stops, writing nothing,
+// and says how to settle it.
+func planResolve(repo *git.Repository, sr storesync.Repo, op string, base, ours, theirs plumbing.Hash) (*storesync.Plan, []string, error) {
+	sr.ByHand = map[string]bool{}
+	byHand := []string{}
+	for {
+		plan, err := sr.PlanMerge(base, ours, theirs)
+		var se *merge.SideError
+		if err == nil || !errors.As(err, &se) || sr.ByHand[se.Path] {
+			return plan, byHand, err
+		}
+		gitPath := sr.Prefix + se.Path
+		settled, ierr := settledInIndex(repo, gitPath)
+		if ierr != nil {
+			return nil, nil, ierr
+		}
+		if !settled {
+			return nil, nil, cmdutil.Blocked(unparsedSide(repo, op, se, gitPath, base))
+		}
+		sr.ByHand[se.Path] = true
+		byHand = append(byHand, gitPath)
+	}
+}
+
+// settledInIndex reports whether git's index holds path without conflict
+// stages (staged by hand, or removed).
+func settledInIndex(repo *git.Repository, path string) (bool, error) {
+	idx, err := repo.Storer.Index()
+	if err != nil {
+		return false, fmt.Errorf("reading git's index: %w", err)
+	}
+	for _, e := range idx.Entries {
+		if e.Name == path && e.Stage != 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// unparsedSide says which version of a file does not parse and how to
+// settle it by hand.
+func unparsedSide(repo *git.Repository, op string, se *merge.SideError, gitPath string, base plumbing.Hash) error {
+	theirsRef := map[string]string{"merge": "MERGE_HEAD", "rebase": "REBASE_HEAD", "cherry-pick": "CHERRY_PICK_HEAD"}[op]
+	ref := map[string]string{"ours": "HEAD", "theirs": theirsRef, "base": base.String()[:12]}[se.Side]
+	shown := gitPath
+	if wt, err := repo.Worktree(); err == nil {
+		if cwd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(cwd, filepath.Join(wt.Filesystem.Root(), filepath.FromSlash(gitPath))); err == nil {
+				shown = filepath.ToSlash(rel)
+			}
+		}
+	}
+	side := map[string]string{"ours": "ours'", "theirs": "theirs'", "base": "the merge base's"}[se.Side]
+	return fmt.Errorf("%s: %s version (%s) does not parse: %v; nothing was written.\n"+
+		"Settle this file by hand: write the version you want to %s (`git show HEAD:%s` is ours, `git show %s:%s` theirs),\n"+
+		"then `git add %s` and run `curator resolve` again: it keeps the file as you staged it and merges the rest",
+		gitPath, side, ref, se.Err, shown, gitPath, theirsRef, gitPath, shown)
 }

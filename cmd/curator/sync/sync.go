@@ -33,6 +33,8 @@ type Options struct {
 	// Backoff is the first wait before fetching again after a rejected
 	// push; it doubles each time.
 	Backoff time.Duration
+	// Timeout bounds each fetch and each push (0: no bound).
+	Timeout time.Duration
 }
 
 // NewCmd builds `curator sync`; runF replaces the run in tests.
@@ -47,16 +49,22 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"increments, lists join, timestamps take the later, a new local record whose id the remote already\n" +
 			"published gets a fresh id with its references, a record moved two ways ends in one folder — as one merge commit\n" +
 			"(or a fast-forward), and pushes. When the push is refused because the remote moved meanwhile,\n" +
-			"it fetches and merges again, up to --retries times with a growing wait.\n\n" +
+			"it fetches and merges again, up to --retries times with a growing wait; past the last one it\n" +
+			"says how many attempts it made and exits 1, your commits kept for the next sync. The store's\n" +
+			"lock is held only to plan and commit the merge: other curator runs go on while sync fetches,\n" +
+			"pushes or waits. --timeout bounds each fetch and push (exit 1 when the remote does not answer).\n\n" +
 			"Files outside the store are taken from the remote when only the remote changed them. Sync\n" +
 			"refuses, before changing anything (exit 3), when both sides changed one such file differently,\n" +
 			"when a file it would change has uncommitted edits, or when both sides gave one key of a record\n" +
-			"different values (it names the records and keys); --allow-conflicts merges anyway, keeping\n" +
-			"ours and recording theirs under merge_conflicts in the record for review. `git pull` with the\n" +
-			"merge driver `curator init` registers, then `curator resolve`, is the manual way.",
+			"different values (it names each file, key and both values in short); --allow-conflicts merges\n" +
+			"anyway, keeping ours, and says where theirs went: under merge_conflicts in the record, between\n" +
+			"conflict markers in a body, or in theirs' commit for a file that merges only whole. A record\n" +
+			"deleted on one side and changed on the other is kept with the change, and listed. `git pull`\n" +
+			"with the merge driver `curator init` registers, then `curator resolve`, is the manual way.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "the branch to sync (the same name on the remote; default: the current branch)"},
 			&cli.IntFlag{Name: "retries", Value: 5, Usage: "how often to fetch and merge again when the remote moved during the push"},
+			&cli.DurationFlag{Name: "timeout", Value: DefaultTimeout, Usage: "give up a fetch or a push that has not finished in this time (0: wait as long as it takes)"},
 			&cli.BoolFlag{Name: "allow-conflicts", Usage: "merge even when both sides changed one key differently: keep ours, record theirs under merge_conflicts"},
 		},
 		Action: func(c *cli.Context) error {
@@ -64,7 +72,11 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				return cmdutil.Usagef("sync takes at most one remote")
 			}
 			opts := &Options{Env: f.Env(c), Remote: c.Args().First(), Branch: c.String("branch"),
-				Retries: c.Int("retries"), AllowConflicts: c.Bool("allow-conflicts"), Backoff: 200 * time.Millisecond}
+				Retries: c.Int("retries"), AllowConflicts: c.Bool("allow-conflicts"), Backoff: 200 * time.Millisecond,
+				Timeout: c.Duration("timeout")}
+			if opts.Timeout < 0 {
+				return cmdutil.Usagef("--timeout cannot be negative")
+			}
 			if opts.Retries < 0 {
 				return cmdutil.Usagef("--retries cannot be negative")
 			}
@@ -96,18 +108,30 @@ type Report struct {
 	OutsideFiles  int              `json:"outside_files"`
 	Renumbered    []merge.Renumber `json:"renumbered"`
 	Conflicts     []merge.Conflict `json:"conflicts"`
-	Refused       []string         `json:"refused,omitempty"`
-	plan          *storesync.Plan
+	// Kept are records deleted on one side and changed (or moved) on the
+	// other: kept with the change.
+	Kept    []merge.Conflict `json:"kept"`
+	Refused []string         `json:"refused,omitempty"`
+	plan    *storesync.Plan
+	prefix  string
 }
 
-// Sync fetches, merges and pushes, under the store's lock.
+// Sync fetches, merges and pushes. The store's lock is held only while the
+// merge is planned and committed: fetches, pushes and the waits between
+// attempts leave the store to other curator runs.
 func Sync(opts *Options) error {
-	tx, place, err := open(opts.Env)
+	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	defer tx.Close()
-	root, prefix, repo := place.root, place.prefix, place.repo
+	root, prefix, err := s.RepoPlace()
+	if err != nil {
+		return err
+	}
+	repo, err := storesync.OpenRepository(s.Dir)
+	if err != nil {
+		return err
+	}
 	rm, err := remoteOf(repo, opts.Remote, opts.Branch)
 	if err != nil {
 		return err
@@ -116,23 +140,25 @@ func Sync(opts *Options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rm.Context = ctx
-	rep := &Report{Remote: rm.Name, URL: rm.URL(), Branch: rm.Branch, Both: []string{}, Renumbered: []merge.Renumber{}, Conflicts: []merge.Conflict{}}
+	rep := &Report{Remote: rm.Name, URL: rm.URL(), Branch: rm.Branch, Both: []string{}, Renumbered: []merge.Renumber{},
+		Conflicts: []merge.Conflict{}, Kept: []merge.Conflict{}, prefix: prefix}
 	wait := opts.Backoff
 	for {
 		rep.Attempts++
 		if rep.Attempts > 1 {
 			// A retry reads the repository afresh: the commit and the
 			// fetch before it may have added packs.
-			if repo, err = storesync.OpenRepository(tx.Store.Dir); err != nil {
+			if rm.Repo, err = storesync.OpenRepository(s.Dir); err != nil {
 				return err
 			}
-			rm.Repo = repo
 		}
-		// The remote's records are published: ours' colliding new records
-		// are the ones renumbered.
-		sr := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Published: merge.Theirs}
-		err := syncOnce(opts, tx, repo, rm, sr, root, rep)
-		if !errors.Is(err, storesync.ErrRejected) || rep.Attempts > opts.Retries {
+		err := syncOnce(opts, s, rm, prefix, root, rep)
+		if errors.Is(err, storesync.ErrRejected) && rep.Attempts > opts.Retries {
+			return fmt.Errorf("%s/%s kept moving: the push was refused at each of %d attempts (--retries %d), someone pushed between each fetch and push; "+
+				"your commits are kept here and nothing is lost: run `curator sync` again (or with a higher --retries) to merge the new commits and push",
+				rm.Name, rm.Branch, rep.Attempts, opts.Retries)
+		}
+		if !errors.Is(err, storesync.ErrRejected) {
 			if err != nil && rep.Result == "blocked" {
 				if opts.Globals.JSON {
 					opts.PrintJSON(rep)
@@ -150,74 +176,98 @@ func Sync(opts *Options) error {
 	}
 }
 
-// syncOnce is one fetch, merge and push.
-func syncOnce(opts *Options, tx *mdstore.Tx, repo *git.Repository, rm storesync.Remote, sr storesync.Repo, root string, rep *Report) error {
-	theirs, err := rm.Fetch()
+// syncOnce is one fetch, merge and push; only the merge holds the lock.
+func syncOnce(opts *Options, s *mdstore.Store, rm storesync.Remote, prefix, root string, rep *Report) error {
+	var theirs plumbing.Hash
+	err := bounded(opts.Timeout, &rm, func() (err error) {
+		theirs, err = rm.Fetch()
+		return err
+	})
 	if err != nil {
+		return timedOut(err, opts.Timeout, fmt.Sprintf("fetching %s from %s", rm.Branch, rm.URL()), "nothing was changed")
+	}
+	ours, err := mergeLocked(opts, s, rm, theirs, prefix, root, rep)
+	if err != nil || ours == theirs {
 		return err
 	}
-	head, err := repo.Head()
-	if err != nil {
-		return fmt.Errorf("reading HEAD: %w", err)
-	}
-	ours := head.Hash()
-	rep.Result = string(storesync.UpToDate)
-	if !theirs.IsZero() {
-		base, err := storesync.MergeBase(repo, ours, theirs)
-		if err != nil {
-			return err
-		}
-		if base.IsZero() {
-			rep.Result = "blocked"
-			return fmt.Errorf("%s/%s shares no history with %s: nothing was changed; join them once with `git pull --allow-unrelated-histories %s %s` (the merge driver merges the store's records), then sync",
-				rm.Name, rm.Branch, rm.Branch, rm.Name, rm.Branch)
-		}
-		plan, err := sr.PlanMerge(base, ours, theirs)
-		if errors.As(err, new(*merge.SideError)) {
-			// A version that does not parse or is not a record.
-			rep.Result = "blocked"
-			return fmt.Errorf("%w; nothing was changed", err)
-		}
-		if err != nil {
-			return err
-		}
-		rep.plan = plan
-		rep.Result = string(plan.Kind)
-		rep.TheirsRecords, rep.OursRecords, rep.Both = plan.TheirsRecords, plan.OursRecords, nonNil(plan.Both)
-		rep.Renumbered, rep.Conflicts = nonNil(plan.Renumbered), nonNil(plan.Conflicts)
-		rep.OutsideFiles = 0
-		for _, c := range plan.Changes {
-			if c.Outside {
-				rep.OutsideFiles++
-			}
-		}
-		if err := refuse(opts, plan, tx.Store.Dir, root, rep); err != nil {
-			rep.Result = "blocked"
-			return err
-		}
-		if plan.Kind != storesync.UpToDate {
-			run := mergeRun(tx.Store.Now(), rm, plan)
-			hash, err := opts.Save(tx, run)
-			if err != nil {
-				return err
-			}
-			rep.Commit = hash
-			ours = plumbing.NewHash(hash)
-			// The commit may have written a pack this go-git repository
-			// has not listed: open it again for the push.
-			if rm.Repo, err = storesync.OpenRepository(tx.Store.Dir); err != nil {
-				return err
-			}
-		}
-	}
-	if ours == theirs {
-		return nil
-	}
-	if err := rm.Push(); err != nil {
+	// The fetch and the commit may have written packs this go-git
+	// repository has not listed: open it again for the push.
+	if rm.Repo, err = storesync.OpenRepository(s.Dir); err != nil {
 		return err
+	}
+	if err := bounded(opts.Timeout, &rm, func() error { return rm.Push() }); err != nil {
+		return timedOut(err, opts.Timeout, fmt.Sprintf("pushing %s to %s", rm.Branch, rm.URL()),
+			"your commits are kept here: the next `curator sync` pushes them")
 	}
 	rep.Pushed = true
 	return nil
+}
+
+// mergeLocked plans the merge of theirs into the branch's tip as it is
+// under the store's lock (another run may have committed since the fetch)
+// and commits it; it returns the branch's new tip.
+func mergeLocked(opts *Options, s *mdstore.Store, rm storesync.Remote, theirs plumbing.Hash, prefix, root string, rep *Report) (plumbing.Hash, error) {
+	tx, err := opts.Begin(s)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer tx.Close()
+	repo, err := storesync.OpenRepository(s.Dir)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("reading HEAD: %w", err)
+	}
+	ours := head.Hash()
+	rep.Result = string(storesync.UpToDate)
+	if theirs.IsZero() {
+		return ours, nil
+	}
+	base, err := storesync.MergeBase(repo, ours, theirs)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if base.IsZero() {
+		rep.Result = "blocked"
+		return plumbing.ZeroHash, fmt.Errorf("%s/%s shares no history with %s: nothing was changed; join them once with `git pull --allow-unrelated-histories %s %s` (the merge driver merges the store's records), then sync",
+			rm.Name, rm.Branch, rm.Branch, rm.Name, rm.Branch)
+	}
+	// The remote's records are published: ours' colliding new records are
+	// the ones renumbered.
+	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Published: merge.Theirs}.PlanMerge(base, ours, theirs)
+	if errors.As(err, new(*merge.SideError)) {
+		// A version that does not parse or is not a record.
+		rep.Result = "blocked"
+		return plumbing.ZeroHash, fmt.Errorf("%w; nothing was changed", err)
+	}
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	rep.plan = plan
+	rep.Result = string(plan.Kind)
+	rep.TheirsRecords, rep.OursRecords, rep.Both = plan.TheirsRecords, plan.OursRecords, nonNil(plan.Both)
+	rep.Renumbered, rep.Conflicts, rep.Kept = nonNil(plan.Renumbered), nonNil(plan.Conflicts), nonNil(plan.Kept)
+	rep.OutsideFiles = 0
+	for _, c := range plan.Changes {
+		if c.Outside {
+			rep.OutsideFiles++
+		}
+	}
+	if err := refuse(opts, plan, s.Dir, root, rep); err != nil {
+		rep.Result = "blocked"
+		return plumbing.ZeroHash, err
+	}
+	if plan.Kind == storesync.UpToDate {
+		return ours, nil
+	}
+	hash, err := opts.Save(tx, mergeRun(s.Now(), rm, plan, prefix))
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	rep.Commit = hash
+	return plumbing.NewHash(hash), nil
 }
 
 // refuse stops a merge that would lose or overwrite something: files around
@@ -259,23 +309,17 @@ func refuse(opts *Options, plan *storesync.Plan, storeDir, root string, rep *Rep
 		for _, c := range plan.Conflicts {
 			where = append(where, conflictText(c))
 		}
-		return fmt.Errorf("both sides changed the same values differently; nothing was changed:\n  %s\nmerge anyway with --allow-conflicts (ours kept, theirs recorded under merge_conflicts), or with `git pull` to review them",
+		return fmt.Errorf("both sides changed the same values differently; nothing was changed:\n  %s\n"+
+			"merge anyway with --allow-conflicts (ours is kept; theirs is recorded under merge_conflicts, or between conflict\n"+
+			"markers in a body, or left in its commit for a file that merges only whole), or with `git pull` to review them",
 			strings.Join(where, "\n  "))
 	}
 	return nil
 }
 
-func conflictText(c merge.Conflict) string {
-	what := c.Key
-	if what == "" {
-		what = "body"
-	}
-	return fmt.Sprintf("%s:%d %s: ours %s, theirs %s", c.Path, c.Line, what, c.Ours, c.Theirs)
-}
-
 // mergeRun is the plan as a run: one merge commit (or a fast-forward)
 // whose message lists what the merge decided.
-func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan) *mdstore.Run {
+func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan, prefix string) *mdstore.Run {
 	from := rm.Name + "/" + rm.Branch
 	var summary string
 	if plan.Kind == storesync.FastForward {
@@ -306,8 +350,11 @@ func mergeRun(now time.Time, rm storesync.Remote, plan *storesync.Plan) *mdstore
 	for _, r := range plan.Renumbered {
 		run.Decide(fmt.Sprintf("%s: both sides created %s, and %s/%s had published it", renumberText(r), r.Old, rm.Name, rm.Branch))
 	}
+	for _, c := range plan.Kept {
+		run.Decide(keptText(c))
+	}
 	for _, c := range plan.Conflicts {
-		run.Decide("conflict " + conflictText(c) + " (ours kept, theirs recorded)")
+		run.Decide("conflict " + conflictText(c) + " (" + outcome(c, plan.Theirs.String(), prefix) + ")")
 	}
 	return run
 }
@@ -355,8 +402,11 @@ func report(opts *Options, rep *Report) error {
 		for _, r := range rep.Renumbered {
 			opts.Say("  %s\n", renumberText(r))
 		}
+		for _, c := range rep.Kept {
+			opts.Say("  %s\n", keptText(c))
+		}
 		for _, c := range rep.Conflicts {
-			opts.Warn("curator sync: conflict %s (ours kept, theirs recorded under merge_conflicts)\n", conflictText(c))
+			opts.Warn("curator sync: conflict %s (%s)\n", conflictText(c), outcome(c, rep.plan.Theirs.String(), rep.prefix))
 		}
 	}
 	if rep.Pushed {
