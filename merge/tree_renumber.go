@@ -20,14 +20,6 @@ const (
 	Theirs Side = "theirs"
 )
 
-// other is the side that is not s.
-func (s Side) other() Side {
-	if s == Theirs {
-		return Ours
-	}
-	return Theirs
-}
-
 // Renumber is a record that one side (Side: the side that had not
 // published it) created under an id the other side also created with other
 // content: it is stored under New at Path, and that side's references to
