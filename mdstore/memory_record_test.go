@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -11,8 +12,8 @@ func TestNewMemoryRecordLayout(t *testing.T) {
 	m, err := NewMemoryRecord(NewMemory{
 		ID: "m-1", Type: "lesson", Brief: "retry flaky tests once", Author: "ana", Tags: []string{"ci", "go"},
 		Confidence: 4, IngestionTime: at, Scenario: "flaky CI", Body: "Retry once, then file it.",
-		// given out of order, with a key that is no factor
-		Factors: map[string]float64{"unambiguity": 0.5, "proximity": 0.9, "entity_priority": 0, "bogus": 1},
+		// given out of order
+		Factors: map[string]float64{"unambiguity": 0.5, "proximity": 0.9, "entity_priority": 0},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +43,14 @@ Retry once, then file it.
 	}
 	if m.Path != "memory/inbox/m-1.md" || m.Status != "inbox" || m.Maturity != "case" {
 		t.Fatalf("%s %s %s", m.Path, m.Status, m.Maturity)
+	}
+}
+
+func TestNewMemoryRecordUnknownFactor(t *testing.T) {
+	_, err := NewMemoryRecord(NewMemory{ID: "m-1", Type: "fact", Brief: "b", IngestionTime: time.Now(),
+		Factors: map[string]float64{"proximty": 0.5}})
+	if err == nil || !strings.Contains(err.Error(), `unknown factor "proximty"`) {
+		t.Fatalf("a misspelt factor: %v", err)
 	}
 }
 

@@ -128,6 +128,14 @@ func Sync(opts *Options) error {
 	if err != nil {
 		return err
 	}
+	// A run killed earlier may have left git's lock files, which the fetch
+	// would read as broken branches, or a half-saved run: the store's lock
+	// finishes them before anything reads the repository.
+	tx, err := opts.Begin(s)
+	if err != nil {
+		return err
+	}
+	tx.Close()
 	repo, err := storesync.OpenRepository(s.Dir)
 	if err != nil {
 		return err
