@@ -3,7 +3,6 @@ package mdstore
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -108,7 +107,6 @@ func (s *Store) commit(c *Changeset, info CommitInfo, apply func() error) (strin
 	if err != nil {
 		return "", &unchangedError{err}
 	}
-	os.RemoveAll(filepath.Join(s.Dir, ".cache", "trees")) // the cache of earlier versions
 	opt := s.commitOptions(info.At)
 	if info.MergeParent != "" {
 		opt.MergeParent = plumbing.NewHash(info.MergeParent)
