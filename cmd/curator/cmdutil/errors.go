@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -96,18 +95,6 @@ func ExitCode(err error) int {
 		return ExitLocked
 	case errors.As(err, &ce):
 		return ce.ExitCode()
-	case isFlagError(err):
-		return ExitUsage
 	}
 	return ExitFailed
-}
-
-func isFlagError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"flag provided but not defined", "Required flag", "invalid value", "flag needs an argument", "No help topic"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

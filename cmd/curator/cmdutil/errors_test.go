@@ -25,7 +25,9 @@ func TestExitCode(t *testing.T) {
 		{mdstore.ErrGitLocked, ExitLocked},
 		{Skipped(2), ExitInvalid},
 		{cli.Exit("x", 2), 2},
-		{errors.New("flag provided but not defined: -x"), ExitUsage},
+		// Errors are classified by type, never by their words: flag
+		// errors arrive as UsageError through each command's OnUsageError.
+		{errors.New("flag provided but not defined: -x"), ExitFailed},
 	} {
 		if got := ExitCode(tc.err); got != tc.want {
 			t.Errorf("ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
