@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -240,21 +239,46 @@ func TestRunsBesideGitCommitLoop(t *testing.T) {
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	var beside atomic.Int64
+	ready := make(chan struct{})
 	wg.Add(2)
 	go func() { defer wg.Done(); addLoop(dir, &stop, map[string]int{}, &mu) }()
 	go func() {
 		defer wg.Done()
+		first := true
 		for !stop.Load() {
-			gitTry(dir, "commit", "-qm", "user commit")
+			if gitTry(dir, "commit", "-qm", "user commit") == nil {
+				if first {
+					close(ready)
+					first = false
+				} else {
+					beside.Add(1)
+				}
+			}
 			time.Sleep(2 * time.Millisecond)
 		}
+		if first {
+			close(ready)
+		}
 	}()
+	waitReady(t, ready, &stop)
 	const runs = 40
 	where := curationRuns(t, s, runs, &stop)
 	wg.Wait()
 	checkCurations(t, s, dir, runs, where, false, true)
-	if !strings.Contains(gitCmd(t, dir, "log", "--format=%s"), "user commit") {
-		t.Log("no user commit was made beside the runs")
+	if beside.Load() == 0 {
+		t.Error("no user commit was made while the runs committed: the test tried nothing")
+	}
+}
+
+// waitReady waits until a loop beside the runs has done its first step.
+func waitReady(t *testing.T, ready <-chan struct{}, stop *atomic.Bool) {
+	t.Helper()
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		stop.Store(true)
+		t.Fatal("the git loop beside the runs never got going")
 	}
 }
 
@@ -305,22 +329,34 @@ func TestRunsBesideGitCheckoutLoop(t *testing.T) {
 	s, dir := besideRepo(t, 1)
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	var beside atomic.Int64
+	ready := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		first := true
 		for n := 1; !stop.Load(); n++ {
-			gitTry(dir, "checkout", "-q", "-b", fmt.Sprintf("topic-%d", n))
+			if gitTry(dir, "checkout", "-q", "-b", fmt.Sprintf("topic-%d", n)) == nil {
+				if first {
+					close(ready)
+					first = false
+				} else {
+					beside.Add(1)
+				}
+			}
 			time.Sleep(time.Millisecond)
 		}
+		if first {
+			close(ready)
+		}
 	}()
+	waitReady(t, ready, &stop)
 	const runs = 40
 	where := curationRuns(t, s, runs, &stop)
 	wg.Wait()
 	checkCurations(t, s, dir, runs, where, true, false)
-	branches := strings.Fields(gitCmd(t, dir, "branch", "--format=%(refname:short)"))
-	sort.Strings(branches)
-	if len(branches) < 3 {
-		t.Logf("only %d branches made beside the runs", len(branches))
+	if beside.Load() < 2 {
+		t.Errorf("%d branches checked out while the runs committed: the test tried too little", beside.Load())
 	}
 }
 
