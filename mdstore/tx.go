@@ -1,6 +1,9 @@
 package mdstore
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // TxOptions are how a transaction takes the store and records its runs.
 type TxOptions struct {
@@ -69,6 +72,33 @@ func (t *Tx) Save(r *Run, opts ...SaveOption) (string, error) {
 		changes = &Changeset{}
 	}
 	return t.Store.Save(changes, info, o)
+}
+
+// SaveStaged writes the files of a merge git is in the middle of (a merge,
+// rebase or cherry-pick that stopped on the store's files) as the sides
+// hold them, and stages them in git's index; it makes no commit, since
+// git's own commit finishes the merge. The save is journalled as any
+// other, so a crash is finished by the next run.
+func (t *Tx) SaveStaged(r *Run, opts ...SaveOption) error {
+	o := SaveOptions{}
+	for _, fn := range opts {
+		fn(&o)
+	}
+	o.NoCommit, o.Merged = true, true
+	info := r.Commit
+	if info.Command == "" {
+		info.Command = t.opt.Command
+	}
+	if r.Changes == nil || r.Changes.Empty() {
+		return nil
+	}
+	if _, err := t.Store.Save(r.Changes, info, o); err != nil {
+		return err
+	}
+	if err := t.Store.Stage(r.Changes); err != nil {
+		return fmt.Errorf("staging the merged files: %w", err)
+	}
+	return nil
 }
 
 // Close writes the caches the transaction's runs and listings queued and

@@ -47,11 +47,7 @@ func (e Env) OpenStore() (*mdstore.Store, error) {
 // Begin takes the store's lock (waiting --lock-timeout or the configured
 // lock_timeout) and finishes any run that crashed; Close the Tx when done.
 func (e Env) Begin(s *mdstore.Store) (*mdstore.Tx, error) {
-	opt := mdstore.TxOptions{LockTimeout: e.Globals.LockTimeout, NoCommit: e.Globals.NoCommit}
-	if e.factory != nil {
-		opt.Command = e.factory.CommandLine
-	}
-	return s.Begin(opt)
+	return s.Begin(e.TxOptions())
 }
 
 // OpenTx opens the store and begins a transaction on it.
@@ -65,11 +61,7 @@ func (e Env) OpenTx() (*mdstore.Tx, error) {
 
 // Save records a run in tx with the factory's save options.
 func (e Env) Save(tx *mdstore.Tx, r *mdstore.Run) (string, error) {
-	var opts []mdstore.SaveOption
-	if e.factory != nil {
-		opts = e.factory.SaveOptions
-	}
-	return tx.Save(r, opts...)
+	return tx.Save(r, e.SaveOptions()...)
 }
 
 // WithOutput is the same invocation writing to other streams, with --json
@@ -85,4 +77,23 @@ func (e Env) WithOutput(io *IOStreams, asJSON bool) Env {
 // without a command line (the MCP server's tools).
 func (f *Factory) EnvWith(g Globals) Env {
 	return Env{IO: f.IO, Globals: g, factory: f}
+}
+
+// TxOptions are the store transaction's options for this invocation: the
+// lock wait, --no-commit and the command line recorded in its commits.
+func (e Env) TxOptions() mdstore.TxOptions {
+	opt := mdstore.TxOptions{LockTimeout: e.Globals.LockTimeout, NoCommit: e.Globals.NoCommit}
+	if e.factory != nil {
+		opt.Command = e.factory.CommandLine
+	}
+	return opt
+}
+
+// SaveOptions are the options this invocation's saves take (the crash
+// tests' hooks).
+func (e Env) SaveOptions() []mdstore.SaveOption {
+	if e.factory == nil {
+		return nil
+	}
+	return e.factory.SaveOptions
 }

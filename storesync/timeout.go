@@ -1,15 +1,14 @@
-package synccmd
+package storesync
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/curator-dev/curator/storesync"
 )
 
-// DefaultTimeout bounds each fetch and each push of a sync.
+// DefaultTimeout bounds each fetch and each push of a sync unless asked
+// otherwise.
 const DefaultTimeout = 2 * time.Minute
 
 // errNoAnswer is a fetch or push that --timeout ended.
@@ -19,7 +18,7 @@ var errNoAnswer = errors.New("no answer")
 // bound). The call gets a context that ends after d; should a transport
 // not heed it (a connection that hangs while it is made), the call is
 // left behind and bounded returns at d all the same.
-func bounded(d time.Duration, rm *storesync.Remote, call func() error) error {
+func bounded(d time.Duration, rm *Remote, call func() error) error {
 	if d <= 0 {
 		return call()
 	}

@@ -1,4 +1,4 @@
-package synccmd
+package storesync
 
 import (
 	"bytes"
@@ -13,19 +13,20 @@ import (
 
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/merge"
-	"github.com/curator-dev/curator/storesync"
 )
 
 // followRebase makes the rest of the rebase in progress carry the ids
 // renumbered so far: after each commit still to replay, `curator resolve
 // --replayed COMMIT` redoes that commit's store files (see resolveReplayed).
-func followRebase(state, storeDir string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding curator's own path for the rebase's todo list: %w", err)
+func followRebase(state, exe, storeDir string) error {
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return fmt.Errorf("finding curator's own path for the rebase's todo list: %w", err)
+		}
 	}
 	command := shellQuote(exe) + " --quiet --store " + shellQuote(storeDir) + " resolve --replayed"
-	ok, err := storesync.FollowRenumbered(state, command)
+	ok, err := FollowRenumbered(state, command)
 	if err != nil {
 		return fmt.Errorf("adding the renumbered ids to the rebase's todo list: %w", err)
 	}
@@ -40,59 +41,63 @@ func followRebase(state, storeDir string) error {
 // original's change is merged onto HEAD's parent with the ids renumbered
 // earlier in the rebase, and HEAD is amended when that differs from what
 // git replayed. It runs from the exec lines followRebase adds.
-func resolveReplayed(opts *ResolveOptions, tx *mdstore.Tx, repo *git.Repository, prefix, replayed string) error {
+func resolveReplayed(req ResolveRequest, tx *mdstore.Tx, repo *git.Repository, prefix string) (*ResolveReport, error) {
+	replayed := req.Replayed
+	rep := &ResolveReport{Operation: "rebase", Written: []string{}, Removed: []string{}, Renumbered: []merge.Renumber{},
+		Conflicts: []merge.Conflict{}, Kept: []merge.Conflict{}, Unresolved: []string{}, ByHand: []string{}, Prefix: prefix}
 	gitDir, err := gitDirOf(repo)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	state := storesync.RebaseState(gitDir)
+	state := RebaseState(gitDir)
 	if state == "" {
-		return fmt.Errorf("--replayed runs inside a rebase: no rebase is in progress")
+		return nil, fmt.Errorf("--replayed runs inside a rebase: no rebase is in progress")
 	}
 	h, err := repo.ResolveRevision(plumbing.Revision(replayed))
 	if err != nil {
-		return fmt.Errorf("the replayed commit %s: %w", replayed, err)
+		return nil, fmt.Errorf("the replayed commit %s: %w", replayed, err)
 	}
 	orig, err := repo.CommitObject(*h)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	headRef, err := repo.Head()
 	if err != nil {
-		return fmt.Errorf("reading HEAD: %w", err)
+		return nil, fmt.Errorf("reading HEAD: %w", err)
 	}
 	head, err := repo.CommitObject(headRef.Hash())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if orig.NumParents() != 1 || head.NumParents() != 1 {
-		return nil // a root or merge commit: git replayed it as it is
+		return rep, nil // a root or merge commit: git replayed it as it is
 	}
-	earlier, err := storesync.Renumbered(state)
+	earlier, err := Renumbered(state)
 	if err != nil {
-		return fmt.Errorf("reading the ids renumbered earlier in this rebase: %w", err)
+		return nil, fmt.Errorf("reading the ids renumbered earlier in this rebase: %w", err)
 	}
 	if len(earlier) == 0 {
-		return nil
+		return rep, nil
 	}
 	var reserved []plumbing.Hash
-	if o := storesync.OrigHead(state); !o.IsZero() {
+	if o := OrigHead(state); !o.IsZero() {
 		reserved = append(reserved, o)
 	}
-	plan, err := storesync.Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier, Published: merge.Ours, Reserved: reserved}.
+	plan, err := Repo{Objects: repo.Storer, Prefix: prefix, Renumbered: earlier, Published: merge.Ours, Reserved: reserved}.
 		PlanMerge(orig.ParentHashes[0], head.ParentHashes[0], orig.Hash)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tree, err := head.Tree()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	c := &mdstore.Changeset{}
+	run := mdstore.NewRun("resolve", tx.Store.Now())
+	c := run.Changes
 	for _, f := range plan.Settled {
 		now, err := blobAt(tree, prefix+f.Path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if (now == nil) == (f.Data == nil) && bytes.Equal(now, f.Data) {
 			continue
@@ -103,40 +108,40 @@ func resolveReplayed(opts *ResolveOptions, tx *mdstore.Tx, repo *git.Repository,
 			c.Write(f.Path, f.Data)
 		}
 	}
-	if err := storesync.KeepRenumbered(state, plan.Renumbered); err != nil {
-		return err
+	if err := KeepRenumbered(state, plan.Renumbered); err != nil {
+		return nil, err
 	}
 	if len(plan.Renumbered) > 0 {
-		if err := followRebase(state, tx.Store.Dir); err != nil {
-			return err
+		if err := followRebase(state, req.Executable, tx.Store.Dir); err != nil {
+			return nil, err
 		}
 	}
+	rep.Renumbered = nonNil(plan.Renumbered)
 	if c.Empty() {
-		return nil
+		return rep, nil
 	}
-	now := tx.Store.Now()
-	info := mdstore.CommitInfo{Summary: "resolve", RunID: mdstore.NewRunID(now), At: now}
-	if _, err := tx.Store.Save(c, info, mdstore.SaveOptions{NoCommit: true, Merged: true}); err != nil {
-		return err
+	for _, w := range c.Changes {
+		if w.Delete {
+			rep.Removed = append(rep.Removed, w.Path)
+		} else {
+			rep.Written = append(rep.Written, w.Path)
+		}
 	}
-	if err := tx.Store.Stage(c); err != nil {
-		return fmt.Errorf("staging the replayed commit's files: %w", err)
+	if err := tx.SaveStaged(run, req.Save...); err != nil {
+		return nil, err
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The commit is git's own, made by the rebase: git amends it.
 	cmd := exec.Command("git", "commit", "--amend", "--no-edit", "--no-verify", "--allow-empty", "-q")
 	cmd.Dir = wt.Filesystem.Root()
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("amending the replayed commit %s: %v: %s", orig.Hash.String()[:12], err, strings.TrimSpace(string(out)))
+		return nil, fmt.Errorf("amending the replayed commit %s: %v: %s", orig.Hash.String()[:12], err, strings.TrimSpace(string(out)))
 	}
-	for _, r := range plan.Renumbered {
-		opts.Say("  %s\n", renumberText(r))
-	}
-	opts.Say("carried the renumbered ids into %s\n", orig.Hash.String()[:12])
-	return nil
+	rep.CarriedInto = orig.Hash.String()[:12]
+	return rep, nil
 }
 
 // blobAt is the content of the file at path in tree (nil: absent).

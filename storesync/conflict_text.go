@@ -1,4 +1,4 @@
-package synccmd
+package storesync
 
 import (
 	"fmt"
@@ -16,8 +16,8 @@ import (
 // shortLen is the most runes of a value a message shows.
 const shortLen = 60
 
-// conflictText names a conflict: the file and line, the key, both values.
-func conflictText(c merge.Conflict) string {
+// ConflictText names a conflict: the file and line, the key, both values.
+func ConflictText(c merge.Conflict) string {
 	switch c.Kind {
 	case merge.AddedConflict:
 		return fmt.Sprintf("%s: both sides created it with different content", c.Path)
@@ -38,10 +38,10 @@ func conflictText(c merge.Conflict) string {
 	return fmt.Sprintf("%s:%d %s: ours %s, theirs %s", c.Path, c.Line, what, short(c.Ours), short(c.Theirs))
 }
 
-// outcome is what the merge did with theirs, in the words of a merge that
+// Outcome is what the merge did with theirs, in the words of a merge that
 // went ahead (--allow-conflicts, resolve). theirsCommit and prefix make
 // the command that shows a version the merge did not keep.
-func outcome(c merge.Conflict, theirsCommit, prefix string) string {
+func Outcome(c merge.Conflict, theirsCommit, prefix string) string {
 	switch c.Kind {
 	case merge.ValueConflict:
 		return "ours kept, theirs recorded under merge_conflicts"
@@ -57,8 +57,8 @@ func outcome(c merge.Conflict, theirsCommit, prefix string) string {
 	return "ours kept"
 }
 
-// keptText says what a record deleted on one side became.
-func keptText(c merge.Conflict) string {
+// KeptText says what a record deleted on one side became.
+func KeptText(c merge.Conflict) string {
 	changed, deleter := "ours", "theirs"
 	if c.Ours == "(deleted)" {
 		changed, deleter = "theirs", "ours"
@@ -87,4 +87,36 @@ func abbrev(hash string) string {
 		return hash[:12]
 	}
 	return hash
+}
+
+// RenumberText says which side's new record got which id.
+func RenumberText(r merge.Renumber) string {
+	whose := "our"
+	if r.Side == merge.Theirs {
+		whose = "their"
+	}
+	return fmt.Sprintf("renumbered %s unpublished %s as %s (%s)", whose, r.Old, r.New, r.Path)
+}
+
+// list names at most ten paths.
+func list(paths []string) string {
+	if len(paths) > 10 {
+		return strings.Join(paths[:10], ", ") + fmt.Sprintf(" and %d more", len(paths)-10)
+	}
+	return strings.Join(paths, ", ")
+}
+
+// plural is n with the word for one or for many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
