@@ -14,7 +14,7 @@
 // Files outside the store changed differently on both sides are not merged
 // here: the plan names them and Sync refuses (git pull merges those).
 //
-// A fetch publishes its pack only when it is whole (fetchStorage), and the
-// repository is opened for a sync only after what a killed fetch left in
-// objects/pack was removed or repaired (RepairPacks).
+// A fetch publishes its pack and writes its refs only when they are whole
+// (fetchStorage), and the repository is opened for a sync only after what a
+// killed fetch left in objects/pack was removed or repaired (RepairPacks).
 package storesync

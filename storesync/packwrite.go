@@ -35,7 +35,8 @@ import (
 // (tmp_idx_curator-PID-*), fsyncs both, and only then renames them into
 // place and syncs the folder. go-git updates the fetched refs after the
 // writer is closed, so refs never name objects of a pack that is not in
-// place. Everything else is go-git's storage as it is.
+// place; and it writes those refs whole (see refwrite.go). Everything else
+// is go-git's storage as it is.
 type fetchStorage struct {
 	*filesystem.Storage
 	packDir string

@@ -119,7 +119,9 @@ func (rm Remote) Fetch() (plumbing.Hash, error) {
 		if len(done) > 0 {
 			st.Reindex()
 		}
-		r = git.NewRemote(fetchStorage{Storage: st, packDir: dir}, r.Config())
+		fs := fetchStorage{Storage: st, packDir: dir}
+		removeStaleRefTemps(fs.gitDir())
+		r = git.NewRemote(fs, r.Config())
 	}
 	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:%s", rm.Branch, rm.trackingRef()))
 	err = r.FetchContext(rm.context(), &git.FetchOptions{RefSpecs: []config.RefSpec{spec}, Auth: auth})

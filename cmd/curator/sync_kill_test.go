@@ -26,9 +26,11 @@ import (
 type syncKill struct {
 	name string
 	sig  syscall.Signal
-	// file is the start of the name of the file in objects/pack whose
-	// appearance triggers the signal ("" for a delay).
+	// file is the start of the name of the file in objects/pack (or in
+	// dir, a folder of .git, with any event) whose appearance triggers
+	// the signal ("" for a delay).
 	file, ext string
+	dir       string
 	delay     time.Duration
 }
 
@@ -54,6 +56,7 @@ func TestSyncKilledDuringFetch(t *testing.T) {
 		{name: "SIGKILL at the pack's index", sig: syscall.SIGKILL, file: "pack-", ext: ".idx"},
 		{name: "SIGKILL at the pack", sig: syscall.SIGKILL, file: "pack-", ext: ".pack"},
 		{name: "SIGINT at the first temporary pack", sig: syscall.SIGINT, file: "tmp_pack"},
+		{name: "SIGKILL at the remote-tracking branch", sig: syscall.SIGKILL, dir: "refs/remotes/origin", file: "main"},
 	}
 	const sweep = 4
 	for i := range sweep {
@@ -144,13 +147,16 @@ func killCopy(t *testing.T, tmpl, dir string) string {
 // then returns its exit status, its stderr and whether the signal was
 // sent before it ended.
 func killSync(t *testing.T, clone string, c syncKill) (int, string, bool) {
-	packDir := filepath.Join(clone, ".git", "objects", "pack")
+	watched := filepath.Join(clone, ".git", "objects", "pack")
+	if c.dir != "" {
+		watched = filepath.Join(clone, ".git", filepath.FromSlash(c.dir))
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := w.Add(packDir); err != nil {
+	if err := w.Add(watched); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("curator", "sync")
@@ -173,7 +179,7 @@ wait:
 		select {
 		case ev := <-w.Events:
 			name := filepath.Base(ev.Name)
-			if !fired && ev.Has(fsnotify.Create) && strings.HasPrefix(name, c.file) && strings.HasSuffix(name, c.ext) {
+			if !fired && (ev.Has(fsnotify.Create) || c.dir != "") && strings.HasPrefix(name, c.file) && strings.HasSuffix(name, c.ext) {
 				cmd.Process.Signal(c.sig)
 				fired = true
 			}
