@@ -9,6 +9,12 @@ import (
 // built with a run function that records its options instead of running.
 func ParseOnly(cmd *cli.Command, args ...string) error {
 	AddGlobalFlags(cmd)
+	// The command-line conventions the program gives every command: flag
+	// errors and missing required flags are usage errors.
+	if cmd.OnUsageError == nil {
+		cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error { return UsageError{err} }
+	}
+	RequireFlags(cmd)
 	app := &cli.App{
 		Name:                      "curator",
 		Flags:                     GlobalFlags(),
