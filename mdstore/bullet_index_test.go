@@ -89,7 +89,7 @@ func TestBulletIndex(t *testing.T) {
 	data, _ := b.Encode()
 	cs.Write(b.Path, data)
 	cs.Move(BulletPath(true, "api", "API-001"), BulletPath(false, "api", "API-001"), []byte("---\nid: API-001\ncategory: api\n---\n\nlog in first\n"))
-	if _, err := s.Save(cs, info("r1"), SaveOptions{NoCommit: true}); err != nil {
+	if _, err := s.save(cs, info("r1"), SaveOptions{NoCommit: true}); err != nil {
 		t.Fatal(err)
 	}
 	ib = indexed(t, s)
@@ -303,7 +303,7 @@ func TestCategoryTokenFollowsBullets(t *testing.T) {
 		}
 		cs := &Changeset{}
 		cs.Write(b.Path, data)
-		if _, err := s.Save(cs, info(run), SaveOptions{NoCommit: true}); err != nil {
+		if _, err := s.save(cs, info(run), SaveOptions{NoCommit: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

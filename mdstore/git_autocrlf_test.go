@@ -28,7 +28,7 @@ func TestAutoCRLFCommitsBlobsAsGitDoes(t *testing.T) {
 				cs.Write(p, []byte(c))
 			}
 			cs.Move("memory/inbox/a.md", "memory/confirmed/fact/a.md", []byte("---\r\nid: a\r\nstatus: confirmed\r\n---\r\n"))
-			if _, err := s.Save(cs, info("crlf"), SaveOptions{}); err != nil {
+			if _, err := s.save(cs, info("crlf"), SaveOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			for _, ch := range cs.Changes {
@@ -70,7 +70,7 @@ func TestAutoCRLFCommitsBlobsAsGitDoes(t *testing.T) {
 			// ("+++ b/..." and the added line).
 			cs = &Changeset{}
 			cs.Write("memory/inbox/crlf.md", []byte("---\r\nid: crlf\r\nhelpful: 2\r\n---\r\nline one\r\nline two\r\n"))
-			if _, err := s.Save(cs, info("crlf-2"), SaveOptions{}); err != nil {
+			if _, err := s.save(cs, info("crlf-2"), SaveOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if d := gitCmd(t, dir, "show", "--format=", "HEAD"); strings.Count(d, "\n+") != 2 || !strings.Contains(d, "\n+helpful: 2\n") || strings.Contains(d, "\r") {

@@ -38,7 +38,7 @@ func curationRuns(t *testing.T, s *Store, n int, stop *atomic.Bool) map[string]s
 	where := map[string]string{}
 	var inbox []string
 	for i := 0; i < n; i++ {
-		l, err := s.Lock(30 * time.Second)
+		l, err := s.takeLock(30 * time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func curationRuns(t *testing.T, s *Store, n int, stop *atomic.Bool) map[string]s
 		cs.Write("memory/state.json", []byte(fmt.Sprintf("{\"watermark\": \"run %d\"}\n", i)))
 		var saveErr error
 		for try := 0; try < 50; try++ {
-			if _, saveErr = s.Save(cs, info(fmt.Sprintf("run-%03d", i)), SaveOptions{}); saveErr == nil {
+			if _, saveErr = s.save(cs, info(fmt.Sprintf("run-%03d", i)), SaveOptions{}); saveErr == nil {
 				break
 			}
 			if !errors.Is(saveErr, ErrGitLocked) {
@@ -68,7 +68,7 @@ func curationRuns(t *testing.T, s *Store, n int, stop *atomic.Bool) map[string]s
 			// is tried again (as the next hourly run would).
 			l.Unlock()
 			time.Sleep(20 * time.Millisecond)
-			if l, err = s.Lock(30 * time.Second); err != nil {
+			if l, err = s.takeLock(30 * time.Second); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -395,7 +395,7 @@ func TestRacilyCleanEntriesAreSmudged(t *testing.T) {
 	os.Chtimes(filepath.Join(dir, ".git", "index"), m, m) // staged in the index's own tick
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
-	if _, err := s.Save(cs, info("r"), SaveOptions{}); err != nil {
+	if _, err := s.save(cs, info("r"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(u, []byte("bbbb\n"), 0o644) // same size, and the same time:
@@ -421,7 +421,7 @@ func TestRacilyCleanToTheSecond(t *testing.T) {
 	os.Chtimes(index, sec.Add(500*time.Millisecond), sec.Add(500*time.Millisecond)) // later in the same second
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
-	if _, err := s.Save(cs, info("r"), SaveOptions{}); err != nil {
+	if _, err := s.save(cs, info("r"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(u, []byte("bbbb\n"), 0o644) // same size, same second

@@ -146,7 +146,7 @@ func TestSplitIndexIsRefusedBeforeAnythingChanges(t *testing.T) {
 				}
 			}
 			before := snapshot(t, s, dir)
-			_, err := s.Save(settingRun("r1"), info("r1"), SaveOptions{})
+			_, err := s.save(settingRun("r1"), info("r1"), SaveOptions{})
 			if !errors.Is(err, ErrGitSetting) || !strings.Contains(err.Error(), "split") {
 				t.Fatalf("Save: got %v, want ErrGitSetting about the split index", err)
 			}
@@ -162,7 +162,7 @@ func TestSplitIndexIsRefusedBeforeAnythingChanges(t *testing.T) {
 			// The fix the message gives works.
 			gitCmd(t, dir, "config", "core.splitIndex", "false")
 			gitCmd(t, dir, "update-index", "--no-split-index")
-			hash, err := s.Save(settingRun("r2"), info("r2"), SaveOptions{})
+			hash, err := s.save(settingRun("r2"), info("r2"), SaveOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +201,7 @@ func TestSparseCheckoutWithFullIndex(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "hidden")); err == nil {
 		t.Fatal("git left hidden/ in the work tree")
 	}
-	hash, err := s.Save(settingRun("r1"), info("r1"), SaveOptions{})
+	hash, err := s.save(settingRun("r1"), info("r1"), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestSparseIndexIsRefusedBeforeAnythingChanges(t *testing.T) {
 				gitCmd(t, dir, "config", "--worktree", "index.sparse", "false")
 			}
 			before := snapshot(t, s, dir)
-			_, err := s.Save(settingRun("r1"), info("r1"), SaveOptions{})
+			_, err := s.save(settingRun("r1"), info("r1"), SaveOptions{})
 			if !errors.Is(err, ErrGitSetting) || !strings.Contains(err.Error(), "sparse") {
 				t.Fatalf("Save: got %v, want ErrGitSetting about the sparse index", err)
 			}
@@ -275,7 +275,7 @@ func TestSparseIndexIsRefusedBeforeAnythingChanges(t *testing.T) {
 
 			// The fix the message gives works.
 			gitCmd(t, dir, "sparse-checkout", "init", "--no-sparse-index")
-			if _, err := s.Save(settingRun("r2"), info("r2"), SaveOptions{}); err != nil {
+			if _, err := s.save(settingRun("r2"), info("r2"), SaveOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if st := gitCmd(t, dir, "status", "--porcelain"); st != "" {
@@ -303,7 +303,7 @@ func TestStrayPackWithoutIndexIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.RemoveAll(filepath.Join(s.Dir, ".cache"))
-	if _, err := s.Save(settingRun("small"), info("small"), SaveOptions{}); err != nil {
+	if _, err := s.save(settingRun("small"), info("small"), SaveOptions{}); err != nil {
 		t.Fatalf("small run beside a stray pack: %v", err)
 	}
 	gitCmd(t, dir, "fsck", "--strict")
@@ -314,7 +314,7 @@ func TestStrayPackWithoutIndexIsIgnored(t *testing.T) {
 	for i := 0; i < 2*gitcommit.LooseLimit; i++ {
 		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("%d\n", i)))
 	}
-	if _, err := s.Save(cs, info("large"), SaveOptions{}); err != nil {
+	if _, err := s.save(cs, info("large"), SaveOptions{}); err != nil {
 		t.Fatalf("large run beside a stray pack: %v", err)
 	}
 	gitCmd(t, dir, "repack", "-q", "-d") // HEAD's objects only in packs now
@@ -325,7 +325,7 @@ func TestStrayPackWithoutIndexIsIgnored(t *testing.T) {
 	os.RemoveAll(filepath.Join(s.Dir, ".cache"))
 	cs = &Changeset{}
 	cs.Delete("memory/inbox/m0000.md")
-	hash, err := s.Save(cs, info("after repack"), SaveOptions{})
+	hash, err := s.save(cs, info("after repack"), SaveOptions{})
 	if err != nil {
 		t.Fatalf("run reading packed objects beside a stray pack: %v", err)
 	}

@@ -169,7 +169,7 @@ func fullDiskRun(t *testing.T, files, free int) (phase string) {
 	cs := spaceRun(files)
 	want := afterRun(before.files, cs)
 	filler := fillTo(t, mnt, free)
-	hash, saveErr := s.Save(cs, info("full"), SaveOptions{})
+	hash, saveErr := s.save(cs, info("full"), SaveOptions{})
 
 	outcome := "committed"
 	journal := len(journals(s)) > 0
@@ -221,7 +221,7 @@ func fullDiskRun(t *testing.T, files, free int) (phase string) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	l, err := s.Lock(time.Second)
+	l, err := s.takeLock(time.Second)
 	if err != nil {
 		t.Fatalf("recovery with space: %v", err)
 	}
@@ -242,12 +242,12 @@ func fullDiskRun(t *testing.T, files, free int) (phase string) {
 	}
 	next := &Changeset{}
 	next.Write("memory/inbox/next.md", []byte("---\nid: next\n---\n"))
-	if _, err := s.Save(next, info("next"), SaveOptions{}); err != nil {
+	if _, err := s.save(next, info("next"), SaveOptions{}); err != nil {
 		t.Fatalf("the next run with space: %v", err)
 	}
 	if saveErr != nil && !journal {
 		// The failed run changed nothing; run it again.
-		if _, err := s.Save(cs, info("again"), SaveOptions{}); err != nil {
+		if _, err := s.save(cs, info("again"), SaveOptions{}); err != nil {
 			t.Fatalf("the failed run again with space: %v", err)
 		}
 	}

@@ -23,13 +23,13 @@ func TestCommitAgainstRealGit(t *testing.T) {
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
 	cs.Write("memory/inbox/b.md", []byte("---\nid: b\n---\n"))
-	if _, err := s.Save(cs, info("r1"), SaveOptions{}); err != nil {
+	if _, err := s.save(cs, info("r1"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	cs = &Changeset{}
 	cs.Move("memory/inbox/a.md", "memory/trash/a.md", []byte("---\nid: a\nstatus: trash\n---\n"))
 	cs.Delete("memory/inbox/b.md")
-	hash, err := s.Save(cs, info("r2"), SaveOptions{})
+	hash, err := s.save(cs, info("r2"), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +59,13 @@ func TestCommitRefusesDetachedHeadAndMerge(t *testing.T) {
 	cs.Write("memory/inbox/a.md", []byte("x"))
 
 	os.WriteFile(filepath.Join(dir, ".git", "MERGE_HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
-	if _, err := s.Save(cs, info("m"), SaveOptions{}); !errors.Is(err, ErrMergeInProgress) {
+	if _, err := s.save(cs, info("m"), SaveOptions{}); !errors.Is(err, ErrMergeInProgress) {
 		t.Errorf("merge in progress: got %v", err)
 	}
 	os.Remove(filepath.Join(dir, ".git", "MERGE_HEAD"))
 
 	gitCmd(t, dir, "checkout", "-q", "--detach")
-	if _, err := s.Save(cs, info("d"), SaveOptions{}); !errors.Is(err, ErrDetachedHead) {
+	if _, err := s.save(cs, info("d"), SaveOptions{}); !errors.Is(err, ErrDetachedHead) {
 		t.Errorf("detached: got %v", err)
 	}
 	if _, err := os.Stat(s.Path("memory/inbox/a.md")); err == nil {
@@ -78,7 +78,7 @@ func TestCommitOnRepositoryWithoutCommits(t *testing.T) {
 	s, dir := newStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
-	if _, err := s.Save(cs, info("first"), SaveOptions{}); err != nil {
+	if _, err := s.save(cs, info("first"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.TrimSpace(gitCmd(t, dir, "rev-list", "--count", "HEAD")); n != "1" {
@@ -90,7 +90,7 @@ func TestNoCommitChangesFilesOnly(t *testing.T) {
 	s, _ := newStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
-	hash, err := s.Save(cs, info("nc"), SaveOptions{NoCommit: true})
+	hash, err := s.save(cs, info("nc"), SaveOptions{NoCommit: true})
 	if err != nil || hash != "" {
 		t.Fatalf("%q %v", hash, err)
 	}
@@ -110,7 +110,7 @@ func TestRecoverFinishesACrashedRun(t *testing.T) {
 	crash := errors.New("crash")
 	func() {
 		defer func() { recover() }()
-		s.Save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
+		s.save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
 			if step == "journal" {
 				panic(crash)
 			}
@@ -119,7 +119,7 @@ func TestRecoverFinishesACrashedRun(t *testing.T) {
 	if _, err := os.Stat(s.Path("memory/inbox/a.md")); err == nil {
 		t.Fatal("file written before the simulated crash point")
 	}
-	l, err := s.Lock(time.Second) // Lock recovers
+	l, err := s.takeLock(time.Second) // Lock recovers
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRecoverFinishesACrashedRun(t *testing.T) {
 
 func TestLockNamesTheHolder(t *testing.T) {
 	s, _ := newStore(t)
-	l, err := s.Lock(time.Second)
+	l, err := s.takeLock(time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
 	func() {
 		defer func() { recover() }()
-		s.Save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
+		s.save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
 			if step == "committed" {
 				panic("crash")
 			}
@@ -204,7 +204,7 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "user.txt"), []byte("u\n"), 0o644)
 	gitCmd(t, dir, "add", "user.txt")
 	gitCmd(t, dir, "commit", "-qm", "user work")
-	l, err := s.Lock(time.Second)
+	l, err := s.takeLock(time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func linkedWorktree(t *testing.T) (s *Store, mainDir, wtDir string) {
 	}
 	cs := &Changeset{}
 	cs.Write("memory/inbox/old.md", []byte("---\nid: old\n---\nold\n"))
-	if _, err := ms.Save(cs, info("main-1"), SaveOptions{}); err != nil {
+	if _, err := ms.save(cs, info("main-1"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ms.CommitStore(info("init")); err != nil {
@@ -113,7 +113,7 @@ func TestCommitInLinkedWorktree(t *testing.T) {
 	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\nin the worktree\n"))
 	cs.Write("memory/state.json", []byte("{\"watermark\": \"wt\"}\n"))
 	cs.Move("memory/inbox/old.md", "memory/confirmed/fact/old.md", []byte("---\nid: old\nstatus: confirmed\n---\nold\n"))
-	hash, err := s.Save(cs, info("wt-1"), SaveOptions{})
+	hash, err := s.save(cs, info("wt-1"), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestCommitInLinkedWorktree(t *testing.T) {
 	// A second run goes on top of the user's commit.
 	cs = &Changeset{}
 	cs.Delete("memory/inbox/a.md")
-	hash, err = s.Save(cs, info("wt-2"), SaveOptions{})
+	hash, err = s.save(cs, info("wt-2"), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestCommitLargeRunInLinkedWorktree(t *testing.T) {
 		cs.Write(fmt.Sprintf("memory/inbox/m%04d.md", i), []byte(fmt.Sprintf("---\nid: m%04d\n---\n", i)))
 	}
 	cs.Move("memory/inbox/old.md", "memory/trash/old.md", []byte("---\nid: old\nstatus: trash\n---\nold\n"))
-	hash, err := s.Save(cs, info("wt-big"), SaveOptions{})
+	hash, err := s.save(cs, info("wt-big"), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

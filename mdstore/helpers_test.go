@@ -97,7 +97,7 @@ func storeWithTwoRecords(t *testing.T, dir string) *Store {
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("---\nid: a\n---\n"))
 	cs.Write("memory/inbox/b.md", []byte("---\nid: b\n---\n"))
-	if _, err := s.Save(cs, info("records"), SaveOptions{}); err != nil {
+	if _, err := s.save(cs, info("records"), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -60,7 +60,7 @@ func TestCommitNotesItsTreesNames(t *testing.T) {
 		}
 		cs := &Changeset{}
 		change(cs)
-		if _, err := s.Save(cs, info("run"), SaveOptions{}); err != nil {
+		if _, err := s.save(cs, info("run"), SaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		cache := cacheOf()

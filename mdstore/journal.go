@@ -99,19 +99,14 @@ func readJournal(path string) (*Changeset, journalHeader, error) {
 	return c, h, nil
 }
 
-// Recovered lists the runs that Recover finished.
+// Recovered lists the runs that recover finished.
 type Recovered struct {
 	RunID  string
 	Commit string
 }
 
-// Recover finishes every run that left a journal: it replays the changes and
+// recover finishes every run that left a journal: it replays the changes and
 // makes the run's commit when HEAD does not record it yet. Callers hold the lock.
-func (s *Store) Recover() error {
-	_, err := s.recover()
-	return err
-}
-
 func (s *Store) recover() ([]Recovered, error) {
 	if err := gitcommit.RemoveStaleLocks(s.gitLockRecord()); err != nil {
 		return nil, err

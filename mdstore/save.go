@@ -25,7 +25,7 @@ type SaveOptions struct {
 // holds the lock. The order makes a crash at any point recoverable: journal
 // (synced) → git's index.lock → objects → files → index → one sync →
 // branch → index → one sync → journal removed (see commit).
-func (s *Store) Save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
+func (s *Store) save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
 	defer s.WriteCaches()
 	if c.Empty() && info.MergeParent == "" {
 		return "", nil

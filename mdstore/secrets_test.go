@@ -39,7 +39,7 @@ func TestSaveRefusesSecrets(t *testing.T) {
 			before := headOf(t, s)
 			cs := &Changeset{}
 			c.change(cs)
-			_, err := s.Save(cs, c.info, SaveOptions{})
+			_, err := s.save(cs, c.info, SaveOptions{})
 			var se *SecretError
 			if !errors.Is(err, ErrSecret) || !errors.As(err, &se) || se.Path != c.where || se.Rule != "github-token" {
 				t.Fatalf("got %v, want a github-token secret in %s", err, c.where)
@@ -74,7 +74,7 @@ func TestSaveAllowList(t *testing.T) {
 	}
 	cs := &Changeset{}
 	cs.Write("memory/inbox/m1.md", []byte("example "+fakeToken+"\nand AKIA"+"QWJ4ZT7NRX5LBV2M # curator:allow-secret\n"))
-	if _, err := s2.Save(cs, info("r1"), SaveOptions{}); err != nil {
+	if _, err := s2.save(cs, info("r1"), SaveOptions{}); err != nil {
 		t.Fatalf("allowed values refused: %v", err)
 	}
 	os.WriteFile(s.Path("config.yaml"), []byte("secrets:\n  allow: ['(']\n"), 0o644)

@@ -282,14 +282,14 @@ func (s *Store) Path(rel string) string {
 	return filepath.Join(s.Dir, filepath.FromSlash(rel))
 }
 
-// Lock takes the store's lock, waiting up to timeout, and finishes any run
-// that crashed before it could (see Recover).
-func (s *Store) Lock(timeout time.Duration) (*Lock, error) {
+// takeLock takes the store's lock, waiting up to timeout, and finishes any
+// run that crashed before it could (see recover).
+func (s *Store) takeLock(timeout time.Duration) (*Lock, error) {
 	l, err := lock(filepath.Join(s.Dir, ".lock"), timeout)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Recover(); err != nil {
+	if _, err := s.recover(); err != nil {
 		l.Unlock()
 		return nil, err
 	}

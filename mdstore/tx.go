@@ -32,7 +32,7 @@ func (s *Store) Begin(opt TxOptions) (*Tx, error) {
 	if opt.LockTimeout != nil {
 		timeout = *opt.LockTimeout
 	}
-	l, err := s.Lock(timeout)
+	l, err := s.takeLock(timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (t *Tx) Save(r *Run, opts ...SaveOption) (string, error) {
 	if changes == nil {
 		changes = &Changeset{}
 	}
-	return t.Store.Save(changes, info, o)
+	return t.Store.save(changes, info, o)
 }
 
 // SaveStaged writes the files of a merge git is in the middle of (a merge,
@@ -92,7 +92,7 @@ func (t *Tx) SaveStaged(r *Run, opts ...SaveOption) error {
 	if r.Changes == nil || r.Changes.Empty() {
 		return nil
 	}
-	if _, err := t.Store.Save(r.Changes, info, o); err != nil {
+	if _, err := t.Store.save(r.Changes, info, o); err != nil {
 		return err
 	}
 	if err := t.Store.Stage(r.Changes); err != nil {

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -21,11 +22,11 @@ func lockedStore(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := s.Lock(time.Second)
+	tx, err := s.Begin(mdstore.TxOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Unlock() })
+	t.Cleanup(tx.Close)
 	return dir
 }
 

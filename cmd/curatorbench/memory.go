@@ -242,7 +242,12 @@ func generateInbox(s *mdstore.Store, first, n int, from, to time.Time) error {
 		fmt.Fprintf(&b, "Entry %d. %s\n\nSome context an agent wrote down while working on module %d, with enough words to look like a real note about a build failure and its fix.\n", first+i, brief, rng.Intn(1000))
 		cs.Write(mdstore.MemoryPath("inbox", typ, id), []byte(b.String()))
 	}
-	_, err := s.Save(cs, mdstore.CommitInfo{Summary: fmt.Sprintf("bench: %d inbox entries", n), RunID: fmt.Sprintf("bench-gen-%d", first), Command: "curatorbench"}, mdstore.SaveOptions{})
+	tx, err := s.Begin(mdstore.TxOptions{Command: "curatorbench"})
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	_, err = tx.Save(&mdstore.Run{Changes: cs, Commit: mdstore.CommitInfo{Summary: fmt.Sprintf("bench: %d inbox entries", n), RunID: fmt.Sprintf("bench-gen-%d", first)}})
 	return err
 }
 

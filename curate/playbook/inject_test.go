@@ -37,9 +37,7 @@ func TestTopAsTopBullets(t *testing.T) {
 	if err := full.Changes(s, cs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Save(cs, mdstore.CommitInfo{RunID: "ranks", At: now}, mdstore.SaveOptions{NoCommit: true}); err != nil {
-		t.Fatal(err)
-	}
+	saveFiles(t, s, cs, mdstore.CommitInfo{RunID: "ranks", At: now})
 	list, err = s.ListBullets(true)
 	if err != nil {
 		t.Fatal(err)

@@ -40,9 +40,7 @@ func appWorldStore(t *testing.T) *mdstore.Store {
 	if err := pb.Changes(nil, cs); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Save(cs, mdstore.CommitInfo{RunID: "import", At: now}, mdstore.SaveOptions{NoCommit: true}); err != nil {
-		t.Fatal(err)
-	}
+	saveFiles(t, s, cs, mdstore.CommitInfo{RunID: "import", At: now})
 	return s
 }
 
@@ -178,9 +176,7 @@ func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 		if cs.Empty() {
 			t.Fatalf("run %d changed nothing", run)
 		}
-		if _, err := s.Save(cs, mdstore.CommitInfo{RunID: fmt.Sprintf("run-%d", run), At: at}, mdstore.SaveOptions{NoCommit: true}); err != nil {
-			t.Fatal(err)
-		}
+		saveFiles(t, s, cs, mdstore.CommitInfo{RunID: fmt.Sprintf("run-%d", run), At: at})
 	}
 	if loaded == 0 {
 		t.Error("no run loaded a stored candidate index")
@@ -293,5 +289,19 @@ func TestSearchStopsEarlyAsFullScan(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// saveFiles writes a changeset's files through a store transaction,
+// making no commit.
+func saveFiles(t *testing.T, s *mdstore.Store, cs *mdstore.Changeset, info mdstore.CommitInfo) {
+	t.Helper()
+	tx, err := s.Begin(mdstore.TxOptions{NoCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	if _, err := tx.Save(&mdstore.Run{Changes: cs, Commit: info}); err != nil {
+		t.Fatal(err)
 	}
 }
