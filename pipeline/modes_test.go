@@ -249,6 +249,44 @@ func TestBackupsRotate(t *testing.T) {
 	}
 }
 
+// Written in the order they come, as they are outside a store, a report's
+// files never lose the state they replace: a crash between any two writes
+// leaves it in the state file or in .bak.1.
+func TestBackupBeforeState(t *testing.T) {
+	f := newFixture(t, 3)
+	f.write("spec.md", pad(validSpec, 600))
+	for i := 1; i <= 4; i++ {
+		if _, err := f.transition("spec-writer", "implementer", min(i, 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(name string) string {
+		data, _ := os.ReadFile(filepath.Join(f.env.Home.Dir, name))
+		return string(data)
+	}
+	old := read(StateName("shop"))
+	f.write("spec.md", pad(validSpec, 700))
+	r, err := f.env.RecordDrift("shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range r.Files {
+		p, err := f.env.Home.Path(file.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, file.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if read(StateName("shop")) != old && read(BackupName("shop", 1)) != old {
+			t.Fatalf("with %s written, the state replaced is in neither the state file nor .bak.1", file.Name)
+		}
+	}
+	if read(BackupName("shop", 1)) != old || read(StateName("shop")) == old {
+		t.Fatal("after every write, .bak.1 is not the state replaced")
+	}
+}
+
 func TestUnknownFieldsKept(t *testing.T) {
 	f := newFixture(t, 5)
 	f.write("spec.md", pad(validSpec, 600))

@@ -78,9 +78,11 @@ func loadState(h Home, project string, backups int, now time.Time) (*loaded, err
 }
 
 // stateFiles renders the new state and rotates the backups: the state being
-// replaced becomes .bak.1, .bak.i becomes .bak.i+1, up to n backups.
-// The project folder is stored as shown says (relative to the repository,
-// or "~/…" under the user's home folder).
+// replaced becomes .bak.1, .bak.i becomes .bak.i+1, up to n backups. The
+// backups come first, the oldest first, and the state last, so that files
+// written in this order lose no state kept: at every point each one is in
+// the state file or a backup. The project folder is stored as shown says
+// (relative to the repository, or "~/…" under the user's home folder).
 func stateFiles(h Home, project string, st *State, old []byte, n int, shown func(string) string) ([]File, error) {
 	stored := *st
 	stored.ProjectPath = shown(st.ProjectPath)
@@ -89,10 +91,11 @@ func stateFiles(h Home, project string, st *State, old []byte, n int, shown func
 		return nil, err
 	}
 	data = append(data, '\n')
-	files := []File{{Name: StateName(project), Data: data}}
+	state := File{Name: StateName(project), Data: data}
 	if n <= 0 || old == nil || string(old) == string(data) {
-		return files, nil
+		return []File{state}, nil
 	}
+	var files []File
 	for i := n - 1; i >= 1; i-- {
 		p, err := h.Path(BackupName(project, i))
 		if err != nil {
@@ -102,5 +105,5 @@ func stateFiles(h Home, project string, st *State, old []byte, n int, shown func
 			files = append(files, File{Name: BackupName(project, i+1), Data: b})
 		}
 	}
-	return append(files, File{Name: BackupName(project, 1), Data: old}), nil
+	return append(files, File{Name: BackupName(project, 1), Data: old}, state), nil
 }

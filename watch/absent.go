@@ -61,6 +61,7 @@ func (w *Watcher) place(root string, report bool, now time.Time) error {
 		if had && old != dir {
 			w.release(old)
 		}
+		w.vanished(dir, now)
 		// The lookout's watch is in place: a folder on the way to the root
 		// made before it would have no event, so look for one now.
 		if next := towards(dir, root); !isFolder(next) {
@@ -99,6 +100,21 @@ func (w *Watcher) awaited(p string, now time.Time) {
 		if _, ok := w.lookouts[root]; ok {
 			w.placeAgain(root, now)
 		}
+	}
+}
+
+// vanished takes as removed the roots just below dir, a lookout, that are
+// watched but no longer folders. Their removal may have no event: a
+// folder's own removal is left out of the notifications when the folder
+// above it is watched, as the lookout may have been since just after.
+func (w *Watcher) vanished(dir string, now time.Time) {
+	for _, root := range slices.Clone(w.roots) {
+		if _, ok := w.folders[root]; !ok || filepath.Dir(root) != dir || isFolder(root) {
+			continue
+		}
+		w.drop(root, now)
+		w.pend.add(root, now)
+		w.placeAgain(root, now)
 	}
 }
 

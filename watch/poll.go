@@ -28,8 +28,9 @@ func (e entry) changed(old entry) bool {
 }
 
 // walkInto records every file and folder under root (skipped folders left
-// out) in snap and returns how many are folders. Entries that cannot be
-// read are left out, as if gone.
+// out) in snap and returns how many of them are folders snap did not hold
+// yet (a root under another root is walked twice, its folders counted
+// once). Entries that cannot be read are left out, as if gone.
 func (w *Watcher) walkInto(root string, snap map[string]entry) (folders int) {
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -42,8 +43,9 @@ func (w *Watcher) walkInto(root string, snap map[string]entry) (folders int) {
 		if err != nil {
 			return nil // gone meanwhile
 		}
+		old, seen := snap[p]
 		snap[p] = entry{size: info.Size(), mtime: info.ModTime(), mode: info.Mode(), inode: inode(info)}
-		if d.IsDir() {
+		if d.IsDir() && (!seen || !old.mode.IsDir()) {
 			folders++
 		}
 		return nil

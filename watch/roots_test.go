@@ -56,6 +56,76 @@ func TestRootMadeAgain(t *testing.T) {
 	}
 }
 
+// A root removed, reported and waited for a while, then made again later
+// with folders nested in it: each time the tree made again is watched, and
+// changes deep in it are reported. Every other cycle removes the folder
+// above the root instead; a second root nested in the first comes back
+// with it. The first removal is made before Run reads its events, so the
+// removal of the root itself comes after the folder above it is watched
+// to wait for the nested root.
+func TestRootBackLater(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			parent := t.TempDir()
+			above := filepath.Join(parent, "apps")
+			root := filepath.Join(above, "shop")
+			inner := filepath.Join(root, "specs", "one")
+			write(t, filepath.Join(inner, "spec.md"), "first")
+			w, err := New(mode.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range []string{root, inner} {
+				if err := w.Add(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.RemoveAll(root); err != nil {
+				t.Fatal(err)
+			}
+			r := runWatcher(t, w)
+			for i := range 4 {
+				gone := root
+				if i%2 == 1 {
+					gone = above
+				}
+				n := len(must(r.sent()))
+				if err := os.RemoveAll(gone); i > 0 && err != nil {
+					t.Fatal(err)
+				}
+				r.until(fmt.Sprintf("the removal of cycle %d", i), func(batches []Batch, _ []Notice) bool {
+					return len(missing(batches[n:], []string{root, inner})) == 0
+				})
+				r.until("the lookouts in place", func([]Batch, []Notice) bool {
+					return mode.opts.Poll > 0 || lookouts(r.w) == 2
+				})
+				if got := r.w.Folders(); got != 0 {
+					t.Errorf("cycle %d: Folders() = %d with the roots gone, want 0", i, got)
+				}
+
+				n = len(must(r.sent()))
+				deep := filepath.Join(inner, "deep", fmt.Sprintf("f-%d.md", i))
+				write(t, deep, "made again")
+				r.until(fmt.Sprintf("the tree made again in cycle %d", i), func(batches []Batch, _ []Notice) bool {
+					return len(missing(batches[n:], []string{root, inner, deep})) == 0
+				})
+				n = len(must(r.sent()))
+				write(t, deep, "changed after")
+				later := filepath.Join(root, "notes", "later.md")
+				write(t, later, "in a new folder")
+				r.until(fmt.Sprintf("the changes after cycle %d", i), func(batches []Batch, _ []Notice) bool {
+					return len(missing(batches[n:], []string{deep, later})) == 0
+				})
+				r.until("Folders() = 5 (shop, specs, one, deep, notes)", func([]Batch, []Notice) bool { return r.w.Folders() == 5 })
+				if n := lookouts(r.w); n != 0 {
+					t.Errorf("cycle %d: %d lookouts left with the roots there", i, n)
+				}
+			}
+			noneOutside(t, r, root)
+		})
+	}
+}
+
 // A root that does not exist at Add is watched once made, with the folders
 // above it that were missing too, and what was made in it at once is
 // reported.

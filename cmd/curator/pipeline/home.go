@@ -90,25 +90,32 @@ func (h *home) close() {
 }
 
 // save writes the files a mode returned and returns the commit, if any.
-//
-// Where they go is one rule: a home inside the store is part of it, so the
-// files are one run of the store's transaction (journal, one commit, as
-// every curator run). A home outside every store (--home DIR or
-// CURATOR_SDD_HOME naming a folder elsewhere) has nothing to commit: the
-// files are written there by writeHome, each atomically, with no commit.
 func (h *home) save(o cmdutil.Env, r *pipeline.Report) (string, error) {
 	files, err := h.env.Writes(r)
 	if err != nil || len(files) == 0 {
 		return "", err
 	}
+	return h.saveFiles(o, r, files)
+}
+
+// saveFiles writes files (those still to be written of r, or of several
+// reports summed up by r) and returns the commit, if any.
+//
+// Where they go is one rule: a home inside the store is part of it, so the
+// files are one run of the store's transaction (journal, one commit, as
+// every curator run), but for the state backups, which are never
+// committed (history is their backup): they are git-ignored and written
+// beside the store run, after it. A home outside every store (--home DIR
+// or CURATOR_SDD_HOME naming a folder elsewhere) has nothing to commit:
+// the files are written there by writeHome, each atomically, in their
+// order (the backups before the state they back up), with no commit.
+func (h *home) saveFiles(o cmdutil.Env, r *pipeline.Report, files []pipeline.File) (string, error) {
 	if !h.inside {
 		return "", writeHome(h.env.Home, files)
 	}
 	if h.tx == nil {
 		return "", fmt.Errorf("pipeline %s: %s writes no files", r.Project, r.Mode)
 	}
-	// the state backups are written beside the store run, never
-	// committed (history is their backup), and git-ignored
 	var backups, committed []pipeline.File
 	for _, f := range files {
 		if pipeline.IsBackup(f.Name) {

@@ -79,8 +79,10 @@ func (w *Watched) Page(project string) ([]byte, error) {
 }
 
 // RecordDrift runs the drift mode for each project and saves what changed
-// as one run: one commit for the whole batch when the home is in the
-// store, atomic writes when it is not, nothing when no drift changed. It
+// as one run, as every pipeline command saves its files (saveFiles): one
+// commit for the whole batch when the home is in the store (the state
+// backups written beside it, never committed), atomic writes when it is
+// not, nothing when no drift changed. It
 // returns the reports of the projects whose drift changed, and the commit.
 // A project that fails is returned in problems; the others are saved.
 func (w *Watched) RecordDrift(projects []string) (changed []*pipeline.Report, commit string, problems []error, err error) {
@@ -111,26 +113,19 @@ func (w *Watched) RecordDrift(projects []string) (changed []*pipeline.Report, co
 	if len(files) == 0 {
 		return nil, "", problems, nil
 	}
-	if !h.inside {
-		return runs, "", problems, writeHome(h.env.Home, files)
-	}
 	// One run for the batch: one project's report as it is, several under
 	// one summary naming them all, with every project's decisions.
 	summary := runs[0]
 	if len(runs) > 1 {
+		summary = &pipeline.Report{Mode: "drift"}
 		names := make([]string, len(runs))
 		for i, r := range runs {
 			names[i] = r.Project
+			summary.Decisions = append(summary.Decisions, r.Decisions...)
 		}
-		summary = &pipeline.Report{Project: strings.Join(names, ", "), Mode: "drift"}
+		summary.Project = strings.Join(names, ", ")
 	}
-	run := storeRun(summary, files, h.prefix, h.tx.Store.Now())
-	if len(runs) > 1 {
-		for _, r := range runs {
-			run.Decide(r.Decisions...)
-		}
-	}
-	commit, err = w.opts.Save(h.tx, run)
+	commit, err = h.saveFiles(w.opts.Env, summary, files)
 	return runs, commit, problems, err
 }
 

@@ -70,7 +70,11 @@ func Watch(opts *Options) error {
 	}
 	for _, r := range roots {
 		if err := w.files.Add(r); err != nil {
-			return fmt.Errorf("watching %s: %w", r, err)
+			if !w.roots[r] {
+				return fmt.Errorf("watching %s: %w", r, err)
+			}
+			// a project folder that cannot be watched leaves the others
+			w.log.emit(Event{Event: "error", Message: fmt.Sprintf("watching %s: %v", r, err)})
 		}
 	}
 	if opts.Serve != "" {
@@ -175,7 +179,8 @@ func (w *watcher) skip(dir string) bool {
 }
 
 // reloadProjects reads the projects' states again and returns the project
-// folders that came and went.
+// folders that came and went from the states. A project folder removed
+// stays under watch, so that it is followed again when it comes back.
 func (w *watcher) reloadProjects() (added, removed []string) {
 	followed, problems, err := w.pipes.Projects()
 	if err != nil {
@@ -190,9 +195,8 @@ func (w *watcher) reloadProjects() (added, removed []string) {
 	for _, f := range followed {
 		w.projects[f.Project] = f
 		if f.ProjectPath != "" {
-			if fi, err := os.Stat(f.ProjectPath); err == nil && fi.IsDir() {
-				roots[filepath.Clean(f.ProjectPath)] = true
-			}
+			// watched while it is missing too: the watcher waits for it
+			roots[filepath.Clean(f.ProjectPath)] = true
 		}
 	}
 	for r := range roots {
