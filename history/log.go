@@ -78,6 +78,22 @@ func Log(dir string, q Query) ([]Run, error) {
 	return out, nil
 }
 
+// RunAt is the run that commit rev records (RunID "" for a commit curator
+// did not make).
+func RunAt(dir, rev string) (Run, error) {
+	repo, done, err := openRepo(dir)
+	if err != nil {
+		return Run{}, err
+	}
+	defer done()
+	c, err := commitOf(repo, rev)
+	if err != nil {
+		return Run{}, err
+	}
+	r, _ := keep(c, Query{All: true})
+	return r, nil
+}
+
 // keep is the run of commit c when q lists it.
 func keep(c *object.Commit, q Query) (Run, bool) {
 	r := ParseMessage(c.Message)

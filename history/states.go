@@ -18,10 +18,12 @@ import (
 )
 
 // Changed reads the record files of the store in dir that differ between
-// two states of its git repository, as spec names them:
+// two states of its git repository, as spec names them (as git diff does):
 //
 //	""       the work tree against HEAD (what is not committed yet)
-//	REV      REV's first parent → REV (what one run did)
+//	REV      the work tree against REV (what changed since REV)
+//	REV^!    REV's first parent → REV (what one run did; a root commit
+//	         against nothing)
 //	A..B     A → B (an empty side is HEAD)
 //	A...B    the merge base of A and B → B (what a branch changes)
 //
@@ -39,15 +41,10 @@ func Changed(dir, spec string) ([]File, error) {
 	}
 	var oldT, newT *object.Tree
 	switch {
-	case spec == "":
-		if oldT, err = treeOf(repo, "HEAD", true); err != nil {
+	case strings.HasSuffix(spec, "^!"):
+		if oldT, newT, err = commitTrees(repo, strings.TrimSuffix(spec, "^!")); err != nil {
 			return nil, err
 		}
-		old, err := subtree(oldT, prefix)
-		if err != nil {
-			return nil, err
-		}
-		return workTree(dir, old)
 	case strings.Contains(spec, "..."):
 		a, b, _ := strings.Cut(spec, "...")
 		ca, err := commitOf(repo, orHEAD(a))
@@ -79,23 +76,15 @@ func Changed(dir, spec string) ([]File, error) {
 		if newT, err = treeOf(repo, orHEAD(b), false); err != nil {
 			return nil, err
 		}
-	default:
-		c, err := commitOf(repo, spec)
+	default: // "" or REV: the work tree against it
+		if oldT, err = treeOf(repo, orHEAD(spec), spec == ""); err != nil {
+			return nil, err
+		}
+		old, err := subtree(oldT, prefix)
 		if err != nil {
 			return nil, err
 		}
-		if newT, err = c.Tree(); err != nil {
-			return nil, err
-		}
-		if c.NumParents() > 0 {
-			p, err := c.Parent(0)
-			if err != nil {
-				return nil, err
-			}
-			if oldT, err = p.Tree(); err != nil {
-				return nil, err
-			}
-		}
+		return workTree(dir, old)
 	}
 	old, err := subtree(oldT, prefix)
 	if err != nil {
@@ -106,6 +95,28 @@ func Changed(dir, spec string) ([]File, error) {
 		return nil, err
 	}
 	return treeChanges(repo, old, nw)
+}
+
+// commitTrees are the trees of rev's first parent (nil for a root commit)
+// and of rev: what the commit did.
+func commitTrees(repo *git.Repository, rev string) (parent, tree *object.Tree, err error) {
+	c, err := commitOf(repo, rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tree, err = c.Tree(); err != nil {
+		return nil, nil, err
+	}
+	if c.NumParents() > 0 {
+		p, err := c.Parent(0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if parent, err = p.Tree(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return parent, tree, nil
 }
 
 func orHEAD(rev string) string {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -99,13 +100,16 @@ func addCreated(list []CreatedArtifact, c CreatedArtifact) []CreatedArtifact {
 }
 
 // phaseSummary is a completed phase's summary, from its main artifact: the
-// first paragraph of its Summary section, or else its first paragraph of
-// prose (metadata lines such as "**Created**: …" are passed over), at most
+// first paragraph of its Summary section, or else (a task list) how many
+// tasks are done, or else its first paragraph of prose (metadata lines such as "**Created**: …" are passed over), at most
 // 400 bytes, cut after a sentence when longer.
 func phaseSummary(o *Outline) string {
 	text := ""
 	if s := o.Find("Summary"); s != nil {
 		text = firstParagraph(o.Body(s))
+	}
+	if text == "" && o.TaskList {
+		return taskListSummary(o)
 	}
 	if text == "" {
 		for _, block := range strings.Split(string(o.Source), "\n\n") {
@@ -125,6 +129,16 @@ func phaseSummary(o *Outline) string {
 		return oneLine(text, "")
 	}
 	return text[:cut+1]
+}
+
+// taskListSummary is a task list's summary: how many of its tasks are
+// done, and which are not.
+func taskListSummary(o *Outline) string {
+	text := fmt.Sprintf("%d of %d tasks done", o.Done, o.Done+o.Open)
+	if o.Open > 0 {
+		text += "; not done: " + openTaskNames(o)
+	}
+	return text + "."
 }
 
 // metadata matches a paragraph made only of "**Key**: value" lines.

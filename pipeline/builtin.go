@@ -22,9 +22,11 @@ var specRule = ArtifactRule{
 }
 
 // The implementer's report is completion-report.md or, as spec-kit writes
-// it, tasks.md (the first found wins).
+// it, tasks.md (the first found wins). tasks.md is a task list: its
+// finished tasks are the report, no Summary is asked of it.
 var completionRule = ArtifactRule{
 	Type: "completion-report", Paths: append(paths("completion-report.md"), paths("tasks.md")...), MinBytes: 200,
+	TaskLists: []string{"tasks.md"},
 	Sections: []SectionRule{
 		{AnyOf: []string{"Summary"}},
 		{AnyOf: []string{"User Stories Implemented"}, OrTaskMarkers: true},

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -55,8 +57,24 @@ type ArtifactRule struct {
 	// HTML artifact is checked against Patterns when there are any, a
 	// markdown one always against Sections.
 	Patterns []PatternRule `json:"patterns,omitempty"`
+	// TaskLists are file names among Paths' (tasks.md) whose file is a
+	// task list, as spec-kit writes one: it is checked as a list of tasks
+	// instead of against Sections (see IsTaskList).
+	TaskLists []string `json:"task_lists,omitempty"`
 	// Optional artifacts are validated when present and never block.
 	Optional bool `json:"optional,omitempty"`
+}
+
+// IsTaskList reports whether the artifact file name (relative to the
+// project) is one of the rule's task lists.
+func (r ArtifactRule) IsTaskList(name string) bool {
+	base := path.Base(filepath.ToSlash(name))
+	for _, t := range r.TaskLists {
+		if path.Base(t) == base {
+			return true
+		}
+	}
+	return false
 }
 
 // SectionRule requires one heading among AnyOf (case-insensitive, whole

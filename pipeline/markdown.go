@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -36,6 +38,12 @@ type Outline struct {
 	All []*Section
 	// Done and Open count task list items marked [X]/[✓] and [ ].
 	Done, Open int
+	// OpenTasks names each open task: its id (spec-kit's T001) or else the
+	// beginning of its text.
+	OpenTasks []string
+	// TaskList is set when the document was validated as a task list
+	// (ArtifactRule.TaskLists).
+	TaskList bool
 }
 
 var md = goldmark.New()
@@ -67,6 +75,7 @@ func ParseOutline(src []byte) *Outline {
 				o.Done++
 			case ' ':
 				o.Open++
+				o.OpenTasks = append(o.OpenTasks, taskName(n, src))
 			}
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			return ast.WalkSkipChildren, nil
@@ -171,6 +180,28 @@ func taskMarker(li *ast.ListItem, src []byte) byte {
 		return ' '
 	}
 	return 0
+}
+
+// taskID matches a task id as spec-kit writes them: T001, T004a.
+var taskID = regexp.MustCompile(`^[A-Z]{1,4}-?\d+[a-z]?$`)
+
+// taskName is how a warning names an open task: its id when its text
+// starts with one, else its first words (at most 40 bytes).
+func taskName(li *ast.ListItem, src []byte) string {
+	seg := li.FirstChild().Lines().At(0)
+	line := bytes.TrimLeft(seg.Value(src), " \t")
+	text := strings.TrimSpace(string(line[len("[ ]"):]))
+	if f := strings.Fields(text); len(f) > 0 && taskID.MatchString(f[0]) {
+		return f[0]
+	}
+	if len(text) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "…"
+	}
+	return text
 }
 
 func lineStart(src []byte, i int) int {

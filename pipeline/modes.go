@@ -82,6 +82,7 @@ func (e *Env) Resume(req ProjectRequest) (*Report, error) {
 		if c.Path != "" && !c.OK {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("current phase %s: %s does not validate yet: %s", def.Name, c.Path, strings.Join(c.Problems, "; ")))
 		}
+		r.Warnings = append(r.Warnings, c.Warnings...)
 	}
 	if st.OverallStatus == OverallCompleted {
 		r.Drift = DetectDrift(st)

@@ -132,6 +132,7 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 		}
 		from.Artifacts = append(from.Artifacts, c.Record)
 		if c.OK {
+			r.Warnings = append(r.Warnings, c.Warnings...)
 			c.outline = e.redactOutline(c.Path, c.data, c.outline, r)
 			outlines[c.Path] = c.outline
 			accumulate(&st.AccumulatedContext, c.Path, req.From, stamp(now), c.outline)

@@ -21,9 +21,20 @@ type Check struct {
 	Problems []string `json:"problems,omitempty"`
 	// Missing names each required section that is absent.
 	Missing []string `json:"missing_sections,omitempty"`
-	Record  Artifact `json:"-"`
-	outline *Outline
-	data    []byte
+	// Tasks counts the tasks of a task list (nil for other artifacts).
+	Tasks *TaskCount `json:"tasks,omitempty"`
+	// Warnings are what does not block but the next agent should know: a
+	// task list's unfinished tasks.
+	Warnings []string `json:"warnings,omitempty"`
+	Record   Artifact `json:"-"`
+	outline  *Outline
+	data     []byte
+}
+
+// TaskCount is how many tasks of a task list are done and how many open.
+type TaskCount struct {
+	Done int `json:"done"`
+	Open int `json:"open"`
 }
 
 // Blocking reports whether the check blocks a handoff.
@@ -51,6 +62,10 @@ func ValidateFile(rule ArtifactRule, name string, data []byte) (problems, missin
 		problems = append(problems, "file is not valid UTF-8")
 	}
 	o = readOutline(name, data)
+	if !isHTML(name) && rule.IsTaskList(name) {
+		o.TaskList = true
+		return append(problems, taskListProblems(o)...), nil, o
+	}
 	if isHTML(name) {
 		if !htmlElement.Match(data) {
 			problems = append(problems, "file is not an HTML page (no HTML elements)")
@@ -80,6 +95,40 @@ func ValidateFile(rule ArtifactRule, name string, data []byte) (problems, missin
 		problems = append(problems, "missing section "+name)
 	}
 	return problems, missing, o
+}
+
+// taskListProblems are what keeps a task list from being an implementer's
+// report: no task at all, or no task marked done.
+func taskListProblems(o *Outline) []string {
+	switch {
+	case o.Done+o.Open == 0:
+		return []string{"no tasks (list items - [ ] or - [X])"}
+	case o.Done == 0:
+		return []string{fmt.Sprintf("no task is marked done ([X] or [✓]); 0 of %d tasks done", o.Open)}
+	}
+	return nil
+}
+
+// taskListWarnings name the open tasks of a task list.
+func taskListWarnings(name string, o *Outline) []string {
+	if o.Open == 0 {
+		return nil
+	}
+	word := "tasks"
+	if o.Open == 1 {
+		word = "task"
+	}
+	return []string{fmt.Sprintf("%s: %d %s not done: %s", name, o.Open, word, openTaskNames(o))}
+}
+
+// openTaskNames lists the first ten open tasks of a task list, and how many
+// more there are.
+func openTaskNames(o *Outline) string {
+	names := o.OpenTasks
+	if len(names) <= 10 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:10], ", ") + fmt.Sprintf(" and %d more", len(names)-10)
 }
 
 // ValidatePhase finds and checks every artifact of a phase in the project
@@ -114,6 +163,12 @@ func ValidatePhase(project string, ph *PhaseDef, now time.Time) ([]Check, error)
 		c.Problems, c.Missing, c.outline = ValidateFile(rule, rel, data)
 		c.data = data
 		c.OK = len(c.Problems) == 0
+		if o := c.outline; o != nil && o.TaskList {
+			c.Tasks = &TaskCount{Done: o.Done, Open: o.Open}
+			if c.OK {
+				c.Warnings = taskListWarnings(rel, o)
+			}
+		}
 		sum := sha256.Sum256(data)
 		c.Record = Artifact{Path: rel, Type: rule.Type, SizeBytes: fi.Size(), LastModified: fi.ModTime().UTC().Format(time.RFC3339Nano),
 			SHA256: hex.EncodeToString(sum[:])}

@@ -142,3 +142,43 @@ func TestMatches(t *testing.T) {
 		}
 	}
 }
+
+// tasks.md is a task list (spec-kit): valid with a finished task, no
+// sections asked; its open tasks are named.
+func TestValidateTaskList(t *testing.T) {
+	head := "# Tasks: Shop\n\n**Input**: Design documents from `/specs/001-shop/`\n\n## Phase 1: Setup\n\n"
+	tests := []struct {
+		name       string
+		doc        string
+		problem    string // "" when valid
+		done, open int
+		openTasks  string
+	}{
+		{name: "all done, upper- and lower-case x", doc: head + "- [X] T001 Packages\n- [x] T002 [P] Lint\n", done: 2},
+		{name: "open tasks are named by id", doc: head + "- [X] T001 Packages\n- [ ] T002 [P] Lint\n  - [ ] T002a Config\n", done: 1, open: 2, openTasks: "T002, T002a"},
+		{name: "an open task without id by its first words", doc: head + "- [✓] Packages\n- [ ] Write the documentation for the whole shop, every page\n", done: 1, open: 1,
+			openTasks: "Write the documentation for the whole sh…"},
+		{name: "nothing done is the plan, not a report", doc: head + "- [ ] T001 Packages\n- [ ] T002 Lint\n", problem: "0 of 2 tasks done", open: 2, openTasks: "T001, T002"},
+		{name: "no tasks", doc: head + "- **[P]**: can run in parallel\n- [P] tasks = different files\n", problem: "no tasks"},
+		{name: "tasks in a code block do not count", doc: head + "```\n- [X] T001 Packages\n```\n", problem: "no tasks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			problems, missing, o := ValidateFile(completionRule, "specs/001-shop/tasks.md", []byte(pad(tt.doc, 250)))
+			if len(missing) > 0 {
+				t.Fatalf("sections asked of a task list: %v", missing)
+			}
+			if got := strings.Join(problems, "; "); (tt.problem == "") != (got == "") || !strings.Contains(got, tt.problem) {
+				t.Fatalf("problems %q, want %q", got, tt.problem)
+			}
+			if o.Done != tt.done || o.Open != tt.open || strings.Join(o.OpenTasks, ", ") != tt.openTasks {
+				t.Fatalf("done %d open %d %v, want %d %d %s", o.Done, o.Open, o.OpenTasks, tt.done, tt.open, tt.openTasks)
+			}
+		})
+	}
+	// completion-report.md is still a report with a Summary.
+	if problems, _, _ := ValidateFile(completionRule, "completion-report.md", []byte(pad(head+"- [X] T001 Packages\n", 250))); len(problems) != 1 ||
+		!strings.Contains(problems[0], `"Summary"`) {
+		t.Fatalf("completion-report.md without Summary: %v", problems)
+	}
+}

@@ -33,5 +33,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		synccmd.NewCmd(f, nil),
 		synccmd.NewResolveCmd(f, nil),
 		diffcmd.NewCmd(f, nil),
+		diffcmd.NewCmdShow(f, nil),
 	}
 }

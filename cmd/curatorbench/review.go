@@ -85,7 +85,7 @@ func benchReview(args []string, stdout io.Writer) error {
 			return err
 		}
 		floor = append(floor, d)
-		if d, err = pipeRun(diffDir, nil, curator, "diff", "HEAD"); err != nil {
+		if d, err = pipeRun(diffDir, nil, curator, "diff", "HEAD^!"); err != nil {
 			return err
 		}
 		cur = append(cur, d)

@@ -225,15 +225,15 @@ func TestPassWindow(t *testing.T) {
 	called := 0
 	watermark := func() (time.Time, error) { called++; return wm, nil }
 	w, err := PassWindow("", time.Time{}, time.Time{}, t0, watermark)
-	if err != nil || !w.From.Equal(wm) || !w.To.Equal(t0) || called != 1 {
-		t.Fatalf("watermark → now: %v %v", w, err)
+	if err != nil || !w.From.Equal(wm) || !w.To.Equal(t0) || called != 1 || !w.FromWatermark {
+		t.Fatalf("watermark → now: %+v %v", w, err)
 	}
 	w, err = PassWindow("", t0.Add(-2*time.Hour), t0.Add(-time.Minute), t0, watermark)
-	if err != nil || !w.From.Equal(t0.Add(-2*time.Hour)) || !w.To.Equal(t0.Add(-time.Minute)) || called != 1 {
+	if err != nil || !w.From.Equal(t0.Add(-2*time.Hour)) || !w.To.Equal(t0.Add(-time.Minute)) || called != 1 || w.FromWatermark {
 		t.Fatalf("flags: %v %v (watermark read %d times)", w, err, called)
 	}
 	w, err = PassWindow("整理范围：2026-11-29T07:00:00Z 到 2026-11-29T08:00:00Z", time.Time{}, time.Time{}, t0, watermark)
-	if err != nil || w.String() != "2026-11-29T07:00:00Z to 2026-11-29T08:00:00Z" || called != 1 {
+	if err != nil || w.String() != "2026-11-29T07:00:00Z to 2026-11-29T08:00:00Z" || called != 1 || w.FromWatermark {
 		t.Fatalf("task: %v %v", w, err)
 	}
 	var werr *WindowError

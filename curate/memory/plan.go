@@ -56,21 +56,47 @@ type Plan struct {
 	// entries of other authors: they stay in the inbox, neither scored into
 	// confirmed nor trashed, for deep reflection.
 	LeftForReflection []Action `json:"left_for_reflection"`
-	// Late are the candidates whose ingestion_time is outside the window:
-	// older than the watermark, and not looked at by an earlier pass.
+	// Late are the candidates older than the window, curated with it: in
+	// a pass from the watermark, the entries older than the watermark
+	// that no earlier pass looked at.
 	Late []string `json:"late"`
 }
 
 // PlanPass decides, for every inbox entry of the window, whether it is a
 // duplicate, promoted, discarded or kept. It is pure: same input, same plan.
-func PlanPass(w Window, candidates []*mdstore.Memory, opt Options) *Plan {
+//
+// An entry outside the window is no candidate, except in a pass from the
+// watermark (w.FromWatermark), where an entry older than the window is
+// late and curated with the window's entries. The first pass from the
+// watermark (w.From zero: there is none yet) starts at the oldest entry,
+// or, with none, is the empty window at w.To.
+func PlanPass(w Window, entries []*mdstore.Memory, opt Options) *Plan {
 	if opt.DedupPrefix <= 0 {
 		opt.DedupPrefix = 40
 	}
-	ms := append([]*mdstore.Memory(nil), candidates...)
+	if w.From.IsZero() && w.FromWatermark {
+		w.From = w.To
+		for _, m := range entries {
+			if m.IngestionTime.Before(w.From) {
+				w.From = m.IngestionTime.UTC()
+			}
+		}
+	}
+	p := &Plan{Window: w, Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}, LeftForReflection: []Action{}, Late: []string{}}
+	var ms []*mdstore.Memory
+	for _, m := range entries {
+		switch {
+		case w.Contains(m.IngestionTime):
+		case w.FromWatermark && m.IngestionTime.Before(w.From):
+			p.Late = append(p.Late, m.ID)
+		default:
+			continue
+		}
+		ms = append(ms, m)
+	}
+	sort.Strings(p.Late)
 	mdstore.SortMemories(ms)
-	p := &Plan{Window: w, Candidates: make([]string, 0, len(ms)),
-		Duplicates: []Action{}, Promoted: []Action{}, Discarded: []Action{}, Kept: []Action{}, LeftForReflection: []Action{}, Late: []string{}}
+	p.Candidates = make([]string, 0, len(ms))
 	for _, m := range ms {
 		p.Candidates = append(p.Candidates, m.ID)
 	}

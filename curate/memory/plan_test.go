@@ -11,6 +11,10 @@ import (
 
 var t0 = time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
 
+// day is a window that holds every entry of the tests (t0 and the minutes
+// after it).
+var day = Window{From: t0, To: t0.Add(24 * time.Hour)}
+
 type mem struct {
 	id, typ, brief, author string
 	conf                   int
@@ -87,7 +91,7 @@ func TestPlanMemoryRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.m.id = "x"
-			p := PlanPass(Window{}, []*mdstore.Memory{c.m.record()}, Options{})
+			p := PlanPass(day, []*mdstore.Memory{c.m.record()}, Options{})
 			if got := decisions(p)["x"]; got != c.want {
 				t.Errorf("got %s, want %s (score %v)", got, c.want, Score(c.m.record()))
 			}
@@ -151,7 +155,7 @@ func TestPlanMemoryDedup(t *testing.T) {
 			for _, m := range c.ms {
 				in = append(in, m.record())
 			}
-			got := decisions(PlanPass(Window{}, in, Options{}))
+			got := decisions(PlanPass(day, in, Options{}))
 			for id, want := range c.want {
 				if got[id] != want {
 					t.Errorf("%s: got %s, want %s", id, got[id], want)
@@ -166,7 +170,7 @@ func TestPlanMemoryManyCandidates(t *testing.T) {
 	for i := 0; i < 250; i++ {
 		in = append(in, mem{id: fmt.Sprintf("m%03d", i), s: 0.95, at: i % 7}.record())
 	}
-	p := PlanPass(Window{}, in, Options{})
+	p := PlanPass(day, in, Options{})
 	if len(p.Candidates) != 250 || len(p.Promoted) != 250 {
 		t.Fatalf("candidates %d promoted %d, want 250 each", len(p.Candidates), len(p.Promoted))
 	}
@@ -192,13 +196,65 @@ func TestPlanIsDeterministic(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		in = append(in, mem{id: fmt.Sprintf("m%02d", i), brief: fmt.Sprintf("b%d", i%5), author: fmt.Sprintf("a%d", i%2), p: float64(i%10) / 10, at: i % 3}.record())
 	}
-	first := fmt.Sprint(decisions(PlanPass(Window{}, in, Options{})))
+	first := fmt.Sprint(decisions(PlanPass(day, in, Options{})))
 	for i := range in {
 		j := (i * 7) % len(in)
 		in[i], in[j] = in[j], in[i]
 	}
-	if again := fmt.Sprint(decisions(PlanPass(Window{}, in, Options{}))); again != first {
+	if again := fmt.Sprint(decisions(PlanPass(day, in, Options{}))); again != first {
 		t.Errorf("plan depends on input order")
+	}
+}
+
+// An explicit window curates its entries only; the pass from the watermark
+// curates the older entries it is given as late; the first pass starts at
+// the oldest entry.
+func TestPlanWindow(t *testing.T) {
+	hour := Window{From: t0.Add(time.Hour), To: t0.Add(2 * time.Hour)}
+	scheduled := hour
+	scheduled.FromWatermark = true
+	first := Window{To: t0.Add(2 * time.Hour), FromWatermark: true}
+	entries := []mem{
+		{id: "before", s: 0.95, at: 30},
+		{id: "in", s: 0.95, at: 90},
+		{id: "after", s: 0.95, at: 150},
+	}
+	cases := []struct {
+		name             string
+		w                Window
+		only             []string // the entries given (default: all)
+		candidates, late string
+		from             time.Time
+	}{
+		{"an explicit window curates its entries only", hour, nil, "in", "", hour.From},
+		{"from the watermark, older entries are late", scheduled, nil, "before,in", "before", hour.From},
+		{"the first pass starts at the oldest entry", first, []string{"before", "in"}, "before,in", "", t0.Add(30 * time.Minute)},
+		{"the first pass over an empty inbox is empty at its end", first, []string{}, "", "", first.To},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var in []*mdstore.Memory
+			for _, m := range entries {
+				if c.only == nil || strings.Contains(","+strings.Join(c.only, ",")+",", ","+m.id+",") {
+					in = append(in, m.record())
+				}
+			}
+			p := PlanPass(c.w, in, Options{})
+			if got := strings.Join(p.Candidates, ","); got != c.candidates {
+				t.Errorf("candidates %s, want %s", got, c.candidates)
+			}
+			if got := strings.Join(p.Late, ","); got != c.late {
+				t.Errorf("late %s, want %s", got, c.late)
+			}
+			if !p.Window.From.Equal(c.from) || !p.Window.To.Equal(c.w.To) {
+				t.Errorf("window %s, want from %s", p.Window, c.from.Format(time.RFC3339))
+			}
+			for id := range decisions(p) {
+				if !strings.Contains(","+c.candidates+",", ","+id+",") {
+					t.Errorf("%s decided, but it is no candidate", id)
+				}
+			}
+		})
 	}
 }
 

@@ -28,8 +28,10 @@ type Run struct {
 //
 // A late entry is an inbox entry whose ingestion_time is older than the
 // watermark and that no pass has looked at yet (written late, or with a
-// back-dated time). It is curated in the pass that finds it, together with
-// the window's entries, as if its ingestion_time fell in the window.
+// back-dated time). The pass from the watermark (w.FromWatermark) that
+// finds it curates it together with the window's entries, as if its
+// ingestion_time fell in the window; a pass over an explicit window
+// curates that window only.
 //
 // The watermark is written into memory/state.json only when the pass
 // changes entries (one commit); State is the state to keep in the cache
@@ -47,8 +49,6 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 	invalid := list.Invalid
 	var stillSeen []string
 	if !st.Watermark.IsZero() {
-		// late entries: inbox records neither in the window nor seen by an
-		// earlier pass (found by file name, so only those are read)
 		ids, err := s.InboxIDs()
 		if err != nil {
 			return nil, err
@@ -57,42 +57,23 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 		for _, id := range st.Seen {
 			known[id] = true
 		}
-		var unknown []string
 		for _, id := range ids {
 			if known[id] {
 				stillSeen = append(stillSeen, id)
 			}
 		}
-		for _, m := range list.Memories {
-			known[m.ID] = true
-		}
-		for _, inv := range list.Invalid {
-			known[strings.TrimSuffix(path.Base(inv.Path), ".md")] = true
-		}
-		for _, id := range ids {
-			if !known[id] {
-				unknown = append(unknown, id)
-			}
-		}
-		more, bad := s.ReadInbox(unknown, s.Secrets())
-		for _, m := range more {
-			if m.IngestionTime.Before(st.Watermark) && !w.Contains(m.IngestionTime) {
-				candidates = append(candidates, m)
-			}
-		}
-		for _, inv := range bad {
-			if !containsInvalid(invalid, inv.Path) {
-				invalid = append(invalid, inv)
+		if w.FromWatermark {
+			more, bad := lateEntries(s, w, st.Watermark, ids, known, list)
+			candidates = append(candidates, more...)
+			for _, inv := range bad {
+				if !containsInvalid(invalid, inv.Path) {
+					invalid = append(invalid, inv)
+				}
 			}
 		}
 	}
 	plan := PlanPass(w, candidates, opt)
-	for _, m := range candidates {
-		if !w.Contains(m.IngestionTime) {
-			plan.Late = append(plan.Late, m.ID)
-		}
-	}
-	sort.Strings(plan.Late)
+	w = plan.Window
 	byID := make(map[string]*mdstore.Memory, len(candidates))
 	for _, m := range candidates {
 		byID[m.ID] = m
@@ -119,6 +100,33 @@ func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.T
 		RunID:     run,
 		At:        now,
 	}}}, nil
+}
+
+// lateEntries reads the inbox entries (ids) that are neither in the window's
+// list nor known (seen by an earlier pass): found by file name, so only
+// those are read. It returns those older than the watermark and the files
+// it could not read.
+func lateEntries(s *mdstore.Store, w Window, watermark time.Time, ids []string, known map[string]bool, list *mdstore.MemoryList) ([]*mdstore.Memory, []*mdstore.InvalidFile) {
+	for _, m := range list.Memories {
+		known[m.ID] = true
+	}
+	for _, inv := range list.Invalid {
+		known[strings.TrimSuffix(path.Base(inv.Path), ".md")] = true
+	}
+	var unknown []string
+	for _, id := range ids {
+		if !known[id] {
+			unknown = append(unknown, id)
+		}
+	}
+	more, bad := s.ReadInbox(unknown, s.Secrets())
+	var late []*mdstore.Memory
+	for _, m := range more {
+		if m.IngestionTime.Before(watermark) && !w.Contains(m.IngestionTime) {
+			late = append(late, m)
+		}
+	}
+	return late, bad
 }
 
 // MemoryStateAfter is the state after a pass: the later of the two

@@ -12,7 +12,12 @@ import (
 // pass looks at.
 type Window struct {
 	From time.Time `json:"from"`
-	To   time.Time `json:"to"`
+	// FromWatermark is set for the scheduled pass, whose window starts at
+	// the watermark of the last pass (neither --from nor --task): only it
+	// curates late entries, those older than the watermark that no pass
+	// has seen. A window given explicitly curates its entries only.
+	FromWatermark bool      `json:"from_watermark"`
+	To            time.Time `json:"to"`
 }
 
 // Contains reports whether t is in [From, To).
@@ -80,7 +85,9 @@ func (e *WindowError) Unwrap() error { return e.Err }
 
 // PassWindow picks the window of a memory pass: the one the task text
 // names when there is a task; otherwise [from, to), where a zero from is
-// the watermark of the last pass and a zero to is now. watermark is called
+// the watermark of the last pass (FromWatermark; still zero before the
+// first pass, and PlanPass starts it at the oldest entry) and a zero to is
+// now. watermark is called
 // only when it is needed. A window never ends after now: a later end is
 // cut at now, so the watermark never runs ahead of the time of the pass.
 // A window that cannot be used (one that starts at or after now, among
@@ -97,7 +104,8 @@ func PassWindow(task string, from, to, now time.Time, watermark func() (time.Tim
 		}
 		return w, nil
 	}
-	if from.IsZero() {
+	scheduled := from.IsZero()
+	if scheduled {
 		wm, err := watermark()
 		if err != nil {
 			return Window{}, err
@@ -114,6 +122,7 @@ func PassWindow(task string, from, to, now time.Time, watermark func() (time.Tim
 		}
 		return w, &WindowError{Err: err}
 	}
+	w.FromWatermark = scheduled
 	return w, nil
 }
 

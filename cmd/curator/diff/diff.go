@@ -12,7 +12,8 @@ import (
 // Options are what `curator diff` was asked to do.
 type Options struct {
 	cmdutil.Env
-	// Spec is "", REV, A..B or A...B (see history.Changed).
+	// Spec is "", REV, REV^!, A..B or A...B (see history.Changed); for
+	// show, the revision.
 	Spec string
 	// Format is text or markdown (--json wins).
 	Format string
@@ -30,10 +31,12 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "the record changes between two states of the store, for review",
-		ArgsUsage: "[REV | A..B | A...B]",
-		Description: "Without an argument: the uncommitted changes (work tree against HEAD); --staged: what is\n" +
-			"staged (git's index against HEAD). REV: what that commit\n" +
-			"did (its first parent → REV). A..B: A → B. A...B: the merge base of A and B → B (a branch, a PR).\n" +
+		ArgsUsage: "[REV | REV^! | A..B | A...B]",
+		Description: "As git diff: without an argument, the uncommitted changes (work tree against HEAD); --staged:\n" +
+			"what is staged (git's index against HEAD). REV: the work tree against REV (what changed since\n" +
+			"REV, committed or not). REV^!: what that commit did (its first parent → REV; curator show REV\n" +
+			"prints the same with the run first). A..B: A → B. A...B: the merge base of A and B → B (a\n" +
+			"branch, a PR).\n" +
 			"Changes are records, not lines: memories promoted, trashed (with the reason), restored, added,\n" +
 			"removed, edited; bullets added, reinforced, counters changed, merged (parents and added\n" +
 			"sentences), archived, edited; reflections curated; pipeline state changes; briefs written; and\n" +
@@ -58,11 +61,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"  warnings  array of {kind, record, id, path, message}; kind is removed, counter-down,\n" +
 			"            lost-sentence, secret, invalid or id-reused\n" +
 			"  counts    {kind: number of changes}",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown (a review summary to paste into a pull request)"},
-			&cli.BoolFlag{Name: "check", Usage: "exit 1 when there is any warning"},
-			&cli.BoolFlag{Name: "staged", Usage: "compare what is staged (git's index) with HEAD"},
-		},
+		Flags: append(outputFlags(),
+			&cli.BoolFlag{Name: "staged", Usage: "compare what is staged (git's index) with HEAD"}),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("diff takes at most one revision or range")
@@ -82,6 +82,15 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	}
 }
 
+// outputFlags are the flags of diff and show that say how the changes are
+// printed.
+func outputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "text or markdown (a review summary to paste into a pull request)"},
+		&cli.BoolFlag{Name: "check", Usage: "exit 1 when there is any warning"},
+	}
+}
+
 // Diff prints the changes.
 func Diff(opts *Options) error {
 	s, err := opts.OpenStore()
@@ -97,13 +106,28 @@ func Diff(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	res := history.Diff(files, history.Options{Secrets: s.Secrets()})
+	return report(opts, history.Diff(files, history.Options{Secrets: s.Secrets()}), nil)
+}
+
+// report prints the changes as the options ask (--json, --format), after
+// the run they belong to when there is one (show), and makes a warning exit
+// 1 with --check.
+func report(opts *Options, res *history.Result, run *history.Run) error {
+	var err error
 	switch {
+	case opts.Globals.JSON && run != nil:
+		err = opts.PrintJSON(Shown{Run: *run, Result: res})
 	case opts.Globals.JSON:
 		err = opts.PrintJSON(res)
 	case opts.Format == "markdown":
+		if run != nil {
+			fmt.Fprintf(opts.IO.Out, "**%s** (commit `%.12s`, %s)\n\n", esc(run.Summary), run.Commit, esc(runName(*run)))
+		}
 		err = Markdown(opts.IO.Out, res)
 	default:
+		if run != nil {
+			fmt.Fprintf(opts.IO.Out, "commit %.12s  %s  %s\n%s\n\n", run.Commit, run.Time.Local().Format("2006-01-02 15:04"), runName(*run), run.Summary)
+		}
 		err = Text(opts.IO.Out, res, opts.IO.OutColor)
 	}
 	if err != nil {

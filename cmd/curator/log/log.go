@@ -28,7 +28,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Description: "Each run is one commit with a Curator-Run trailer: its time, run id, commit and summary with\n" +
 			"its counts (e.g. `memory curate …: 12 promoted, 30 duplicates, 58 kept`), along first parents\n" +
 			"from REV (default HEAD). Commits curator did not make are left out, or shown with --all.\n" +
-			"Only commit messages are read. --json prints an array of runs with their counts.\n\n" +
+			"Only commit messages are read. --json prints an array of runs with their counts.\n" +
+			"curator show REV prints one run with the record changes it made.\n\n" +
 			"With a record id (a memory like f-strong or m-2026…, a bullet like STRAT-001), log prints the\n" +
 			"life of that record instead, oldest first: one line per commit that changed its file in any\n" +
 			"folder (time, commit, run id or (by hand), id, what happened: created from which reflection,\n" +

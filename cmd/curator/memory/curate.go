@@ -38,10 +38,11 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 		Name:  "curate",
 		Usage: "the memory pass: dedup, score, promote or trash the inbox entries of a window",
 		Description: "Window: --from/--to; or --task with \"整理范围：<start> 到 <end>\"; or, with neither,\n" +
-			"from the watermark to now. A window ending after now is cut at now. Every inbox entry in\n" +
-			"the window is read before acting, and so is every late entry (older than the watermark,\n" +
-			"not seen by an earlier pass), which is curated with the window's entries. A pass that\n" +
-			"changes entries is one git commit; a pass that changes none makes no commit.\n" +
+			"from the watermark to now (the first pass: from the oldest inbox entry). A window ending\n" +
+			"after now is cut at now. Every inbox entry in the window is read before acting. A pass from\n" +
+			"the watermark also curates the late entries (older than the watermark, not seen by an\n" +
+			"earlier pass) with the window's; an explicit window (--from, --task) curates its own entries\n" +
+			"only. A pass that changes entries is one git commit; a pass that changes none makes no commit.\n" +
 			"Invalid files are reported by path and line, left untouched, and make the exit status 5.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "window start (RFC 3339, inclusive)"},

@@ -78,10 +78,18 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 			name = c.Type
 		}
 		o.Say("%s %s", mark, name)
+		if t := c.Tasks; t != nil && c.OK {
+			o.Say(" (%d of %d tasks done)", t.Done, t.Done+t.Open)
+		}
 		if len(c.Problems) > 0 {
 			o.Say(": %s", strings.Join(c.Problems, "; "))
 		}
 		o.Say("\n")
+		if r.Mode == "validate" { // other modes list them with their warnings
+			for _, w := range c.Warnings {
+				o.Say("%s %s\n", o.Mark(cmdutil.StatusWarning), w)
+			}
+		}
 	}
 	if r.BriefPath != "" {
 		o.Say("Brief: %s\n", abs(r.BriefPath))
