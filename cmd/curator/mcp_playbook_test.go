@@ -316,8 +316,36 @@ func TestMCPPipelineTools(t *testing.T) {
 	if text := mustRead(t, cs, "curator://pipeline/thin/state"); !strings.Contains(text, `"overall_status": "blocked"`) {
 		t.Errorf("curator://pipeline/thin/state:\n%s", text)
 	}
-	wantMessage(t, "validate_artifacts (thin)", callErr(t, cs, "validate_artifacts", map[string]any{"project": "thin", "phase": "spec-writer"}),
+	// validate_artifacts records nothing and does not claim to.
+	thinBefore, _ := os.ReadFile(filepath.Join(dir, ".curator/pipelines/pipeline-state-thin.json"))
+	before = commits(t, dir)
+	msg = callErr(t, cs, "validate_artifacts", map[string]any{"project": "thin", "phase": "spec-writer"})
+	wantMessage(t, "validate_artifacts (thin)", msg, "do not validate",
 		`missing section "Functional Requirements" or "Requirements"`, `missing section "Success Criteria" or "Acceptance Criteria"`)
+	for _, lie := range []string{"recorded in the state", "blocked the transition"} {
+		if strings.Contains(msg, lie) {
+			t.Errorf("validate_artifacts says %q: %s", lie, msg)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ".curator/pipelines/pipeline-state-thin.json")); string(after) != string(thinBefore) || commits(t, dir) != before {
+		t.Error("validate_artifacts changed the state or committed")
+	}
+
+	// A first transition that finds none of the phase's files (the wrong
+	// folder) names the folder and project_path, and records nothing.
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	msg = callErr(t, cs, "pipeline_transition", map[string]any{"project": "nothing", "pipeline": "sdd", "from": "spec-writer", "to": "implementer",
+		"project_path": empty})
+	wantMessage(t, "first transition in the wrong folder", msg, "no spec in "+empty, "nothing was recorded", "--project-path")
+	for _, name := range []string{"pipeline-state-nothing.json", "dashboard-nothing.html"} {
+		if _, err := os.Stat(filepath.Join(dir, ".curator/pipelines", name)); err == nil {
+			t.Errorf("a first transition on nothing wrote %s", name)
+		}
+	}
+	if n := commits(t, dir); n != before {
+		t.Errorf("a first transition on nothing made %d commits", n-before)
+	}
 
 	// Bad arguments, unknown projects, pipelines and phases.
 	for _, c := range []struct {
