@@ -45,6 +45,23 @@ func wantMessage(t *testing.T, what, msg string, want ...string) {
 	}
 }
 
+// TestMCPReflectionFormat gives reflections without an id a fresh id each,
+// and tells a guessed format the field and the shape it wants.
+func TestMCPReflectionFormat(t *testing.T) {
+	cs := mcpSession(t, memoryStore(t))
+	// Reflections without an id each get a fresh one.
+	noID := "---\nagent: tester\nlessons:\n  - content: Run the tests twice when one is flaky.\n---\n"
+	first := call(t, cs, "add_reflection", map[string]any{"reflection": noID})
+	second := call(t, cs, "add_reflection", map[string]any{"reflection": noID})
+	if a, b := first["id"].(string), second["id"].(string); !strings.HasPrefix(a, "refl-") || !strings.HasPrefix(b, "refl-") || a == b {
+		t.Fatalf("add_reflection without an id: %v, then %v", first, second)
+	}
+	// A guessed format is told the field and the shape it wants.
+	wantMessage(t, "add_reflection (helpful_bullets)", callErr(t, cs, "add_reflection", map[string]any{
+		"reflection": "---\nhelpful_bullets: STRAT-001\nlessons:\n  - content: x\n---\n"}),
+		"helpful_bullets: want a list of bullet ids, got a string")
+}
+
 // TestMCPPlaybookTools stores reflections, curates them (a dry run first),
 // queries the playbook and reads its records as resources and prompt.
 func TestMCPPlaybookTools(t *testing.T) {
