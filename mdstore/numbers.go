@@ -135,8 +135,12 @@ func (l *Lesson) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(l))
 }
 
-// UnmarshalYAML decodes a reflection after checking its numbers.
+// UnmarshalYAML decodes a reflection after checking the shape of its
+// fields and its numbers.
 func (r *Reflection) UnmarshalYAML(n *yaml.Node) error {
+	if err := checkReflectionShape(n); err != nil {
+		return err.yamlError()
+	}
 	if err := checkNumbers(n, nil, reflectionIntLists, nil); err != nil {
 		return err
 	}

@@ -69,6 +69,9 @@ type Reflection struct {
 
 	// Path is the store-relative file, "" for a reflection not yet stored.
 	Path string `yaml:"-" json:"path,omitempty"`
+	// Unnamed tells that the record carries no id: it was taken from the
+	// file name.
+	Unnamed bool `yaml:"-" json:"-"`
 	// JSON tells the file's format; Raw is its bytes (kept for moves).
 	JSON bool   `yaml:"-" json:"-"`
 	Raw  []byte `yaml:"-" json:"-"`
@@ -92,6 +95,9 @@ func ParseReflection(name string, data []byte) (*Reflection, error) {
 	lineOf := func(string) int { return 0 }
 	if strings.HasSuffix(name, ".json") || bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 		r.JSON = true
+		if err := checkJSONShape(name, data); err != nil {
+			return nil, err
+		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(r); err != nil {
 			return nil, jsonError(name, data, err)
@@ -150,6 +156,7 @@ func (r *Reflection) check(lineOf func(string) int) error {
 		return &InvalidFile{Path: r.Path, Line: lineOf(top), Msg: key + ": " + fmt.Sprintf(format, a...)}
 	}
 	if r.ID == "" {
+		r.Unnamed = true
 		r.ID = strings.TrimSuffix(strings.TrimSuffix(path.Base(r.Path), ".json"), ".md")
 	}
 	if err := safepath.CheckID(r.ID); err != nil {

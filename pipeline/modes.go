@@ -329,7 +329,11 @@ func (e *Env) Validate(req ProjectRequest, phase string) (*Report, error) {
 		r.Checks = append(r.Checks, checks...)
 	}
 	if len(r.Warnings) > 0 {
-		return r, fmt.Errorf("%w:\n  %s", ErrBlocked, strings.Join(r.Warnings, "\n  "))
+		where := ""
+		if missing := NotFound(path, r.Checks); missing != "" {
+			where = fmt.Sprintf(" (looked in %s; pass --project-path DIR if the project is elsewhere)", path)
+		}
+		return r, fmt.Errorf("%w%s:\n  %s", ErrNotValid, where, strings.Join(r.Warnings, "\n  "))
 	}
 	return r, nil
 }

@@ -16,6 +16,10 @@ import (
 // ErrBlocked means validation blocked a handoff; the report lists why.
 var ErrBlocked = errors.New("validation blocked the transition")
 
+// ErrNotValid means the artifacts checked by validate do not pass; validate
+// records nothing (a transition records its blockers).
+var ErrNotValid = errors.New("the artifacts do not validate")
+
 // ErrNoState means the project has no state file (yet).
 var ErrNoState = errors.New("no pipeline state")
 

@@ -29,7 +29,8 @@ type TransitionRequest struct {
 // Transition validates the artifacts of From, updates the state, and writes
 // the brief for To: validate → chunk → curate → budget → brief → state →
 // dashboard. When validation fails it returns the blocked state's files and
-// an error wrapping ErrBlocked.
+// an error wrapping ErrBlocked; a first transition that finds none of the
+// phase's files (run in the wrong folder) returns no files, only the error.
 func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 	if req.Step < 0 {
 		return nil, fmt.Errorf("step %d: steps count from 1", req.Step)
@@ -104,6 +105,14 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 	}
 	r.Checks = checks
 	if blockers := blockersOf(req.From, checks, now); len(blockers) > 0 {
+		missing := NotFound(st.ProjectPath, checks)
+		if l.State == nil && l.Aside == nil && foundNone(checks) {
+			// A first transition that finds none of the phase's files
+			// was most likely run in the wrong folder: a pipeline is not
+			// started on nothing.
+			return nil, fmt.Errorf("%w %s→%s: %s; nothing was recorded: run curator in the project folder or pass --project-path DIR",
+				ErrBlocked, req.From, req.To, missing)
+		}
 		from.Status, from.Blockers = StatusBlocked, blockers
 		st.OverallStatus = OverallBlocked
 		st.CurrentPhase = Position{PhaseNumber: fromNum, PhaseName: req.From, Extra: st.CurrentPhase.Extra}
@@ -118,7 +127,11 @@ func (e *Env) Transition(req TransitionRequest) (*Report, error) {
 			return nil, err
 		}
 		r.summary += " blocked"
-		return r, fmt.Errorf("%w %s→%s:\n  %s", ErrBlocked, req.From, req.To, strings.Join(msgs, "\n  "))
+		where := ""
+		if missing != "" {
+			where = fmt.Sprintf(" (looked in %s; pass --project-path DIR if the project is elsewhere)", st.ProjectPath)
+		}
+		return r, fmt.Errorf("%w %s→%s%s:\n  %s", ErrBlocked, req.From, req.To, where, strings.Join(msgs, "\n  "))
 	}
 
 	// The phase that ends: record its validated artifacts.

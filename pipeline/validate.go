@@ -27,8 +27,10 @@ type Check struct {
 	// task list's unfinished tasks.
 	Warnings []string `json:"warnings,omitempty"`
 	Record   Artifact `json:"-"`
-	outline  *Outline
-	data     []byte
+	// LookedFor is the rule's candidate paths, when no file was found.
+	LookedFor []string `json:"-"`
+	outline   *Outline
+	data      []byte
 }
 
 // TaskCount is how many tasks of a task list are done and how many open.
@@ -144,6 +146,7 @@ func ValidatePhase(project string, ph *PhaseDef, now time.Time) ([]Check, error)
 		}
 		if rel == "" {
 			c.Problems = []string{fmt.Sprintf("file not found (looked for %s)", strings.Join(rule.Paths, ", "))}
+			c.LookedFor = rule.Paths
 			out = append(out, c)
 			continue
 		}
@@ -178,6 +181,28 @@ func ValidatePhase(project string, ph *PhaseDef, now time.Time) ([]Check, error)
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// NotFound names the blocking artifacts that were not found in the project
+// folder, with the folder and the paths looked for ("" when each was found).
+func NotFound(project string, checks []Check) string {
+	var out []string
+	for _, c := range checks {
+		if c.Path == "" && c.Blocking() {
+			out = append(out, fmt.Sprintf("no %s in %s (looked for %s)", c.Type, project, strings.Join(c.LookedFor, ", ")))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// foundNone reports whether none of the checks found its file.
+func foundNone(checks []Check) bool {
+	for _, c := range checks {
+		if c.Path != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // blockersOf turns failed checks into blockers, one per problem.

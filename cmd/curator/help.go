@@ -10,7 +10,8 @@ import (
 )
 
 // helpCmd is `curator help [COMMAND...]`: the help of the program or of
-// the command named, on stdout.
+// the command named, on stdout, exactly as `curator [COMMAND...] --help`
+// prints it.
 func helpCmd() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
@@ -18,7 +19,6 @@ func helpCmd() *cli.Command {
 		ArgsUsage: "[COMMAND...]",
 		Action: func(c *cli.Context) error {
 			cmds := c.App.Commands
-			var found *cli.Command
 			var path []string
 			for _, name := range c.Args().Slice() {
 				next := findCommand(cmds, name)
@@ -30,21 +30,12 @@ func helpCmd() *cli.Command {
 					}
 					return cmdutil.Usagef("%s", msg)
 				}
-				found, cmds, path = next, next.Subcommands, append(path, name)
+				cmds, path = next.Subcommands, append(path, next.Name)
 			}
-			if found == nil {
-				cli.HelpPrinter(c.App.Writer, cli.AppHelpTemplate, c.App)
-				return nil
-			}
-			if found.HelpName == "" {
-				found.HelpName = strings.Join(append([]string{"curator"}, path...), " ")
-			}
-			tmpl := cli.CommandHelpTemplate
-			if len(found.Subcommands) > 0 {
-				tmpl = cli.SubcommandHelpTemplate
-			}
-			cli.HelpPrinter(c.App.Writer, tmpl, found)
-			return nil
+			// The help is the one `curator COMMAND… --help` prints (a
+			// group's list of commands, every flag): the same command line
+			// is run with --help.
+			return c.App.RunContext(c.Context, append(append([]string{"curator"}, path...), "--help"))
 		},
 	}
 }

@@ -45,6 +45,23 @@ func wantMessage(t *testing.T, what, msg string, want ...string) {
 	}
 }
 
+// TestMCPReflectionFormat gives reflections without an id a fresh id each,
+// and tells a guessed format the field and the shape it wants.
+func TestMCPReflectionFormat(t *testing.T) {
+	cs := mcpSession(t, memoryStore(t))
+	// Reflections without an id each get a fresh one.
+	noID := "---\nagent: tester\nlessons:\n  - content: Run the tests twice when one is flaky.\n---\n"
+	first := call(t, cs, "add_reflection", map[string]any{"reflection": noID})
+	second := call(t, cs, "add_reflection", map[string]any{"reflection": noID})
+	if a, b := first["id"].(string), second["id"].(string); !strings.HasPrefix(a, "refl-") || !strings.HasPrefix(b, "refl-") || a == b {
+		t.Fatalf("add_reflection without an id: %v, then %v", first, second)
+	}
+	// A guessed format is told the field and the shape it wants.
+	wantMessage(t, "add_reflection (helpful_bullets)", callErr(t, cs, "add_reflection", map[string]any{
+		"reflection": "---\nhelpful_bullets: STRAT-001\nlessons:\n  - content: x\n---\n"}),
+		"helpful_bullets: want a list of bullet ids, got a string")
+}
+
 // TestMCPPlaybookTools stores reflections, curates them (a dry run first),
 // queries the playbook and reads its records as resources and prompt.
 func TestMCPPlaybookTools(t *testing.T) {
@@ -316,8 +333,36 @@ func TestMCPPipelineTools(t *testing.T) {
 	if text := mustRead(t, cs, "curator://pipeline/thin/state"); !strings.Contains(text, `"overall_status": "blocked"`) {
 		t.Errorf("curator://pipeline/thin/state:\n%s", text)
 	}
-	wantMessage(t, "validate_artifacts (thin)", callErr(t, cs, "validate_artifacts", map[string]any{"project": "thin", "phase": "spec-writer"}),
+	// validate_artifacts records nothing and does not claim to.
+	thinBefore, _ := os.ReadFile(filepath.Join(dir, ".curator/pipelines/pipeline-state-thin.json"))
+	before = commits(t, dir)
+	msg = callErr(t, cs, "validate_artifacts", map[string]any{"project": "thin", "phase": "spec-writer"})
+	wantMessage(t, "validate_artifacts (thin)", msg, "do not validate",
 		`missing section "Functional Requirements" or "Requirements"`, `missing section "Success Criteria" or "Acceptance Criteria"`)
+	for _, lie := range []string{"recorded in the state", "blocked the transition"} {
+		if strings.Contains(msg, lie) {
+			t.Errorf("validate_artifacts says %q: %s", lie, msg)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ".curator/pipelines/pipeline-state-thin.json")); string(after) != string(thinBefore) || commits(t, dir) != before {
+		t.Error("validate_artifacts changed the state or committed")
+	}
+
+	// A first transition that finds none of the phase's files (the wrong
+	// folder) names the folder and project_path, and records nothing.
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	msg = callErr(t, cs, "pipeline_transition", map[string]any{"project": "nothing", "pipeline": "sdd", "from": "spec-writer", "to": "implementer",
+		"project_path": empty})
+	wantMessage(t, "first transition in the wrong folder", msg, "no spec in "+empty, "nothing was recorded", "--project-path")
+	for _, name := range []string{"pipeline-state-nothing.json", "dashboard-nothing.html"} {
+		if _, err := os.Stat(filepath.Join(dir, ".curator/pipelines", name)); err == nil {
+			t.Errorf("a first transition on nothing wrote %s", name)
+		}
+	}
+	if n := commits(t, dir); n != before {
+		t.Errorf("a first transition on nothing made %d commits", n-before)
+	}
 
 	// Bad arguments, unknown projects, pipelines and phases.
 	for _, c := range []struct {

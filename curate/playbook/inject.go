@@ -54,6 +54,20 @@ func (p *Playbook) Top(category string, n int) []*mdstore.Bullet {
 	return top
 }
 
+// AwaitingReview is the ids, in order, of the active bullets of a category
+// ("" = all) that wait for review (validation: required): inject leaves
+// them out until `context review approve` lets them in.
+func (p *Playbook) AwaitingReview(category string) []string {
+	var ids []string
+	p.eachActive(func(a activeFacts) {
+		if (category == "" || a.Category == category) && a.Validation == "required" {
+			ids = append(ids, a.ID)
+		}
+	})
+	sort.Strings(ids)
+	return ids
+}
+
 // InjectBlock renders the block that inject writes (markers included).
 // It holds no timestamp, so the same bullets give the same bytes.
 func InjectBlock(bullets []*mdstore.Bullet, category string) string {

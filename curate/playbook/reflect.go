@@ -40,13 +40,8 @@ func (e *ExistsError) Error() string {
 // An id already stored (pending or merged) is an *ExistsError. The caller
 // holds the store's lock.
 func Reflect(s *mdstore.Store, r *mdstore.Reflection, data []byte, now time.Time) (*mdstore.Run, string, error) {
-	for _, st := range []string{"pending", "merged"} {
-		for _, js := range []bool{false, true} {
-			p := mdstore.ReflectionPath(st, r.ID, js)
-			if _, err := os.Lstat(s.Path(p)); err == nil {
-				return nil, "", &ExistsError{ID: r.ID, Path: p}
-			}
-		}
+	if p := storedAt(s, r.ID); p != "" {
+		return nil, "", &ExistsError{ID: r.ID, Path: p}
 	}
 	rel := mdstore.ReflectionPath("pending", r.ID, r.JSON)
 	if r.CreatedAt.IsZero() && !r.JSON {
@@ -58,4 +53,31 @@ func Reflect(s *mdstore.Store, r *mdstore.Reflection, data []byte, now time.Time
 	run.Changes.Write(rel, data)
 	run.Decide(fmt.Sprintf("pending reflection %s: %d lessons", r.ID, len(r.Lessons)))
 	return run, rel, nil
+}
+
+// storedAt is the store path of the reflection with this id, pending or
+// merged ("" when there is none).
+func storedAt(s *mdstore.Store, id string) string {
+	for _, st := range []string{"pending", "merged"} {
+		for _, js := range []bool{false, true} {
+			p := mdstore.ReflectionPath(st, id, js)
+			if _, err := os.Lstat(s.Path(p)); err == nil {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// FreshID gives a reflection that carries no id of its own a fresh one:
+// refl-<UTC time>, then -2, -3, … while that one is stored. It is for a
+// reflection read from stdin, which has no file name to take an id from;
+// the caller holds the store's lock.
+func FreshID(s *mdstore.Store, r *mdstore.Reflection, now time.Time) {
+	base := "refl-" + now.UTC().Format("20060102-150405")
+	id := base
+	for n := 2; storedAt(s, id) != ""; n++ {
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+	r.ID = id
 }

@@ -363,9 +363,12 @@ type QueryReport struct {
 
 // InjectReport is the --json output of inject.
 type InjectReport struct {
-	Bullets int    `json:"bullets"`
-	Changed bool   `json:"changed"`
-	File    string `json:"file"`
+	// AwaitingReview is the ids of the bullets left out because they
+	// wait for review.
+	AwaitingReview []string `json:"awaiting_review"`
+	Bullets        int      `json:"bullets"`
+	Changed        bool     `json:"changed"`
+	File           string   `json:"file"`
 }
 
 // ExportReport is the --json output of export.

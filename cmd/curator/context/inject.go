@@ -3,6 +3,7 @@ package contextcmd
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -60,6 +61,7 @@ func Inject(opts *InjectOptions) error {
 	}
 	defer s.WriteCaches()
 	top := pb.Top(opts.Category, opts.Top) // read with their content
+	waiting := pb.AwaitingReview(opts.Category)
 	if err := pb.Err(); err != nil {
 		return err
 	}
@@ -78,13 +80,36 @@ func Inject(opts *InjectOptions) error {
 		}
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.InjectReport{Bullets: len(top), Changed: changed, File: opts.File})
+		return opts.PrintJSON(playbook.InjectReport{AwaitingReview: cmdutil.NonNil(waiting), Bullets: len(top), Changed: changed, File: opts.File})
 	}
 	if changed {
 		opts.Say("Injected %s into %s\n", cmdutil.Plural(len(top), "bullet", "bullets"), opts.File)
 	} else {
 		opts.Say("%s is up to date (%s)\n", opts.File, cmdutil.Plural(len(top), "bullet", "bullets"))
 	}
+	if len(waiting) > 0 {
+		opts.Say("%s: %s (approve one with `curator context review approve ID`, or reject it)\n",
+			awaitText(len(waiting)), firstIDs(waiting, maxNamed))
+	}
 	opts.ReportInvalid(invalid)
 	return nil
+}
+
+// maxNamed is how many ids a line names before it says how many more.
+const maxNamed = 5
+
+// awaitText says how many bullets wait for review and are left out.
+func awaitText(n int) string {
+	if n == 1 {
+		return "1 bullet awaits review and is left out"
+	}
+	return fmt.Sprintf("%d bullets await review and are left out", n)
+}
+
+// firstIDs is the first n ids, then how many more there are.
+func firstIDs(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:n], ", "), len(ids)-n)
 }

@@ -2,6 +2,7 @@ package contextcmd
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -23,11 +24,10 @@ type ReflectOptions struct {
 // NewCmdReflect builds `curator context reflect`; runF replaces the run in tests.
 func NewCmdReflect(f *cmdutil.Factory, runF func(*ReflectOptions) error) *cli.Command {
 	return &cli.Command{
-		Name:      "reflect",
-		Usage:     "store a reflection (markdown with frontmatter, or JSON) as pending",
-		ArgsUsage: "[FILE | -]",
-		Description: "The reflection is checked first (lessons with content, confidence in [0,1], priority 1–10,\n" +
-			"no secrets in any field); a bad one is refused with its file and field (exit 3) and nothing is stored.",
+		Name:        "reflect",
+		Usage:       "store a reflection (markdown with frontmatter, or JSON) as pending",
+		ArgsUsage:   "[FILE | -]",
+		Description: reflectHelp,
 		Action: func(c *cli.Context) error {
 			file, err := inputArg(c)
 			if err != nil {
@@ -41,6 +41,37 @@ func NewCmdReflect(f *cmdutil.Factory, runF func(*ReflectOptions) error) *cli.Co
 		},
 	}
 }
+
+// reflectHelp is reflect's help: what a reflection holds, with a complete
+// example in both formats.
+const reflectHelp = `A reflection is what an agent learned from one task. Markdown, with the fields in a
+frontmatter and free text after it:
+
+  ---
+  id: refl-pagination             # optional: the file name's stem, or a fresh refl-<time> on stdin
+  agent: implementer
+  task: sync the playlists
+  created_at: 2026-11-20T10:00:00Z  # optional: now
+  lessons:                        # a list; each lesson needs content
+    - content: Page through every result page before comparing lists.
+      category: strategy          # optional: the bullet category (default: other)
+      confidence: 0.9             # optional: a number in [0,1] (default 0.5)
+      tags: [pagination, api]     # optional: a list
+      priority: 8                 # optional: a whole number 1–10 (default 5)
+  helpful_bullets: [STRAT-001]    # optional: ids of bullets that helped
+  harmful_bullets: []             # optional: ids of bullets that misled
+  ---
+  Only the first page of playlists was read at first.
+
+or the same fields as one JSON object (the free text as "body"):
+
+  {"id": "refl-verify", "agent": "reviewer",
+   "lessons": [{"content": "List the folder again after deleting files.", "category": "verification"}]}
+
+It is checked first (lessons with content, confidence in [0,1], priority 1–10, no secrets in any
+field); a bad one is refused with its file, line and field (exit 3) and nothing is stored. A
+reflection whose id is already stored is refused. Read from stdin (- or no FILE) without an id,
+each reflection gets a fresh id, refl-<UTC time>, with -2, -3, … when that one is taken.`
 
 // Reflect checks the reflection and stores it as pending, one commit.
 func Reflect(opts *ReflectOptions) error {
@@ -61,13 +92,16 @@ func Reflect(opts *ReflectOptions) error {
 		return cmdutil.RefuseSecret(name, se)
 	}
 	if err != nil {
-		return cmdutil.Blocked(err)
+		return cmdutil.Blocked(fmt.Errorf("%w (`curator context reflect --help` shows a whole reflection)", err))
 	}
 	tx, err := opts.Begin(s)
 	if err != nil {
 		return err
 	}
 	defer tx.Close()
+	if stdin := opts.File == "" || opts.File == "-"; stdin && r.Unnamed {
+		playbook.FreshID(s, r, s.Now())
+	}
 	run, rel, err := playbook.Reflect(s, r, data, s.Now())
 	var exists *playbook.ExistsError
 	if errors.As(err, &exists) {

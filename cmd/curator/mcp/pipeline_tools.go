@@ -54,9 +54,10 @@ func (s *Server) addPipelineTools() {
 		})
 	tool(s, "pipeline_transition", "Hand a pipeline over from one phase to the next: validate the artifacts of from, write the "+
 		"brief for to, update the state and dashboard (one commit when the files are in the store). When validation fails "+
-		"the transition is refused with every problem named, and the blocked state is still recorded.", s.pipelineTransition)
+		"the transition is refused with every problem named, and the blocked state is still recorded (except at a first "+
+		"transition that finds none of the phase's files: then nothing is written).", s.pipelineTransition)
 	tool(s, "validate_artifacts", "Check the artifacts of a phase (default: the current one) against its rules: files, sizes, "+
-		"required sections; changes nothing. Failed checks are an error naming every problem.", s.validateArtifacts)
+		"required sections; changes nothing and records nothing in the state. Failed checks are an error naming every problem.", s.validateArtifacts)
 }
 
 func (s *Server) pipelineTransition(_ context.Context, a PipelineTransitionArgs) (Result, error) {

@@ -217,10 +217,17 @@ func (o *HomeOptions) run(write bool, mode func(*pipeline.Env) (*pipeline.Report
 	if err := printReport(o.Env, h.env.Home, r, commit); err != nil {
 		return err
 	}
-	if errors.Is(runErr, pipeline.ErrBlocked) && !o.Globals.JSON && !o.Globals.Quiet {
-		// the report above named every blocker: say it once
-		first, _, _ := strings.Cut(runErr.Error(), "\n")
-		return cmdutil.Blocked(fmt.Errorf("%s (the blockers are listed above and recorded in the state)", strings.TrimSuffix(first, ":")))
+	if !o.Globals.JSON && !o.Globals.Quiet {
+		// the report above named every blocker: say it once, and
+		// whether it was recorded
+		first, _, _ := strings.Cut(fmt.Sprint(runErr), "\n")
+		first = strings.TrimSuffix(first, ":")
+		switch {
+		case errors.Is(runErr, pipeline.ErrBlocked):
+			return cmdutil.Blocked(fmt.Errorf("%s; the blockers are listed above and recorded in the state", first))
+		case errors.Is(runErr, pipeline.ErrNotValid):
+			return cmdutil.Blocked(fmt.Errorf("%s; the problems are listed above; nothing was recorded (a transition records its blockers in the state)", first))
+		}
 	}
 	return pipelineErr(runErr)
 }
@@ -237,7 +244,7 @@ func pipelineErr(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, pipeline.ErrBlocked):
+	case errors.Is(err, pipeline.ErrBlocked), errors.Is(err, pipeline.ErrNotValid):
 		return cmdutil.Blocked(err)
 	case errors.Is(err, pipeline.ErrUnknown), errors.Is(err, pipeline.ErrUnsafePath):
 		return cmdutil.Usagef("%v", err)

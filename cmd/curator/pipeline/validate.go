@@ -21,7 +21,7 @@ type ValidateOptions struct {
 func NewCmdValidate(f *cmdutil.Factory, runF func(*ValidateOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "validate",
-		Usage: "check a phase's artifacts (default: the current phase); exit 3 when they fail",
+		Usage: "check a phase's artifacts (default: the current phase); exit 3 when they fail; records nothing",
 		Flags: []cli.Flag{projectFlag(), homeFlag(), projectPathFlag(), pipelineFlag(false),
 			&cli.StringFlag{Name: "phase", Usage: "the phase to check"}},
 		Action: func(c *cli.Context) error {
