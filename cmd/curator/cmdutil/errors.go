@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -65,6 +66,19 @@ func Skipped(n int) error {
 	return InvalidInputs{n}
 }
 
+// CheckID refuses (exit 2) an id given on the command line that cannot
+// name a record: what names it (a flag, "ID") and why. An empty id passes
+// (the flag was not given).
+func CheckID(what, id string) error {
+	if id == "" {
+		return nil
+	}
+	if err := safepath.CheckID(id); err != nil {
+		return Usagef("%s: %w", what, err)
+	}
+	return nil
+}
+
 // RefuseSecret turns a secret found in a command's input into exit 3: the
 // message names where (a file, a command) and the field and rule, never
 // the secret; nothing is stored.
@@ -92,6 +106,8 @@ func ExitCode(err error) int {
 		return ExitBlocked
 	case errors.Is(err, mdstore.ErrSecret), errors.Is(err, mdstore.ErrUnreadable):
 		return ExitBlocked
+	case errors.Is(err, safepath.ErrUnsafeID):
+		return ExitUsage // an id given to the command cannot name a record
 	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
 		return ExitLocked
 	case errors.As(err, &ce):

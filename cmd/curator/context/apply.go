@@ -45,6 +45,9 @@ func NewCmdApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cli.Comman
 			if err != nil {
 				return err
 			}
+			if err := cmdutil.CheckID("--reflection-id", c.String("reflection-id")); err != nil {
+				return err
+			}
 			opts := &ApplyOptions{Env: f.Env(c), File: file, ReflectionID: c.String("reflection-id"), DryRun: c.Bool("dry-run")}
 			if runF != nil {
 				return runF(opts)
