@@ -30,7 +30,7 @@ func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOptio
 		if !errors.As(err, &inv) || jsonWanted(args) {
 			reportError(ios, err, code, jsonWanted(args))
 		}
-		if code == cmdutil.ExitUsage && !jsonWanted(args) {
+		if code == cmdutil.ExitUsage && !jsonWanted(args) && !errors.Is(err, mdstore.ErrConfig) {
 			fmt.Fprintln(ios.ErrOut, "Run 'curator --help' (or 'curator COMMAND --help') for usage.")
 		}
 	}

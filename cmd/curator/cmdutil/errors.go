@@ -16,7 +16,7 @@ import (
 //
 //	0 done
 //	1 failed
-//	2 usage error
+//	2 usage error (also: config.yaml is invalid, an id cannot name a record)
 //	3 validation blocked the operation
 //	4 another curator run holds the store's lock
 //	5 done, but some inputs were invalid and were skipped (reported)
@@ -106,6 +106,8 @@ func ExitCode(err error) int {
 		return ExitBlocked
 	case errors.Is(err, mdstore.ErrSecret), errors.Is(err, mdstore.ErrUnreadable):
 		return ExitBlocked
+	case errors.Is(err, mdstore.ErrConfig):
+		return ExitUsage // the user's settings: fix config.yaml and run again
 	case errors.Is(err, safepath.ErrUnsafeID):
 		return ExitUsage // an id given to the command cannot name a record
 	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):

@@ -102,7 +102,7 @@ func Update(opts *UpdateOptions) error {
 		return err
 	}
 	now := s.Now()
-	e, err := memory.Update(m, opts.Sets, now)
+	e, err := memory.Update(m, opts.Sets, now, s.Config.Memory.ObservationDays)
 	var fixed *memory.FixedKeyError
 	switch {
 	case errors.As(err, &fixed):
