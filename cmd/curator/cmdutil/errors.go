@@ -39,11 +39,15 @@ type BlockedError struct{ error }
 
 func (e BlockedError) Unwrap() error { return e.error }
 
-// InvalidInputs is returned when a run finished but skipped invalid inputs.
-type InvalidInputs struct{ N int }
+// InvalidInputs is returned when a run finished but skipped invalid inputs
+// (exit 5): Files names each one, with its line where known and why.
+type InvalidInputs struct{ Files []*mdstore.InvalidFile }
 
 func (e InvalidInputs) Error() string {
-	return fmt.Sprintf("%d invalid input(s) were skipped and left untouched", e.N)
+	if len(e.Files) == 1 {
+		return "1 invalid input was skipped and left untouched"
+	}
+	return fmt.Sprintf("%d invalid inputs were skipped and left untouched", len(e.Files))
 }
 
 // Usagef is a usage error (exit 2).
@@ -56,15 +60,6 @@ func Usage(err error) error { return UsageError{err} }
 
 // Blocked marks err as refused by validation (exit 3).
 func Blocked(err error) error { return BlockedError{err} }
-
-// Skipped is the error of a run that finished but skipped n invalid
-// inputs (exit 5), or nil when it skipped none.
-func Skipped(n int) error {
-	if n == 0 {
-		return nil
-	}
-	return InvalidInputs{n}
-}
 
 // CheckID refuses (exit 2) an id given on the command line that cannot
 // name a record: what names it (a flag, "ID") and why. An empty id passes

@@ -102,6 +102,5 @@ func Apply(opts *ApplyOptions) error {
 			opts.Say("Nothing to change.\n")
 		}
 	}
-	opts.ReportInvalid(invalid)
-	return cmdutil.Skipped(len(invalid))
+	return opts.FinishInvalid(invalid)
 }

@@ -169,6 +169,5 @@ func Curate(opts *CurateOptions) error {
 			fmt.Fprintln(opts.IO.Out, "\nNothing to change.")
 		}
 	}
-	opts.ReportInvalid(r.Invalid)
-	return cmdutil.Skipped(len(r.Invalid))
+	return opts.FinishInvalid(r.Invalid)
 }

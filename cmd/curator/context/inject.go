@@ -78,13 +78,15 @@ func Inject(opts *InjectOptions) error {
 		}
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.InjectReport{Bullets: len(top), Changed: changed, File: opts.File})
+		if err := opts.PrintJSON(playbook.InjectReport{Bullets: len(top), Changed: changed, File: opts.File}); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(invalid)
 	}
 	if changed {
 		opts.Say("Injected %s into %s\n", cmdutil.Plural(len(top), "bullet", "bullets"), opts.File)
 	} else {
 		opts.Say("%s is up to date (%s)\n", opts.File, cmdutil.Plural(len(top), "bullet", "bullets"))
 	}
-	opts.ReportInvalid(invalid)
-	return nil
+	return opts.FinishInvalid(invalid)
 }
