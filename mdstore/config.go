@@ -3,9 +3,11 @@ package mdstore
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/curator-dev/curator/internal/duration"
 	"github.com/curator-dev/curator/internal/secrets"
 )
 
@@ -17,12 +19,31 @@ type Config struct {
 		Email string `yaml:"email"`
 	} `yaml:"author"`
 	LockTimeout string            `yaml:"lock_timeout"`
+	Memory      MemorySettings    `yaml:"memory"`
 	IDPrefixes  map[string]string `yaml:"id_prefixes"`
 	Secrets     SecretsConfig     `yaml:"secrets"`
 
-	raw     yaml.Node
-	secrets *secrets.Policy
+	raw         yaml.Node
+	secrets     *secrets.Policy
+	lockTimeout time.Duration
 }
+
+// MemorySettings are config.yaml's memory section, with their defaults
+// filled in when the file leaves them out.
+type MemorySettings struct {
+	// DedupPrefix is how many runes of brief make the dedup key.
+	DedupPrefix int `yaml:"dedup_prefix"`
+	// ObservationDays is the observation period a promotion starts
+	// (observation.window_days).
+	ObservationDays int `yaml:"observation_days"`
+}
+
+// Defaults of the settings (as DefaultConfig spells them out).
+const (
+	DefaultLockTimeout     = 10 * time.Second
+	DefaultDedupPrefix     = 40
+	DefaultObservationDays = 7
+)
 
 // DefaultConfig is what `curator init` writes, with every setting spelled out.
 const DefaultConfig = `# curator settings. Every key is optional; these are the defaults.
@@ -66,13 +87,28 @@ func loadConfig(path string) (Config, error) {
 		return c, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if err := yaml.Unmarshal(data, &c.raw); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w: %v", path, ErrConfig, err)
+	}
+	if err := checkConfig(path, &c.raw); err != nil {
+		return c, err
 	}
 	if err := c.raw.Decode(&c); err != nil && c.raw.Kind != 0 {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w: %v", path, ErrConfig, err)
 	}
 	if c.secrets, err = secrets.New(c.Secrets.Allow); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+		return c, fmt.Errorf("%s: %w: %v", path, ErrConfig, err)
+	}
+	c.lockTimeout = DefaultLockTimeout
+	if c.LockTimeout != "" {
+		if c.lockTimeout, err = duration.Parse(c.LockTimeout); err != nil {
+			return c, fmt.Errorf("%s: %w: lock_timeout: %v", path, ErrConfig, err)
+		}
+	}
+	if c.Memory.DedupPrefix == 0 {
+		c.Memory.DedupPrefix = DefaultDedupPrefix
+	}
+	if c.Memory.ObservationDays == 0 {
+		c.Memory.ObservationDays = DefaultObservationDays
 	}
 	if c.Author.Name == "" {
 		c.Author.Name = "curator"
@@ -84,7 +120,8 @@ func loadConfig(path string) (Config, error) {
 }
 
 // Section decodes one top-level section of config.yaml into v. A missing
-// section leaves v as it is (its defaults).
+// section leaves v as it is (its defaults). Its keys and values were
+// checked when the file was loaded.
 func (c Config) Section(key string, v any) error {
 	if c.raw.Kind != yaml.DocumentNode || len(c.raw.Content) == 0 {
 		return nil

@@ -298,8 +298,8 @@ func (s *Store) takeLock(timeout time.Duration) (*Lock, error) {
 
 // LockTimeout is the configured wait for the lock (default 10s).
 func (s *Store) LockTimeout() time.Duration {
-	if d, err := time.ParseDuration(s.Config.LockTimeout); err == nil && s.Config.LockTimeout != "" {
-		return d
+	if s.Config.lockTimeout == 0 && s.Config.LockTimeout == "" {
+		return DefaultLockTimeout // a Config not loaded from a file
 	}
-	return 10 * time.Second
+	return s.Config.lockTimeout
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/curator-dev/curator/internal/safepath"
 )
 
 // Chunking strategies of a transition.
@@ -187,6 +189,9 @@ func LoadConfig(path string, base Settings) (*Config, error) {
 		if p == nil {
 			continue
 		}
+		if err := safepath.CheckID(name); err != nil {
+			return nil, fmt.Errorf("%s: pipeline name: %w", path, err)
+		}
 		merged, err := mergePipeline(name, cfg.Pipelines[name], p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: pipeline %q: %w", path, name, err)
@@ -234,6 +239,9 @@ func (p *Pipeline) check() error {
 	for _, ph := range p.Phases {
 		if ph.Name == "" || ph.Name == Done || seen[ph.Name] {
 			return fmt.Errorf("phase name %q is empty, reserved or repeated", ph.Name)
+		}
+		if err := safepath.CheckID(ph.Name); err != nil {
+			return fmt.Errorf("phase name: %w", err)
 		}
 		seen[ph.Name] = true
 	}

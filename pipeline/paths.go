@@ -24,7 +24,7 @@ type Home struct{ Dir string }
 // CheckProject refuses project names that are not a safe single file name.
 func CheckProject(project string) error {
 	if err := safepath.CheckID(project); err != nil {
-		return fmt.Errorf("%w: project name %q must be a plain file name (no /, \\, .., leading dot)", ErrUnsafePath, project)
+		return fmt.Errorf("%w: project name %q must be a plain file name (no /, \\, .., leading dot, space at either end, control or bidi character): %v", ErrUnsafePath, project, err)
 	}
 	if strings.ContainsAny(project, " *?[]:") {
 		return fmt.Errorf("%w: project name %q has spaces or glob characters", ErrUnsafePath, project)

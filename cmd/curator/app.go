@@ -30,7 +30,7 @@ func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOptio
 		if !errors.As(err, &inv) || jsonWanted(args) {
 			reportError(ios, err, code, jsonWanted(args))
 		}
-		if code == cmdutil.ExitUsage && !jsonWanted(args) {
+		if code == cmdutil.ExitUsage && !jsonWanted(args) && !errors.Is(err, mdstore.ErrConfig) {
 			fmt.Fprintln(ios.ErrOut, "Run 'curator --help' (or 'curator COMMAND --help') for usage.")
 		}
 	}
@@ -53,13 +53,20 @@ func jsonWanted(args []string) bool {
 type errorReport struct {
 	Error    string `json:"error"`
 	ExitCode int    `json:"exit_code"`
+	// Invalid lists the skipped inputs of a run that exits 5.
+	Invalid []*mdstore.InvalidFile `json:"invalid,omitempty"`
 }
 
 // reportError prints the error of a run on stderr: as JSON with --json,
 // else one line, red on a terminal.
 func reportError(ios *cmdutil.IOStreams, err error, code int, asJSON bool) {
 	if asJSON {
-		json.NewEncoder(ios.ErrOut).Encode(errorReport{Error: err.Error(), ExitCode: code})
+		rep := errorReport{Error: err.Error(), ExitCode: code}
+		var inv cmdutil.InvalidInputs
+		if errors.As(err, &inv) {
+			rep.Invalid = inv.Files
+		}
+		json.NewEncoder(ios.ErrOut).Encode(rep)
 		return
 	}
 	fmt.Fprintln(ios.ErrOut, ios.ErrStyle().Error("curator: "+err.Error()))

@@ -68,7 +68,7 @@ func TestExitCodes(t *testing.T) {
 		{cmdutil.Usagef("bad"), 2},
 		{cmdutil.Blocked(fmt.Errorf("no")), 3},
 		{fmt.Errorf("wrapped: %w", &mdstore.LockError{PID: 7}), 4},
-		{cmdutil.Skipped(2), 5},
+		{cmdutil.InvalidInputs{Files: []*mdstore.InvalidFile{{Path: "a"}}}, 5},
 	}
 	for _, c := range cases {
 		if got := cmdutil.ExitCode(c.err); got != c.want {

@@ -40,6 +40,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_NAME", "test")
 			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			env.Setenv("NO_COLOR", "1")
+			// a right-to-left override, for scripts about ids that read as another
+			env.Setenv("BIDI", "\u202e")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

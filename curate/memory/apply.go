@@ -27,9 +27,6 @@ type Observation struct {
 	Outcome    string    `yaml:"outcome"`
 }
 
-// ObservationDays is the observation period of a promoted memory.
-const ObservationDays = 7
-
 // Apply turns a plan into file moves. Every entry of the plan must be
 // in byID; records listed without their document are loaded from the store.
 // An entry that cannot be moved (its document does not take the edit, or a
@@ -38,7 +35,7 @@ const ObservationDays = 7
 // changeset lists the moves in plan order, and each edited document is
 // released once its move is recorded.
 func Apply(p *Plan, byID map[string]*mdstore.Memory, s *mdstore.Store, run string, now time.Time, cs *mdstore.Changeset) ([]*mdstore.InvalidFile, error) {
-	promoted, err := promotionKeys(now)
+	promoted, err := promotionKeys(now, s.Config.Memory.ObservationDays)
 	if err != nil {
 		return nil, err
 	}
@@ -119,9 +116,10 @@ func Trash(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset) e
 	return nil
 }
 
-// Promote moves a memory to confirmed/<type>/ and starts its observation period.
-func Promote(m *mdstore.Memory, now time.Time, cs *mdstore.Changeset) error {
-	keys, err := promotionKeys(now)
+// Promote moves a memory to confirmed/<type>/ and starts its observation
+// period of days (config.yaml memory.observation_days).
+func Promote(m *mdstore.Memory, now time.Time, days int, cs *mdstore.Changeset) error {
+	keys, err := promotionKeys(now, days)
 	if err != nil {
 		return err
 	}
@@ -129,12 +127,12 @@ func Promote(m *mdstore.Memory, now time.Time, cs *mdstore.Changeset) error {
 }
 
 // promotionKeys are the keys a promotion sets, encoded once for a whole run.
-func promotionKeys(now time.Time) ([]frontmatter.KV, error) {
+func promotionKeys(now time.Time, days int) ([]frontmatter.KV, error) {
 	var keys []frontmatter.KV
 	for _, kv := range []frontmatter.KV{
 		{Key: "maturity", Value: "confirmed"},
 		{Key: "status", Value: "confirmed"},
-		{Key: "observation", Value: Observation{StartedAt: now.UTC(), WindowDays: ObservationDays, Outcome: "pending"}},
+		{Key: "observation", Value: Observation{StartedAt: now.UTC(), WindowDays: days, Outcome: "pending"}},
 	} {
 		enc, err := frontmatter.Encode(kv.Key, kv.Value)
 		if err != nil {

@@ -72,10 +72,11 @@ func Add(m *mdstore.Memory, now time.Time) *Edit {
 // with its observation period started), changing the type of a confirmed
 // memory moves it to the folder of the new type; any other update rewrites
 // the file in place. id cannot be set, nor status to anything but what the
-// edit makes it (*FixedKeyError). The edited
+// edit makes it (*FixedKeyError). A promotion starts an observation period
+// of days (config.yaml memory.observation_days). The edited
 // record gets every check a file gets (ErrInvalidEdit). m's document is
 // edited.
-func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
+func Update(m *mdstore.Memory, sets []Set, now time.Time, days int) (*Edit, error) {
 	var changed []string
 	var statuses []any
 	for _, s := range sets {
@@ -112,7 +113,7 @@ func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
 	e := &Edit{ID: m.ID, From: m.Path, To: m.Path, Changed: changed, Memory: checked, Run: run}
 	switch {
 	case checked.Status == "inbox" && checked.Maturity == "confirmed":
-		if err := promoteEdited(checked, changed, now, run.Changes); err != nil {
+		if err := promoteEdited(checked, changed, now, days, run.Changes); err != nil {
 			return nil, err
 		}
 		e.To = mdstore.MemoryPath("confirmed", checked.Type, checked.ID)
@@ -129,21 +130,21 @@ func Update(m *mdstore.Memory, sets []Set, now time.Time) (*Edit, error) {
 // promoteEdited promotes an inbox entry that an update confirmed. An
 // observation the same update sets is kept: set whole, it stays as given;
 // set key by key, the keys it lacks get the promotion's values.
-func promoteEdited(m *mdstore.Memory, changed []string, now time.Time, cs *mdstore.Changeset) error {
+func promoteEdited(m *mdstore.Memory, changed []string, now time.Time, days int, cs *mdstore.Changeset) error {
 	whole, partial := false, false
 	for _, k := range changed {
 		whole = whole || k == "observation"
 		partial = partial || strings.HasPrefix(k, "observation.")
 	}
 	if !whole && !partial {
-		return Promote(m, now, cs)
+		return Promote(m, now, days, cs)
 	}
 	if !whole {
 		have, err := mapKeys(m, "observation")
 		if err != nil {
 			return err
 		}
-		def := Observation{StartedAt: now.UTC(), WindowDays: ObservationDays, Outcome: "pending"}
+		def := Observation{StartedAt: now.UTC(), WindowDays: days, Outcome: "pending"}
 		for _, kv := range []struct {
 			key string
 			val any
@@ -155,7 +156,7 @@ func promoteEdited(m *mdstore.Memory, changed []string, now time.Time, cs *mdsto
 			}
 		}
 	}
-	keys, err := promotionKeys(now)
+	keys, err := promotionKeys(now, days)
 	if err != nil {
 		return err
 	}

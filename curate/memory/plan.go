@@ -8,7 +8,8 @@ import (
 
 // Options are the settings of a memory pass.
 type Options struct {
-	// DedupPrefix is how many runes of brief make the dedup key (default 40).
+	// DedupPrefix is how many runes of brief make the dedup key
+	// (config.yaml memory.dedup_prefix; 0 means mdstore.DefaultDedupPrefix).
 	DedupPrefix int
 	// Progress, when set, follows the reading of the window's files.
 	Progress func(done, total int)
@@ -72,7 +73,7 @@ type Plan struct {
 // or, with none, is the empty window at w.To.
 func PlanPass(w Window, entries []*mdstore.Memory, opt Options) *Plan {
 	if opt.DedupPrefix <= 0 {
-		opt.DedupPrefix = 40
+		opt.DedupPrefix = mdstore.DefaultDedupPrefix
 	}
 	if w.From.IsZero() && w.FromWatermark {
 		w.From = w.To

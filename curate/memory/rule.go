@@ -31,7 +31,7 @@ func RuleID(scenario string) string {
 // (ingestion_time, id).
 func RuleCases(lessons []*mdstore.Memory, scenario string, prefix int) []*mdstore.Memory {
 	if prefix <= 0 {
-		prefix = 40
+		prefix = mdstore.DefaultDedupPrefix
 	}
 	var cases []*mdstore.Memory
 	for _, m := range lessons {

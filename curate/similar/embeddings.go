@@ -49,7 +49,7 @@ func NewEmbeddings(cfg Config) (*Embeddings, error) {
 	if cfg.Fallback != "" && cfg.Fallback != "local" {
 		return nil, fmt.Errorf("similarity fallback %q: want \"\" or \"local\"", cfg.Fallback)
 	}
-	timeout := cfg.Timeout
+	timeout := time.Duration(cfg.Timeout)
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}

@@ -2,7 +2,8 @@ package similar
 
 import (
 	"fmt"
-	"time"
+
+	"github.com/curator-dev/curator/internal/duration"
 )
 
 // Thresholds of curate that the engines are tuned for: from MergeFloor up
@@ -21,13 +22,13 @@ type Engine interface {
 
 // Config is the `similarity:` section of the store's config.yaml.
 type Config struct {
-	Engine    string        `yaml:"engine"`      // "lexical" (default) or "embeddings"
-	BaseURL   string        `yaml:"base_url"`    // embeddings: OpenAI-compatible server, e.g. http://localhost:11434
-	Model     string        `yaml:"model"`       // embeddings: model name sent to the server
-	APIKeyEnv string        `yaml:"api_key_env"` // embeddings: environment variable holding the API key (optional)
-	CacheFile string        `yaml:"cache_file"`  // embeddings: vector cache file (keep it git-ignored); "" = no cache
-	Fallback  string        `yaml:"fallback"`    // embeddings: "local" = use the lexical engine when the server is down
-	Timeout   time.Duration `yaml:"timeout"`     // embeddings: per request, default 30s
+	Engine    string           `yaml:"engine"`      // "lexical" (default) or "embeddings"
+	BaseURL   string           `yaml:"base_url"`    // embeddings: OpenAI-compatible server, e.g. http://localhost:11434
+	Model     string           `yaml:"model"`       // embeddings: model name sent to the server
+	APIKeyEnv string           `yaml:"api_key_env"` // embeddings: environment variable holding the API key (optional)
+	CacheFile string           `yaml:"cache_file"`  // embeddings: vector cache file (keep it git-ignored); "" = no cache
+	Fallback  string           `yaml:"fallback"`    // embeddings: "local" = use the lexical engine when the server is down
+	Timeout   duration.Setting `yaml:"timeout"`     // embeddings: per request, default 30s
 }
 
 // New returns the engine that cfg names.

@@ -90,6 +90,9 @@ func (p *Policy) Find(text string) []Finding {
 			if start < 0 {
 				continue
 			}
+			if r.wordEnd && end < len(text) && isAlnum(text[end]) {
+				continue
+			}
 			v := text[start:end]
 			if r.minEntropy > 0 && entropy(v) < r.minEntropy {
 				continue
@@ -160,6 +163,10 @@ func (p *Policy) allowed(v string) bool {
 		}
 	}
 	return false
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func anyKeyword(lower string, kws []string) bool {

@@ -56,9 +56,24 @@ func TestFind(t *testing.T) {
 		{"generic secret", "client_secret: 8dJ2kq9ZmX4vT7wL1pR6sN3b", RuleGenericSecret, "8dJ2kq9ZmX4vT7wL1pR6sN3b"},
 		{"generic token", `API_TOKEN="f3a9c2e17b6d48059e1a2b3c4d5e6f70"`, RuleGenericSecret, "f3a9c2e17b6d48059e1a2b3c4d5e6f70"},
 
+		// tokens glued to a word by "_" (an identifier, an env name)
+		{"aws glued to underscore", "k_AKIAIOSFODNN7EXAMPLQ", RuleAWSAccessKey, "AKIAIOSFODNN7EXAMPLQ"},
+		{"aws glued both sides", "KEY_" + awsKey + "_PROD", RuleAWSAccessKey, awsKey},
+		{"github glued", "token_" + ghToken, RuleGitHubToken, ghToken},
+		{"gitlab glued", "ci_" + glToken, RuleGitLabToken, glToken},
+		{"slack glued", "bot_" + slackToken, RuleSlackToken, slackToken},
+		{"stripe glued", "cfg_" + stripeKey + "_x", RuleStripeKey, stripeKey},
+		{"npm glued", "x_" + npmToken, RuleNPMToken, npmToken},
+		{"anthropic glued", "k_" + anthKey, RuleAnthropicKey, anthKey},
+		{"google glued", "maps_" + googleKey, RuleGoogleAPIKey, googleKey},
+		{"jwt glued", "session_" + jwt, RuleJWT, jwt},
+
 		// false positives: none of these is a secret
 		{"aws documentation key", "AKIAIOSFODNN7EXAMPLE", RuleAWSAccessKey, ""},
 		{"aws word", "AKIA is the prefix of access key ids", RuleAWSAccessKey, ""},
+		{"aws inside a longer word", "X" + awsKey + "Y", RuleAWSAccessKey, ""},
+		{"openai inside a word", "task-Qm8Zx7Lk2Wr9Tn4Vb6Yp1Hs3Jd7Fg5", RuleOpenAIKey, ""},
+		{"stripe inside a word", "disk_test_Qm8Zx7Lk2Wr9Tn4", RuleStripeKey, ""},
 		{"github prefix only", "tokens start with ghp_ and gho_", RuleGitHubToken, ""},
 		{"slack prefix only", "bot tokens start with xoxb-", RuleSlackToken, ""},
 		{"stripe test word", "sk_live_ keys are secret", RuleStripeKey, ""},
@@ -124,6 +139,15 @@ func TestFindLineAndOrder(t *testing.T) {
 	for _, f := range fs {
 		if s := f.String(); strings.Contains(s, ghToken) || strings.Contains(s, awsKey) {
 			t.Errorf("finding prints its secret: %s", s)
+		}
+	}
+}
+
+func TestGluedTokensEach(t *testing.T) {
+	// Two tokens joined by "_" are two findings, as two joined by a space.
+	for _, text := range []string{"a_" + awsKey + "_" + awsKey, awsKey + " " + awsKey} {
+		if fs := Default().Find(text); len(fs) != 2 || fs[1].Start != len(text)-len(awsKey) {
+			t.Errorf("%q: got %v", text, fs)
 		}
 	}
 }

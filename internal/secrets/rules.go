@@ -27,6 +27,9 @@ type rule struct {
 	// notSecret, when set, tells a value that only looks like one
 	// (a placeholder, a variable name).
 	notSecret func(v string) bool
+	// wordEnd: the value may not be followed by a letter or a digit (it
+	// would be the start of a longer word, not a token).
+	wordEnd bool
 	// harmlessName, when set, is matched against submatch 1 (the key's
 	// name) of a rule whose value is group 2: keys such as public_key or
 	// api_version hold no secret.
@@ -35,25 +38,29 @@ type rule struct {
 
 // Rule ids, as they appear in messages and in [REDACTED:<id>].
 const (
-	RulePrivateKey       = "private-key"
-	RuleAWSAccessKey     = "aws-access-key"
-	RuleAWSSecretKey     = "aws-secret-key"
-	RuleGitHubToken      = "github-token"
-	RuleGitLabToken      = "gitlab-token"
-	RuleSlackToken       = "slack-token"
-	RuleSlackWebhook     = "slack-webhook"
-	RuleStripeKey        = "stripe-key"
-	RuleNPMToken         = "npm-token"
-	RuleAnthropicKey     = "anthropic-api-key"
-	RuleOpenAIKey        = "openai-api-key"
-	RuleGoogleAPIKey     = "google-api-key"
-	RuleJWT              = "jwt"
-	RuleBearerToken      = "bearer-token"
-	RuleURLCredentials   = "url-credentials"
-	RulePasswordAssign   = "password-assignment"
-	RuleGenericSecret    = "generic-secret"
-	genericEntropy       = 3.5 // gitleaks' generic-api-key threshold
-	tokenEntropy         = 3.0 // gitleaks' threshold for prefixed tokens
+	RulePrivateKey     = "private-key"
+	RuleAWSAccessKey   = "aws-access-key"
+	RuleAWSSecretKey   = "aws-secret-key"
+	RuleGitHubToken    = "github-token"
+	RuleGitLabToken    = "gitlab-token"
+	RuleSlackToken     = "slack-token"
+	RuleSlackWebhook   = "slack-webhook"
+	RuleStripeKey      = "stripe-key"
+	RuleNPMToken       = "npm-token"
+	RuleAnthropicKey   = "anthropic-api-key"
+	RuleOpenAIKey      = "openai-api-key"
+	RuleGoogleAPIKey   = "google-api-key"
+	RuleJWT            = "jwt"
+	RuleBearerToken    = "bearer-token"
+	RuleURLCredentials = "url-credentials"
+	RulePasswordAssign = "password-assignment"
+	RuleGenericSecret  = "generic-secret"
+	genericEntropy     = 3.5 // gitleaks' generic-api-key threshold
+	tokenEntropy       = 3.0 // gitleaks' threshold for prefixed tokens
+	// tokenStart is where a token may begin: the start of the text or
+	// any character but a letter or a digit. "_" is not a word boundary
+	// here, so a token glued to a name (k_AKIA…, token_ghp_…) is found.
+	tokenStart           = `(?:^|[^A-Za-z0-9])`
 	valueEnd             = `(?:[\x60'"\s;,)\]}<>]|\\[nrt]|$)`
 	assignmentOperator   = `[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=)[\x60'"\s=]{0,5}`
 	lettersOnlyPattern   = `^[a-zA-Z_.-]+$`
@@ -102,7 +109,7 @@ var builtinRules = []*rule{
 	{id: RulePrivateKey, what: "private key block", keywords: []string{"-----begin"},
 		re: regexp.MustCompile(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`)},
 	{id: RuleAWSAccessKey, what: "AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"},
-		re:         regexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})\b`),
+		re: regexp.MustCompile(tokenStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})`), wordEnd: true,
 		minEntropy: tokenEntropy,
 		// gitleaks allow-lists AWS's documentation keys (…EXAMPLE).
 		notSecret: func(v string) bool { return strings.HasSuffix(v, "EXAMPLE") }},
@@ -110,32 +117,32 @@ var builtinRules = []*rule{
 		re:         regexp.MustCompile(`(?i)(?:aws[\w.-]{0,20}?(?:secret|sk)|secret[_.-]?access[_.-]?key)[\w.-]{0,20}` + assignmentOperator + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		minEntropy: 4},
 	{id: RuleGitHubToken, what: "GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re:         regexp.MustCompile(`\b((?:ghp|gho|ghu|ghs|ghr)_[0-9A-Za-z]{30,}|github_pat_\w{40,})`),
+		re:         regexp.MustCompile(tokenStart + `((?:ghp|gho|ghu|ghs|ghr)_[0-9A-Za-z]{30,}|github_pat_\w{40,})`),
 		minEntropy: tokenEntropy},
 	{id: RuleGitLabToken, what: "GitLab token", keywords: []string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "gr1348941"},
-		re:         regexp.MustCompile(`\b((?:glpat|glptt|gldt|glrt|glcbt|glsoat|glffct|glft|glimt|glagent|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9a-z]{9})?|GR1348941[\w-]{20,})`),
+		re:         regexp.MustCompile(tokenStart + `((?:glpat|glptt|gldt|glrt|glcbt|glsoat|glffct|glft|glimt|glagent|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9a-z]{9})?|GR1348941[\w-]{20,})`),
 		minEntropy: tokenEntropy},
 	{id: RuleSlackWebhook, what: "Slack webhook", keywords: []string{"hooks.slack.com"},
 		re: regexp.MustCompile(`((?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})`)},
 	{id: RuleSlackToken, what: "Slack token", keywords: []string{"xox", "xapp-"},
-		re: regexp.MustCompile(`(?i)\b(xox[abprseo]-[0-9A-Za-z-]{10,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`)},
+		re: regexp.MustCompile(tokenStart + `(?i)(xox[abprseo]-[0-9A-Za-z-]{10,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`)},
 	{id: RuleStripeKey, what: "Stripe key", keywords: []string{"sk_", "rk_"},
-		re:         regexp.MustCompile(`\b((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})\b`),
+		re: regexp.MustCompile(tokenStart + `((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})`), wordEnd: true,
 		minEntropy: 2},
 	{id: RuleNPMToken, what: "npm access token", keywords: []string{"npm_"},
-		re:         regexp.MustCompile(`(?i)\b(npm_[a-z0-9]{36})\b`),
+		re: regexp.MustCompile(tokenStart + `(?i)(npm_[a-z0-9]{36})`), wordEnd: true,
 		minEntropy: 2},
 	{id: RuleAnthropicKey, what: "Anthropic API key", keywords: []string{"sk-ant-"},
-		re:         regexp.MustCompile(`\b(sk-ant-[A-Za-z0-9_-]{20,})`),
+		re:         regexp.MustCompile(tokenStart + `(sk-ant-[A-Za-z0-9_-]{20,})`),
 		minEntropy: tokenEntropy},
 	{id: RuleOpenAIKey, what: "OpenAI API key", keywords: []string{"sk-", "t3blbkfj"},
-		re:         regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{10,}T3BlbkFJ[A-Za-z0-9_-]{10,})`),
+		re:         regexp.MustCompile(tokenStart + `(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{10,}T3BlbkFJ[A-Za-z0-9_-]{10,})`),
 		minEntropy: tokenEntropy},
 	{id: RuleGoogleAPIKey, what: "Google API key", keywords: []string{"aiza"},
-		re:         regexp.MustCompile(`\b(AIza[\w-]{35})`),
+		re:         regexp.MustCompile(tokenStart + `(AIza[\w-]{35})`),
 		minEntropy: tokenEntropy},
 	{id: RuleJWT, what: "JSON web token", keywords: []string{"eyj"},
-		re:         regexp.MustCompile(`\b(eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}={0,2})`),
+		re:         regexp.MustCompile(tokenStart + `(eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}={0,2})`),
 		minEntropy: tokenEntropy},
 	{id: RuleBearerToken, what: "bearer token", keywords: []string{"bearer"},
 		re:         regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9_\-.=~+/]{20,})`),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -14,7 +15,7 @@ import (
 //
 //	0 done
 //	1 failed
-//	2 usage error
+//	2 usage error (also: config.yaml is invalid, an id cannot name a record)
 //	3 validation blocked the operation
 //	4 another curator run holds the store's lock
 //	5 done, but some inputs were invalid and were skipped (reported)
@@ -37,11 +38,15 @@ type BlockedError struct{ error }
 
 func (e BlockedError) Unwrap() error { return e.error }
 
-// InvalidInputs is returned when a run finished but skipped invalid inputs.
-type InvalidInputs struct{ N int }
+// InvalidInputs is returned when a run finished but skipped invalid inputs
+// (exit 5): Files names each one, with its line where known and why.
+type InvalidInputs struct{ Files []*mdstore.InvalidFile }
 
 func (e InvalidInputs) Error() string {
-	return fmt.Sprintf("%d invalid input(s) were skipped and left untouched", e.N)
+	if len(e.Files) == 1 {
+		return "1 invalid input was skipped and left untouched"
+	}
+	return fmt.Sprintf("%d invalid inputs were skipped and left untouched", len(e.Files))
 }
 
 // Usagef is a usage error (exit 2).
@@ -55,13 +60,17 @@ func Usage(err error) error { return UsageError{err} }
 // Blocked marks err as refused by validation (exit 3).
 func Blocked(err error) error { return BlockedError{err} }
 
-// Skipped is the error of a run that finished but skipped n invalid
-// inputs (exit 5), or nil when it skipped none.
-func Skipped(n int) error {
-	if n == 0 {
+// CheckID refuses (exit 2) an id given on the command line that cannot
+// name a record: what names it (a flag, "ID") and why. An empty id passes
+// (the flag was not given).
+func CheckID(what, id string) error {
+	if id == "" {
 		return nil
 	}
-	return InvalidInputs{n}
+	if err := safepath.CheckID(id); err != nil {
+		return Usagef("%s: %w", what, err)
+	}
+	return nil
 }
 
 // RefuseSecret turns a secret found in a command's input into exit 3: the
@@ -91,6 +100,10 @@ func ExitCode(err error) int {
 		return ExitBlocked
 	case errors.Is(err, mdstore.ErrSecret), errors.Is(err, mdstore.ErrUnreadable):
 		return ExitBlocked
+	case errors.Is(err, mdstore.ErrConfig):
+		return ExitUsage // the user's settings: fix config.yaml and run again
+	case errors.Is(err, safepath.ErrUnsafeID):
+		return ExitUsage // an id given to the command cannot name a record
 	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
 		return ExitLocked
 	case errors.As(err, &ce):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -23,7 +24,9 @@ func TestExitCode(t *testing.T) {
 		{fmt.Errorf("save: %w", mdstore.ErrSecret), ExitBlocked},
 		{&mdstore.LockError{PID: 1, Path: "p"}, ExitLocked},
 		{mdstore.ErrGitLocked, ExitLocked},
-		{Skipped(2), ExitInvalid},
+		{InvalidInputs{Files: []*mdstore.InvalidFile{{Path: "a"}, {Path: "b"}}}, ExitInvalid},
+		{fmt.Errorf("x: %w", mdstore.ErrConfig), ExitUsage},
+		{fmt.Errorf("show: %w", safepath.ErrUnsafeID), ExitUsage},
 		{cli.Exit("x", 2), 2},
 		// Errors are classified by type, never by their words: flag
 		// errors arrive as UsageError through each command's OnUsageError.
@@ -33,7 +36,7 @@ func TestExitCode(t *testing.T) {
 			t.Errorf("ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
-	if Skipped(0) != nil {
-		t.Error("Skipped(0) is an error")
+	if err := (Env{}).FinishInvalid(nil); err != nil {
+		t.Errorf("nothing skipped: %v", err)
 	}
 }

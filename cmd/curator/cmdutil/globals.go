@@ -26,7 +26,7 @@ func GlobalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "json", Usage: "machine output on stdout as one JSON document; errors as JSON on stderr"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
-		&cli.DurationFlag{Name: "lock-timeout", Usage: "how long to wait for another run's lock", DefaultText: "config.yaml lock_timeout, 10s"},
+		lockTimeoutFlag(),
 	}
 }
 
@@ -65,7 +65,7 @@ func GlobalsOf(c *cli.Context) Globals {
 			g.NoCommit = true
 		}
 		if l.IsSet("lock-timeout") {
-			d := l.Duration("lock-timeout")
+			d := Duration(l, "lock-timeout")
 			g.LockTimeout = &d
 		}
 	}
@@ -73,4 +73,10 @@ func GlobalsOf(c *cli.Context) Globals {
 		g.Store = os.Getenv("CURATOR_STORE")
 	}
 	return g
+}
+
+func lockTimeoutFlag() cli.Flag {
+	f := DurationFlag("lock-timeout", 0, "how long to wait for another run's lock")
+	f.DefaultText = "config.yaml lock_timeout, 10s"
+	return f
 }

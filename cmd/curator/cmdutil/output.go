@@ -85,8 +85,11 @@ func Plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// FinishInvalid ends a command that skipped invalid files: it names them on
-// stderr (the JSON output lists them already) and makes the exit status 5.
+// FinishInvalid ends every command that skipped invalid inputs, in one
+// shape: exit status 5; on stderr one line per input ("curator: skipped
+// PATH:LINE: why (left untouched)"), or, with --json, nothing here and one
+// JSON document from the caller of the command ({"error", "exit_code": 5,
+// "invalid": [{"path", "line", "error"}]}).
 func (e Env) FinishInvalid(inv []*mdstore.InvalidFile) error {
 	if len(inv) == 0 {
 		return nil
@@ -94,7 +97,7 @@ func (e Env) FinishInvalid(inv []*mdstore.InvalidFile) error {
 	if !e.Globals.JSON {
 		e.ReportInvalid(inv)
 	}
-	return InvalidInputs{len(inv)}
+	return InvalidInputs{Files: inv}
 }
 
 // ReportInvalid names every file that could not be read, on stderr.

@@ -45,6 +45,9 @@ func NewCmdApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cli.Comman
 			if err != nil {
 				return err
 			}
+			if err := cmdutil.CheckID("--reflection-id", c.String("reflection-id")); err != nil {
+				return err
+			}
 			opts := &ApplyOptions{Env: f.Env(c), File: file, ReflectionID: c.String("reflection-id"), DryRun: c.Bool("dry-run")}
 			if runF != nil {
 				return runF(opts)
@@ -99,6 +102,5 @@ func Apply(opts *ApplyOptions) error {
 			opts.Say("Nothing to change.\n")
 		}
 	}
-	opts.ReportInvalid(invalid)
-	return cmdutil.Skipped(len(invalid))
+	return opts.FinishInvalid(invalid)
 }

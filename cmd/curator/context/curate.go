@@ -65,6 +65,9 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 			if c.IsSet("category") {
 				set.Category = playbook.NormCategory(c.String("category"))
 			}
+			if err := cmdutil.CheckID("--reflection-id", set.ReflectionID); err != nil {
+				return err
+			}
 			if err := cmdutil.CheckUnit("similarity-threshold", set.Threshold); err != nil {
 				return err
 			}
@@ -166,6 +169,5 @@ func Curate(opts *CurateOptions) error {
 			fmt.Fprintln(opts.IO.Out, "\nNothing to change.")
 		}
 	}
-	opts.ReportInvalid(r.Invalid)
-	return cmdutil.Skipped(len(r.Invalid))
+	return opts.FinishInvalid(r.Invalid)
 }

@@ -47,11 +47,13 @@ func Export(opts *ExportOptions) error {
 	}
 	out := playbook.ExportACE(list.Active)
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.ExportReport{Bullets: len(list.Active), Format: opts.Format, Text: string(out)})
+		if err := opts.PrintJSON(playbook.ExportReport{Bullets: len(list.Active), Format: opts.Format, Text: string(out)}); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(list.Invalid)
 	}
 	if _, err := opts.IO.Out.Write(out); err != nil {
 		return err
 	}
-	opts.ReportInvalid(list.Invalid)
-	return cmdutil.Skipped(len(list.Invalid))
+	return opts.FinishInvalid(list.Invalid)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // ImportOptions are what `context import` was asked to do.
@@ -95,9 +96,9 @@ func Import(opts *ImportOptions) error {
 			opts.Say("Committed %s\n", short(commit))
 		}
 	}
+	// a refused bullet is an invalid input of the imported file
 	for _, e := range refused {
-		fmt.Fprintf(opts.IO.ErrOut, "curator: %v\n", e)
+		invalid = append(invalid, &mdstore.InvalidFile{Path: name, Msg: e.Error()})
 	}
-	opts.ReportInvalid(invalid)
-	return cmdutil.Skipped(len(refused) + len(invalid))
+	return opts.FinishInvalid(invalid)
 }

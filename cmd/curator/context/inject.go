@@ -80,7 +80,10 @@ func Inject(opts *InjectOptions) error {
 		}
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.InjectReport{AwaitingReview: cmdutil.NonNil(waiting), Bullets: len(top), Changed: changed, File: opts.File})
+		if err := opts.PrintJSON(playbook.InjectReport{AwaitingReview: cmdutil.NonNil(waiting), Bullets: len(top), Changed: changed, File: opts.File}); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(invalid)
 	}
 	if changed {
 		opts.Say("Injected %s into %s\n", cmdutil.Plural(len(top), "bullet", "bullets"), opts.File)
@@ -91,8 +94,7 @@ func Inject(opts *InjectOptions) error {
 		opts.Say("%s: %s (approve one with `curator context review approve ID`, or reject it)\n",
 			awaitText(len(waiting)), firstIDs(waiting, maxNamed))
 	}
-	opts.ReportInvalid(invalid)
-	return nil
+	return opts.FinishInvalid(invalid)
 }
 
 // maxNamed is how many ids a line names before it says how many more.

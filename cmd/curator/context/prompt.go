@@ -29,6 +29,9 @@ func NewCmdPrompt(f *cmdutil.Factory, runF func(*PromptOptions) error) *cli.Comm
 			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf, Usage: "skip lessons under this confidence"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := cmdutil.CheckID("--reflection-id", c.String("reflection-id")); err != nil {
+				return err
+			}
 			opts := &PromptOptions{Env: f.Env(c), ReflectionID: c.String("reflection-id"),
 				Settings: playbook.Settings{Threshold: c.Float64("similarity-threshold"), MinConfidence: c.Float64("min-confidence")}}
 			if runF != nil {

@@ -70,7 +70,10 @@ func Query(opts *QueryOptions) error {
 		opts.Warn("curator: %s\n", note)
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.QueryReport{Bullets: cmdutil.NonNil(res), Invalid: cmdutil.InvalidList(invalid)})
+		if err := opts.PrintJSON(playbook.QueryReport{Bullets: cmdutil.NonNil(res), Invalid: cmdutil.InvalidList(invalid)}); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(invalid)
 	}
 	for _, r := range res {
 		score := ""
@@ -82,6 +85,5 @@ func Query(opts *QueryOptions) error {
 	if len(res) == 0 {
 		opts.Say("No bullets match.\n")
 	}
-	opts.ReportInvalid(invalid)
-	return nil
+	return opts.FinishInvalid(invalid)
 }

@@ -28,6 +28,9 @@ func NewCmdReview(f *cmdutil.Factory, runF func(*ReviewOptions) error) *cli.Comm
 			if (verb != "approve" && verb != "reject") || id == "" || c.NArg() != 2 {
 				return cmdutil.Usagef("usage: curator context review approve|reject ID")
 			}
+			if err := cmdutil.CheckID("ID", id); err != nil {
+				return err
+			}
 			opts := &ReviewOptions{Env: f.Env(c), Approve: verb == "approve", ID: id}
 			if runF != nil {
 				return runF(opts)

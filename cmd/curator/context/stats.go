@@ -47,7 +47,10 @@ func Stats(opts *StatsOptions) error {
 	invalid = append(invalid, pending.Invalid...)
 	st := playbook.StatsOf(pb)
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.StatsReport{Invalid: cmdutil.InvalidList(invalid), PendingReflections: len(pending.Reflections), Stats: st})
+		if err := opts.PrintJSON(playbook.StatsReport{Invalid: cmdutil.InvalidList(invalid), PendingReflections: len(pending.Reflections), Stats: st}); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(invalid)
 	}
 	opts.Say("Active bullets:       %d\n", st.Active)
 	opts.Say("Archived bullets:     %d\n", st.Archived)
@@ -64,6 +67,5 @@ func Stats(opts *StatsOptions) error {
 	opts.Say("Awaiting review:      %d\n", st.ValidationRequired)
 	opts.Say("Estimated tokens:     %d\n", st.Tokens)
 	opts.Say("Pending reflections:  %d\n", len(pending.Reflections))
-	opts.ReportInvalid(invalid)
-	return nil
+	return opts.FinishInvalid(invalid)
 }

@@ -98,15 +98,18 @@ func Run(opts *Options) error {
 		return mergeDriver(opts, storeDir)
 	}
 	rep := Report{AgentFiles: []AgentFile{}, DryRun: opts.DryRun}
+	// invalid are the bullets left out of the agent file's playbook block
+	var invalid []*mdstore.InvalidFile
 	if opts.Agent != "" {
-		block, invalid, err := playbookBlock(storeDir)
+		var block string
+		var err error
+		block, invalid, err = playbookBlock(storeDir)
 		if err != nil {
 			return err
 		}
 		if rep.AgentFiles, err = planAgent(opts.Dir, opts.Agent, block); err != nil {
 			return err
 		}
-		opts.ReportInvalid(invalid)
 		for _, f := range rep.AgentFiles {
 			if f.Action == ActionKeep && f.Path == mcpJSON {
 				opts.Warn("curator: warning: %s: %s\n", filepath.Join(opts.Dir, mcpJSON), f.Note)
@@ -114,7 +117,10 @@ func Run(opts *Options) error {
 		}
 	}
 	if opts.DryRun {
-		return dryRun(opts, storeDir, rep)
+		if err := dryRun(opts, storeDir, rep); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(invalid)
 	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return err
@@ -141,7 +147,10 @@ func Run(opts *Options) error {
 		return err
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(rep)
+		if err := opts.PrintJSON(rep); err != nil {
+			return err
+		}
+		return opts.FinishInvalid(invalid)
 	}
 	switch {
 	case len(created) > 0:
@@ -152,7 +161,7 @@ func Run(opts *Options) error {
 		opts.Say("Store %s already exists.\n", s.Dir)
 	}
 	sayAgentFiles(opts, rep.AgentFiles)
-	return nil
+	return opts.FinishInvalid(invalid)
 }
 
 // dryRun reports what Run would do.

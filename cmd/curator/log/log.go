@@ -3,7 +3,6 @@ package logcmd
 import (
 	"bufio"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/history"
+	"github.com/curator-dev/curator/internal/duration"
 )
 
 // Options are what `curator log` was asked to do.
@@ -110,12 +110,7 @@ func when(flag, v string, now time.Time) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
-	if n, ok := strings.CutSuffix(v, "d"); ok {
-		if days, err := strconv.Atoi(n); err == nil && days >= 0 {
-			return now.AddDate(0, 0, -days), nil
-		}
-	}
-	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+	if d, err := duration.Parse(v); err == nil {
 		return now.Add(-d), nil
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
@@ -123,5 +118,5 @@ func when(flag, v string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, cmdutil.Usagef("--%s %q: want a duration (7d, 12h) or a date (2026-11-01, RFC 3339)", flag, v)
+	return time.Time{}, cmdutil.Usagef("--%s %q: want a duration (7d, 1.5d, 2w, 12h) or a date (2026-11-01, RFC 3339)", flag, v)
 }

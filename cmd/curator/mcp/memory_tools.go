@@ -245,7 +245,7 @@ func flatten(prefix string, patch map[string]any, out *[]memory.Set) {
 }
 
 func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
-	opts := memorycmd.CurateOptions{Task: a.Task, DryRun: a.DryRun, DedupPrefix: 40}
+	opts := memorycmd.CurateOptions{Task: a.Task, DryRun: a.DryRun}
 	var err error
 	if opts.From, err = optionalTime("ingestion_time_start", a.IngestionTimeStart); err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 		ArgsUsage: "[BODY | -]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "type", Required: true, Usage: "fact, concept or lesson"},
-			&cli.StringFlag{Name: "brief", Required: true, Usage: "one-line summary (its first 40 characters are the dedup key)"},
+			&cli.StringFlag{Name: "brief", Required: true, Usage: "one-line summary (its first characters, config.yaml memory.dedup_prefix, are the dedup key)"},
 			&cli.StringFlag{Name: "author", Usage: "agent or person who wrote it"},
 			&cli.StringFlag{Name: "tags", Usage: "comma-separated tags"},
 			&cli.IntFlag{Name: "confidence", Value: mdstore.DefaultConfidence, Usage: "content_confidence, 1–5"},

@@ -23,9 +23,10 @@ const memoryPassMemoryLimit = 256 << 20
 type CurateOptions struct {
 	cmdutil.Env
 	// From and To are --from/--to (zero when not given); Task is --task.
-	From, To    time.Time
-	Task        string
-	DryRun      bool
+	From, To time.Time
+	Task     string
+	DryRun   bool
+	// DedupPrefix is --dedup-prefix; 0 means config.yaml memory.dedup_prefix.
 	DedupPrefix int
 	// SkipEmpty saves nothing when the window holds no candidate (watch
 	// mode: a pass another run already made is not made again).
@@ -49,11 +50,11 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 			&cli.StringFlag{Name: "to", Usage: "window end (RFC 3339, exclusive)"},
 			&cli.StringFlag{Name: "task", Usage: "task text holding 整理范围：<start> 到 <end>"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the decisions and change nothing"},
-			&cli.IntFlag{Name: "dedup-prefix", Value: 40, Usage: "runes of brief that make the dedup key"},
+			&cli.IntFlag{Name: "dedup-prefix", Usage: "runes of brief that make the dedup key", DefaultText: "config.yaml memory.dedup_prefix, 40"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := &CurateOptions{Env: f.Env(c), Task: c.String("task"), DryRun: c.Bool("dry-run"), DedupPrefix: c.Int("dedup-prefix")}
-			if opts.DedupPrefix < 1 {
+			if c.IsSet("dedup-prefix") && opts.DedupPrefix < 1 {
 				return cmdutil.Usagef("--dedup-prefix must be at least 1")
 			}
 			var err error
@@ -102,7 +103,11 @@ func Curate(opts *CurateOptions) error {
 	case err != nil:
 		return err
 	}
-	r, err := memory.PreparePass(s, w, memory.Options{DedupPrefix: opts.DedupPrefix, Progress: opts.Progress("reading the window")}, mdstore.NewRunID(now), now)
+	prefix := opts.DedupPrefix
+	if prefix == 0 {
+		prefix = s.Config.Memory.DedupPrefix
+	}
+	r, err := memory.PreparePass(s, w, memory.Options{DedupPrefix: prefix, Progress: opts.Progress("reading the window")}, mdstore.NewRunID(now), now)
 	if err != nil {
 		return err
 	}

@@ -182,10 +182,10 @@ func TestCurateFlags(t *testing.T) {
 		args []string
 		want CurateOptions
 	}{
-		{nil, CurateOptions{DedupPrefix: 40}},
+		{nil, CurateOptions{}}, // DedupPrefix 0: config.yaml memory.dedup_prefix
 		{[]string{"--from", "2026-11-29T09:00:00Z", "--to", "2026-11-29T10:00:00Z", "--dry-run", "--dedup-prefix", "12"},
 			CurateOptions{From: at("2026-11-29T09:00:00Z"), To: at("2026-11-29T10:00:00Z"), DryRun: true, DedupPrefix: 12}},
-		{[]string{"--task", "整理范围：a 到 b"}, CurateOptions{Task: "整理范围：a 到 b", DedupPrefix: 40}},
+		{[]string{"--task", "整理范围：a 到 b"}, CurateOptions{Task: "整理范围：a 到 b"}},
 	} {
 		o, err := parse(t, NewCmdCurate, tc.args...)
 		if err != nil {

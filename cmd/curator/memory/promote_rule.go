@@ -67,7 +67,7 @@ func PromoteRule(opts *PromoteRuleOptions) error {
 	}
 	// a rule file that cannot be read is drawn again
 	existing, _ := s.FindMemory(memory.RuleID(opts.Scenario))
-	d, err := memory.PromoteRule(opts.Scenario, memory.RuleCases(list.Memories, opts.Scenario, 0), opts.Author, existing, s.Now())
+	d, err := memory.PromoteRule(opts.Scenario, memory.RuleCases(list.Memories, opts.Scenario, s.Config.Memory.DedupPrefix), opts.Author, existing, s.Now())
 	if err != nil {
 		return cmdutil.Blocked(err)
 	}

@@ -1,14 +1,13 @@
 package memorycmd
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
+	"github.com/curator-dev/curator/internal/duration"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -40,9 +39,9 @@ func NewCmdPurge(f *cmdutil.Factory, runF func(*PurgeOptions) error) *cli.Comman
 	return &cli.Command{
 		Name:  "purge",
 		Usage: "remove trashed memories older than a duration (history keeps them)",
-		Flags: []cli.Flag{&cli.StringFlag{Name: "older-than", Value: "30d", Usage: "age since trashed.at, e.g. 30d, 12h"}},
+		Flags: []cli.Flag{&cli.StringFlag{Name: "older-than", Value: "30d", Usage: "age since trashed.at: a duration (30d, 1.5d, 2w, 12h)"}},
 		Action: func(c *cli.Context) error {
-			age, err := parseAge(c.String("older-than"))
+			age, err := duration.Parse(c.String("older-than"))
 			if err != nil {
 				return cmdutil.Usagef("--older-than: %v", err)
 			}
@@ -80,16 +79,4 @@ func Purge(opts *PurgeOptions) error {
 		opts.Say("purged %s\n", cmdutil.Plural(len(purged), "entry", "entries"))
 	}
 	return opts.FinishInvalid(list.Invalid)
-}
-
-// parseAge reads a Go duration or a number of days ("30d").
-func parseAge(s string) (time.Duration, error) {
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		var n int
-		if _, err := fmt.Sscanf(d, "%d", &n); err != nil || n < 0 {
-			return 0, fmt.Errorf("%q is not a number of days", s)
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	return time.ParseDuration(s)
 }

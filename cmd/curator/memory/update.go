@@ -2,6 +2,7 @@ package memorycmd
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -9,6 +10,7 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // UpdateOptions are what `memory update` was asked to do.
@@ -70,6 +72,19 @@ func parseSet(kv string) (memory.Set, error) {
 	return memory.Set{Key: key, Value: v}, nil
 }
 
+// refuseSecretKeys refuses an update whose key names hold a secret (they are
+// written into the file and the commit message as much as the values). It
+// runs before anything else reads the keys, so no message repeats one; the
+// key is named with its secret redacted.
+func refuseSecretKeys(p *secrets.Policy, where string, sets []memory.Set) error {
+	for _, set := range sets {
+		if red, fs := p.Redact(set.Key); len(fs) > 0 {
+			return cmdutil.RefuseSecret(where, &secrets.Error{Field: "the key " + strconv.Quote(red), Finding: fs[0]})
+		}
+	}
+	return nil
+}
+
 // Update changes the memory's keys, moves its file where the change says
 // and commits it.
 func Update(opts *UpdateOptions) error {
@@ -79,12 +94,15 @@ func Update(opts *UpdateOptions) error {
 	}
 	defer tx.Close()
 	s := tx.Store
+	if err := refuseSecretKeys(s.Secrets(), "memory update "+opts.ID, opts.Sets); err != nil {
+		return err
+	}
 	m, err := s.FindMemory(opts.ID)
 	if err != nil {
 		return err
 	}
 	now := s.Now()
-	e, err := memory.Update(m, opts.Sets, now)
+	e, err := memory.Update(m, opts.Sets, now, s.Config.Memory.ObservationDays)
 	var fixed *memory.FixedKeyError
 	switch {
 	case errors.As(err, &fixed):

@@ -55,7 +55,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "the branch to sync (the same name on the remote; default: the current branch)"},
 			&cli.IntFlag{Name: "retries", Value: 5, Usage: "how often to fetch and merge again when the remote moved during the push"},
-			&cli.DurationFlag{Name: "timeout", Value: storesync.DefaultTimeout, Usage: "give up a fetch or a push that has not finished in this time (0: wait as long as it takes)"},
+			cmdutil.DurationFlag("timeout", storesync.DefaultTimeout, "give up a fetch or a push that has not finished in this time (0: wait as long as it takes)"),
 			&cli.BoolFlag{Name: "allow-conflicts", Usage: "merge even when both sides changed one key differently: keep ours, record theirs under merge_conflicts"},
 		},
 		Action: func(c *cli.Context) error {
@@ -64,7 +64,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			}
 			opts := &Options{Env: f.Env(c), Remote: c.Args().First(), Branch: c.String("branch"),
 				Retries: c.Int("retries"), AllowConflicts: c.Bool("allow-conflicts"), Backoff: 200 * time.Millisecond,
-				Timeout: c.Duration("timeout")}
+				Timeout: cmdutil.Duration(c, "timeout")}
 			if opts.Timeout < 0 {
 				return cmdutil.Usagef("--timeout cannot be negative")
 			}

@@ -62,10 +62,10 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			&cli.StringFlag{Name: "serve", Usage: "serve the live dashboard on ADDR, e.g. 127.0.0.1:7777"},
 			&cli.BoolFlag{Name: "allow-remote", Usage: "allow --serve on an address other computers can reach"},
 			&cli.StringSliceFlag{Name: "allow-host", Usage: "`NAME` other computers reach the dashboard by (repeatable); requests for any other name are refused with 421"},
-			&cli.DurationFlag{Name: "debounce", Value: 100 * time.Millisecond, Usage: "quiet time that ends a batch of file events"},
-			&cli.DurationFlag{Name: "curate-after", Value: 30 * time.Second, Usage: "quiet time before a memory or context curation runs"},
+			cmdutil.DurationFlag("debounce", 100*time.Millisecond, "quiet time that ends a batch of file events"),
+			cmdutil.DurationFlag("curate-after", 30*time.Second, "quiet time before a memory or context curation runs"),
 			&cli.StringFlag{Name: "curate-flags", Usage: "`FLAGS` of the context curate run, e.g. \"--auto-merge --similarity-threshold 0.9\" (default: none, merges stay proposals)"},
-			&cli.DurationFlag{Name: "poll", Usage: "poll every DURATION instead of using file events (network file systems)"},
+			cmdutil.DurationFlag("poll", 0, "poll every DURATION instead of using file events (network file systems)"),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -74,7 +74,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			opts := &Options{Env: f.Env(c),
 				Pipelines: c.Bool("pipelines"), Memory: c.Bool("memory"), Context: c.Bool("context"),
 				Project: c.String("project"), Home: c.String("home"), Serve: c.String("serve"), AllowHosts: c.StringSlice("allow-host"),
-				Debounce: c.Duration("debounce"), CurateAfter: c.Duration("curate-after"), Poll: c.Duration("poll")}
+				Debounce: cmdutil.Duration(c, "debounce"), CurateAfter: cmdutil.Duration(c, "curate-after"), Poll: cmdutil.Duration(c, "poll")}
 			if !opts.Pipelines && !opts.Memory && !opts.Context {
 				opts.Pipelines, opts.Memory = true, true
 			}

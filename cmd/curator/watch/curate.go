@@ -21,7 +21,7 @@ import (
 // puts the pass off by another quiet time.
 func (w *watcher) curateMemory() {
 	out, env := w.captured()
-	err := memorycmd.Curate(&memorycmd.CurateOptions{Env: env, DedupPrefix: 40, SkipEmpty: true})
+	err := memorycmd.Curate(&memorycmd.CurateOptions{Env: env, SkipEmpty: true})
 	if w.putOff(err, w.memTimer, "memory curation") {
 		return
 	}
