@@ -10,6 +10,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/merge"
 )
@@ -65,7 +66,7 @@ func (r *ResolveReport) Next() string {
 // Resolve merges the store's files of the merge, rebase or cherry-pick git
 // stopped on, from its three commits with sync's rules, writes them and
 // stages them. Paths outside the store that git still marks conflicted
-// are a *BlockedError, with the report filled.
+// are a refuse.BlockedError, with the report filled.
 func Resolve(s *mdstore.Store, req ResolveRequest) (*ResolveReport, error) {
 	tx, err := s.Begin(req.Tx)
 	if err != nil {
@@ -145,7 +146,7 @@ func Resolve(s *mdstore.Store, req ResolveRequest) (*ResolveReport, error) {
 		return nil, err
 	}
 	if len(rep.Unresolved) > 0 {
-		return rep, blocked(fmt.Errorf("still conflicted outside the store: %s; resolve them by hand and `git add` them", list(rep.Unresolved)))
+		return rep, refuse.Blocked(fmt.Errorf("still conflicted outside the store: %s; resolve them by hand and `git add` them", list(rep.Unresolved)))
 	}
 	return rep, nil
 }
@@ -238,7 +239,7 @@ func planResolve(repo *git.Repository, sr Repo, op string, base, ours, theirs pl
 			return nil, nil, ierr
 		}
 		if !settled {
-			return nil, nil, blocked(unparsedSide(repo, op, se, gitPath, base))
+			return nil, nil, refuse.Blocked(unparsedSide(repo, op, se, gitPath, base))
 		}
 		sr.ByHand[se.Path] = true
 		byHand = append(byHand, gitPath)

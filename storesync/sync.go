@@ -14,6 +14,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/merge"
 )
@@ -79,7 +80,7 @@ func (r *SyncReport) Blocked() bool { return r.Result == "blocked" }
 // Retries times. The store's lock is held only while the merge is planned
 // and committed: fetches, pushes and the waits between attempts leave the
 // store to other curator runs. ctx ending stops a fetch or push cleanly
-// (ErrInterrupted). A refusal is a *BlockedError with the report filled.
+// (ErrInterrupted). A refusal is a refuse.BlockedError with the report filled.
 func Sync(ctx context.Context, s *mdstore.Store, req SyncRequest) (*SyncReport, error) {
 	root, prefix, err := s.RepoPlace()
 	if err != nil {
@@ -122,7 +123,7 @@ func Sync(ctx context.Context, s *mdstore.Store, req SyncRequest) (*SyncReport, 
 		}
 		if !errors.Is(err, ErrRejected) {
 			if err != nil && rep.Blocked() {
-				return rep, blocked(err)
+				return rep, refuse.Blocked(err)
 			}
 			if err != nil {
 				return nil, err
@@ -216,7 +217,7 @@ func mergeLocked(req SyncRequest, s *mdstore.Store, rm Remote, theirs plumbing.H
 			rep.OutsideFiles++
 		}
 	}
-	if err := refuse(req, plan, s.Dir, root, rep); err != nil {
+	if err := stopMerge(req, plan, s.Dir, root, rep); err != nil {
 		rep.Result = "blocked"
 		return plumbing.ZeroHash, err
 	}
@@ -231,10 +232,10 @@ func mergeLocked(req SyncRequest, s *mdstore.Store, rm Remote, theirs plumbing.H
 	return plumbing.NewHash(hash), nil
 }
 
-// refuse stops a merge that would lose or overwrite something: files around
+// stopMerge stops a merge that would lose or overwrite something: files around
 // the store that both sides changed, uncommitted edits in a file the merge
 // changes, and (unless allowed) keys both sides changed differently.
-func refuse(req SyncRequest, plan *Plan, storeDir, root string, rep *SyncReport) error {
+func stopMerge(req SyncRequest, plan *Plan, storeDir, root string, rep *SyncReport) error {
 	if len(plan.Outside) > 0 {
 		rep.Refused = plan.Outside
 		return fmt.Errorf("both sides changed %s outside the store (or they are not plain files); nothing was changed: merge with `git pull` (the merge driver merges the store's records), then `curator resolve` if git stops",
@@ -329,7 +330,7 @@ func remoteOf(repo *git.Repository, name, branch string) (Remote, error) {
 			return Remote{}, fmt.Errorf("reading HEAD: %w", err)
 		}
 		if !head.Name().IsBranch() {
-			return Remote{}, &RequestError{errors.New("HEAD is detached: check out a branch or give --branch")}
+			return Remote{}, refuse.Request(errors.New("HEAD is detached: check out a branch or give --branch"))
 		}
 		branch = head.Name().Short()
 	}
@@ -342,7 +343,7 @@ func remoteOf(repo *git.Repository, name, branch string) (Remote, error) {
 		}
 	}
 	if _, err := repo.Remote(name); err != nil {
-		return Remote{}, &RequestError{fmt.Errorf("no git remote %q in this repository (add one with `git remote add %s URL`)", name, name)}
+		return Remote{}, refuse.Requestf("no git remote %q in this repository (add one with `git remote add %s URL`)", name, name)
 	}
 	return Remote{Repo: repo, Name: name, Branch: branch}, nil
 }

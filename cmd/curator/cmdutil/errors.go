@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
@@ -94,9 +95,9 @@ func ExitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &inv):
 		return ExitInvalid
-	case errors.As(err, &u):
+	case errors.As(err, &u), refuse.IsRequest(err):
 		return ExitUsage
-	case errors.As(err, &b):
+	case errors.As(err, &b), refuse.IsBlocked(err):
 		return ExitBlocked
 	case errors.Is(err, mdstore.ErrSecret), errors.Is(err, mdstore.ErrUnreadable):
 		return ExitBlocked

@@ -92,7 +92,7 @@ func Resolve(opts *ResolveOptions) error {
 			d.Program)
 	}
 	if err != nil {
-		return cmdutil.Blocked(err)
+		return err
 	}
 	if !opts.Globals.JSON {
 		opts.Say("next: %s\n", rep.Next())

@@ -2,7 +2,6 @@ package synccmd
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/storesync"
 )
 
@@ -105,19 +105,11 @@ func Sync(opts *Options) error {
 	return report(opts, rep)
 }
 
-// failed prints the report of a refused sync or resolve with --json and
-// gives each error its exit status.
+// failed prints the report of a refused sync or resolve with --json; the
+// error keeps its kind for the exit status.
 func failed(env cmdutil.Env, rep any, err error) error {
-	var b *storesync.BlockedError
-	var r *storesync.RequestError
-	switch {
-	case errors.As(err, &b):
-		if env.Globals.JSON && rep != nil {
-			env.PrintJSON(rep)
-		}
-		return cmdutil.Blocked(err)
-	case errors.As(err, &r):
-		return cmdutil.Usage(err)
+	if refuse.IsBlocked(err) && env.Globals.JSON && rep != nil {
+		env.PrintJSON(rep)
 	}
 	return err
 }
