@@ -218,6 +218,10 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 		w.mu.Unlock()
 		return errors.New("watch: Run called twice")
 	}
+	if w.ended {
+		w.mu.Unlock()
+		return errors.New("watch: Run of a closed Watcher")
+	}
 	w.started = true
 	w.mu.Unlock()
 	defer w.end()
@@ -303,12 +307,31 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 			ticking = false
 			w.scan()
 		case <-w.wake:
+			if w.closed() {
+				return nil
+			}
 		case out <- b:
 			ready = nil
 		case say <- n:
 			queue = queue[1:]
 		}
 	}
+}
+
+// Close releases the watches (the system's notifications, the folders
+// watched) of a Watcher whose Run never started or has ended, and ends a
+// Run still going as its context ending would. It is safe to call more
+// than once; a Watcher closed cannot Run.
+func (w *Watcher) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return nil
+	}
+	w.ended = true
+	w.closeWatches()
+	w.signal()
+	return nil
 }
 
 // end releases the watches when Run returns.
@@ -328,6 +351,13 @@ func (w *Watcher) closeWatches() {
 	clear(w.folders)
 	clear(w.skipped)
 	clear(w.lookouts)
+}
+
+// closed reports whether Close was called.
+func (w *Watcher) closed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ended
 }
 
 // note queues a notice for Run.

@@ -64,6 +64,7 @@ func Watch(opts *Options) error {
 	if w.files, err = watch.New(watch.Options{Debounce: opts.Debounce, Poll: opts.Poll, Skip: w.skip}); err != nil {
 		return err
 	}
+	defer w.files.Close()
 	roots, err := w.start()
 	if err != nil {
 		return err
