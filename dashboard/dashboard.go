@@ -18,7 +18,7 @@ type View struct {
 	Reconstructed                                  bool
 	Confidence                                     string
 	// Hold is why and since when the pipeline is on hold (nil otherwise).
-	Hold       *pipeline.Hold
+	Hold       *pipeline.HoldRecord
 	Phases     []PhaseView
 	Budget     *pipeline.Budget
 	BriefPath  string

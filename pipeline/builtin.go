@@ -81,13 +81,13 @@ var toImplementerInclude = []string{"User Stories", "User Scenarios", "Acceptanc
 // implementer → reviewer: the completion report (the whole artifact: an
 // include entry that names an artifact type keeps all of it), files
 // modified, test results.
-var toReviewer = Transition{
+var toReviewer = TransitionRule{
 	From: "implementer", To: "reviewer", Chunking: ChunkFull, Sources: []string{"completion-report", "spec"},
 	Include: []string{"completion_report", "Files Modified", "Files Changed", "Test Results"},
 	Exclude: append([]string{"Implementation Notes", "Debug Log"}, specExclude...),
 }
 
-var rework = Transition{
+var rework = TransitionRule{
 	From: "reviewer", To: "implementer", Chunking: ChunkFull,
 	Include:  []string{"Summary", "Findings", "Issues", "Required Changes", "Verdict", "Functional Requirements", "Success Criteria", "Acceptance Criteria"},
 	Exclude:  specExclude,
@@ -124,7 +124,7 @@ func Builtin() map[string]*Pipeline {
 			Name:        "sdd",
 			Description: "spec-driven development: spec-writer → implementer (one user story per step) → reviewer",
 			Phases:      []PhaseDef{specWriter, implementer, reviewer},
-			Transitions: []Transition{
+			Transitions: []TransitionRule{
 				{From: "spec-writer", To: "implementer", Chunking: ChunkByUserStory, Sources: []string{"spec"},
 					Include: toImplementerInclude, Exclude: specExclude, Optional: specOptional},
 				toReviewer,
@@ -150,7 +150,7 @@ func Builtin() map[string]*Pipeline {
 						{AnyOf: []string{"Accessibility", "Usability", "Visual", "Findings"}},
 					}}}},
 			},
-			Transitions: []Transition{
+			Transitions: []TransitionRule{
 				// The procedure's rule: ux-research → info-arch, include
 				// [research_summary, personas, key_insights], chunking full.
 				{From: "ux-research", To: "info-arch", Chunking: ChunkFull, Sources: []string{"ux-research"},
@@ -195,7 +195,7 @@ func Builtin() map[string]*Pipeline {
 						{AnyOf: []string{"Regression", "Tests", "Test Results"}},
 					}}}},
 			},
-			Transitions: []Transition{
+			Transitions: []TransitionRule{
 				{From: "reproducer", To: "fixer", Chunking: ChunkFull, Sources: []string{"bug-report"}},
 				{From: "fixer", To: "verifier", Chunking: ChunkFull, Sources: []string{"bug-report", "fix-report"},
 					Include: []string{"Steps to Reproduce", "Reproduction", "Expected", "Actual", "Root Cause", "Fix", "Changes", "Files Modified", "Test Results"}},
@@ -221,7 +221,7 @@ func Builtin() map[string]*Pipeline {
 					}}}},
 				specWriter, implementer, reviewer,
 			},
-			Transitions: []Transition{
+			Transitions: []TransitionRule{
 				{From: "product-manager", To: "architect", Chunking: ChunkFull, Sources: []string{"prd"}},
 				{From: "architect", To: "spec-writer", Chunking: ChunkFull, Sources: []string{"prd", "architecture"},
 					Optional: []string{"Personas", "Alternatives"}},

@@ -81,7 +81,7 @@ func Stories(o *Outline) []*Section {
 // ("completion_report" for a completion-report) keeps the whole artifact.
 // step > 0 with by_user_story chunking keeps story step in full, earlier
 // stories as one line each, and leaves later stories out.
-func curate(c *Chunk, path, typ string, o *Outline, t *Transition, step int) error {
+func curate(c *Chunk, path, typ string, o *Outline, t *TransitionRule, step int) error {
 	stories := map[*Section]int{}
 	if t.Chunking == ChunkByUserStory && step > 0 {
 		list := Stories(o)

@@ -33,7 +33,7 @@ func kinds(c *Chunk) string {
 
 func TestChunkByUserStory(t *testing.T) {
 	o := ParseOutline([]byte(specWithStories(3)))
-	tr := &Transition{Chunking: ChunkByUserStory, Exclude: []string{"Review Checklist"}}
+	tr := &TransitionRule{Chunking: ChunkByUserStory, Exclude: []string{"Review Checklist"}}
 	tests := []struct {
 		step    int
 		want    string
@@ -71,7 +71,7 @@ func TestChunkByUserStory(t *testing.T) {
 func TestChunkFullWithIncludeExclude(t *testing.T) {
 	o := ParseOutline([]byte(specWithStories(2)))
 	c := &Chunk{}
-	tr := &Transition{Chunking: ChunkFull, Include: []string{"User Scenarios", "Functional Requirements"}, Exclude: []string{"Edge Cases"}}
+	tr := &TransitionRule{Chunking: ChunkFull, Include: []string{"User Scenarios", "Functional Requirements"}, Exclude: []string{"Edge Cases"}}
 	if err := curate(c, "spec.md", "spec", o, tr, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestEstimateTokens(t *testing.T) {
 
 func TestCompressionLadder(t *testing.T) {
 	o := ParseOutline([]byte(specWithStories(40)))
-	tr := &Transition{Chunking: ChunkByUserStory, Optional: []string{"Edge Cases"}}
+	tr := &TransitionRule{Chunking: ChunkByUserStory, Optional: []string{"Edge Cases"}}
 	render := func(window int) *BriefData {
 		c := &Chunk{}
 		if err := curate(c, "spec.md", "spec", o, tr, 30); err != nil {

@@ -27,10 +27,10 @@ var ErrUnknown = errors.New("unknown")
 // Pipeline is one pipeline type: its phases in order and the rules of each
 // handoff.
 type Pipeline struct {
-	Name        string       `json:"name,omitempty"`
-	Description string       `json:"description,omitempty"`
-	Phases      []PhaseDef   `json:"phases,omitempty"`
-	Transitions []Transition `json:"transitions,omitempty"`
+	Name        string           `json:"name,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Phases      []PhaseDef       `json:"phases,omitempty"`
+	Transitions []TransitionRule `json:"transitions,omitempty"`
 }
 
 // PhaseDef is one phase: who works in it, and what it must produce.
@@ -92,9 +92,9 @@ type PatternRule struct {
 	AnyOf []string `json:"any_of"`
 }
 
-// Transition is the rule of one handoff: which sections of the earlier
+// TransitionRule is the rule of one handoff: which sections of the earlier
 // artifacts go to the next agent and how they are cut.
-type Transition struct {
+type TransitionRule struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	// Include keeps only sections whose heading matches (empty: all);
@@ -208,7 +208,7 @@ func mergePipeline(name string, base, p *Pipeline) (*Pipeline, error) {
 	out := &Pipeline{Name: name}
 	if base != nil {
 		*out = *base
-		out.Transitions = append([]Transition(nil), base.Transitions...)
+		out.Transitions = append([]TransitionRule(nil), base.Transitions...)
 	}
 	if p.Description != "" {
 		out.Description = p.Description
@@ -293,7 +293,7 @@ func (p *Pipeline) Phase(name string) (int, *PhaseDef, error) {
 
 // Transition returns the rule of the handoff from→to. A transition from a
 // step-wise phase to itself (the next step) uses the rule that leads into it.
-func (p *Pipeline) Transition(from, to string) (*Transition, error) {
+func (p *Pipeline) Transition(from, to string) (*TransitionRule, error) {
 	if _, _, err := p.Phase(from); err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func (p *Pipeline) Transition(from, to string) (*Transition, error) {
 		}
 	}
 	if to == Done && p.Phases[len(p.Phases)-1].Name == from {
-		return &Transition{From: from, To: Done}, nil
+		return &TransitionRule{From: from, To: Done}, nil
 	}
 	var known []string
 	for _, t := range p.Transitions {

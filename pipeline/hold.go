@@ -8,10 +8,10 @@ import (
 // ErrOnHold means a handoff was asked of a pipeline that is on hold.
 var ErrOnHold = errors.New("pipeline is on hold")
 
-// Hold puts a pipeline on hold: overall_status becomes on-hold, with the
+// hold puts a pipeline on hold: overall_status becomes on-hold, with the
 // reason and the time recorded, until Continue. A pipeline on hold makes no
 // handoff; status, resume and refresh still work.
-func (e *Env) Hold(req ProjectRequest, reason string) (*Report, error) {
+func (e *Env) hold(req ProjectRequest, reason string) (*Report, error) {
 	l, st, err := e.openState(req.Project)
 	if err != nil {
 		return nil, err
@@ -21,7 +21,7 @@ func (e *Env) Hold(req ProjectRequest, reason string) (*Report, error) {
 	}
 	r := &Report{Mode: "hold", Project: req.Project}
 	if st.Hold == nil {
-		st.Hold = &Hold{Since: stamp(e.now()), Status: st.OverallStatus}
+		st.Hold = &HoldRecord{Since: stamp(e.now()), Status: st.OverallStatus}
 	}
 	if reason != "" {
 		st.Hold.Reason = reason
@@ -31,9 +31,9 @@ func (e *Env) Hold(req ProjectRequest, reason string) (*Report, error) {
 	return r, e.finish(r, st, l.Raw)
 }
 
-// Continue takes a pipeline off hold: it goes back to the overall status it
+// unhold takes a pipeline off hold: it goes back to the overall status it
 // had (in-progress or blocked).
-func (e *Env) Continue(req ProjectRequest) (*Report, error) {
+func (e *Env) unhold(req ProjectRequest) (*Report, error) {
 	l, st, err := e.openState(req.Project)
 	if err != nil {
 		return nil, err
@@ -51,12 +51,12 @@ func (e *Env) Continue(req ProjectRequest) (*Report, error) {
 	return r, e.finish(r, st, l.Raw)
 }
 
-// Skip marks a phase skipped (with the reason as its summary). When it is
+// skip marks a phase skipped (with the reason as its summary). When it is
 // the current phase, the pipeline moves on to the next phase that is
 // neither completed nor skipped (or is completed when there is none); a
 // handoff may then pass over the skipped phase. A completed phase is not
 // skipped (restart it first).
-func (e *Env) Skip(req ProjectRequest, phase, reason string) (*Report, error) {
+func (e *Env) skip(req ProjectRequest, phase, reason string) (*Report, error) {
 	l, st, err := e.openState(req.Project)
 	if err != nil {
 		return nil, err

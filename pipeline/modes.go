@@ -15,9 +15,9 @@ type ProjectRequest struct {
 	WorkDir string
 }
 
-// Status reports the state and the drift of its validated artifacts; it
+// status reports the state and the drift of its validated artifacts; it
 // changes nothing.
-func (e *Env) Status(req ProjectRequest) (*Report, error) {
+func (e *Env) status(req ProjectRequest) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
@@ -39,13 +39,13 @@ func (e *Env) Status(req ProjectRequest) (*Report, error) {
 	return r, nil
 }
 
-// Resume picks a pipeline up where it stands: it loads the state (or
+// resume picks a pipeline up where it stands: it loads the state (or
 // reconstructs it from the artifacts when it is missing or corrupt), finds
 // the current phase and step, validates the current phase's artifacts as
 // they are now (drift included), writes a fresh brief for the current phase
 // and step, and saves the state and the dashboard. It never advances the
 // pipeline; a completed pipeline gets no brief.
-func (e *Env) Resume(req ProjectRequest) (*Report, error) {
+func (e *Env) resume(req ProjectRequest) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
@@ -101,9 +101,9 @@ func (e *Env) Resume(req ProjectRequest) (*Report, error) {
 	return r, e.finish(r, st, l.Raw)
 }
 
-// Reconstruct infers the state from the artifacts on disk and writes it,
+// reconstruct infers the state from the artifacts on disk and writes it,
 // keeping every phase the old state says is completed.
-func (e *Env) Reconstruct(req ProjectRequest) (*Report, error) {
+func (e *Env) reconstruct(req ProjectRequest) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
@@ -170,10 +170,10 @@ func (e *Env) reconstructed(req ProjectRequest, l *loaded) (*Report, *State, err
 	return r, st, nil
 }
 
-// Refresh writes a new brief for the current phase and step from the
+// refresh writes a new brief for the current phase and step from the
 // artifacts as they are now. It never changes the state and never
 // reconstructs it.
-func (e *Env) Refresh(req ProjectRequest) (*Report, error) {
+func (e *Env) refresh(req ProjectRequest) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
@@ -202,9 +202,9 @@ func (e *Env) Refresh(req ProjectRequest) (*Report, error) {
 
 // leadingTransition is the rule that leads into phase num: the one from the
 // phase before it, else any one into it, else a plain full handoff.
-func leadingTransition(p *Pipeline, num int) *Transition {
+func leadingTransition(p *Pipeline, num int) *TransitionRule {
 	to := p.Phases[num-1].Name
-	var any *Transition
+	var any *TransitionRule
 	for i := range p.Transitions {
 		t := &p.Transitions[i]
 		if t.To != to {
@@ -220,12 +220,12 @@ func leadingTransition(p *Pipeline, num int) *Transition {
 	if any != nil {
 		return any
 	}
-	return &Transition{From: to, To: to, Chunking: ChunkFull}
+	return &TransitionRule{From: to, To: to, Chunking: ChunkFull}
 }
 
-// Restart sends the named phase and every later one back to pending and
+// restart sends the named phase and every later one back to pending and
 // invalidates their validations; no artifact file is touched.
-func (e *Env) Restart(req ProjectRequest, phase string) (*Report, error) {
+func (e *Env) restart(req ProjectRequest, phase string) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err
@@ -264,10 +264,10 @@ func (e *Env) Restart(req ProjectRequest, phase string) (*Report, error) {
 	return r, e.finish(r, st, l.Raw)
 }
 
-// Validate checks the artifacts of one phase (default: the current phase,
+// validate checks the artifacts of one phase (default: the current phase,
 // or every phase when there is no state). It changes nothing; Checks tell
 // what failed.
-func (e *Env) Validate(req ProjectRequest, phase string) (*Report, error) {
+func (e *Env) validate(req ProjectRequest, phase string) (*Report, error) {
 	l, err := e.open(req.Project)
 	if err != nil {
 		return nil, err

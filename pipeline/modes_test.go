@@ -87,7 +87,7 @@ func (f *fixture) apply(r *Report) {
 
 func (f *fixture) transition(from, to string, step int) (*Report, error) {
 	f.t.Helper()
-	r, err := f.env.Transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: from, To: to, Step: step, ProjectPath: f.project})
+	r, err := f.env.transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: from, To: to, Step: step, ProjectPath: f.project})
 	if r != nil {
 		f.apply(r)
 	}
@@ -157,16 +157,16 @@ func TestTransitionLifecycle(t *testing.T) {
 	}
 	// Drift: the spec changes after it was validated.
 	f.write("specs/001-shop/spec.md", pad(specWithStories(3), 700)+"\n## Success Criteria\n- faster\n")
-	s, err := f.env.Status(ProjectRequest{Project: "shop"})
+	s, err := f.env.status(ProjectRequest{Project: "shop"})
 	if err != nil || len(s.Drift) != 1 || s.Drift[0].Path != "specs/001-shop/spec.md" || s.Drift[0].Change != "modified" {
 		t.Fatalf("drift: %+v %v", s.Drift, err)
 	}
 	// Touching a file without changing it is no drift.
 	os.Chtimes(filepath.Join(f.project, "completion-report.md"), time.Now(), time.Now().Add(time.Hour))
-	if s, _ := f.env.Status(ProjectRequest{Project: "shop"}); len(s.Drift) != 1 {
+	if s, _ := f.env.status(ProjectRequest{Project: "shop"}); len(s.Drift) != 1 {
 		t.Errorf("a touched file counted as drift: %+v", s.Drift)
 	}
-	rf, err := f.env.Refresh(ProjectRequest{Project: "shop"})
+	rf, err := f.env.refresh(ProjectRequest{Project: "shop"})
 	if err != nil || !strings.Contains(string(rf.Files[0].Data), "Drift: specs/001-shop/spec.md") {
 		t.Fatalf("refresh: %v", err)
 	}
@@ -220,7 +220,7 @@ func TestUnknownNames(t *testing.T) {
 		{Project: "shop", Pipeline: "sdd", From: "writer", To: "implementer"},
 		{Project: "shop", Pipeline: "sdd", From: "spec-writer", To: "reviewer"},
 	} {
-		_, err := f.env.Transition(req)
+		_, err := f.env.transition(req)
 		if !errors.Is(err, ErrUnknown) || !strings.Contains(err.Error(), "known:") {
 			t.Errorf("%+v: %v", req, err)
 		}
@@ -266,7 +266,7 @@ func TestBackupBeforeState(t *testing.T) {
 	}
 	old := read(StateName("shop"))
 	f.write("spec.md", pad(validSpec, 700))
-	r, err := f.env.RecordDrift("shop")
+	r, err := f.env.recordDrift("shop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestCorruptStateKeptAside(t *testing.T) {
 	}
 	p := filepath.Join(f.env.Home.Dir, StateName("shop"))
 	os.WriteFile(p, []byte(`{"pipeline_id": "trunc`), 0o644)
-	r, err := f.env.Resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
+	r, err := f.env.resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +349,7 @@ func TestRestart(t *testing.T) {
 	f.transition("spec-writer", "implementer", 0)
 	f.transition("implementer", "reviewer", 0)
 	before, _ := os.ReadFile(filepath.Join(f.project, "spec.md"))
-	r, err := f.env.Restart(ProjectRequest{Project: "shop"}, "implementer")
+	r, err := f.env.restart(ProjectRequest{Project: "shop"}, "implementer")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +367,7 @@ func TestRestart(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(f.project, "spec.md")); string(after) != string(before) {
 		t.Error("restart touched an artifact")
 	}
-	if _, err := f.env.Restart(ProjectRequest{Project: "shop"}, "nope"); !errors.Is(err, ErrUnknown) {
+	if _, err := f.env.restart(ProjectRequest{Project: "shop"}, "nope"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("unknown phase: %v", err)
 	}
 }
@@ -375,14 +375,14 @@ func TestRestart(t *testing.T) {
 func TestReconstruct(t *testing.T) {
 	f := newFixture(t, 5)
 	// Nothing on disk.
-	r, err := f.env.Reconstruct(ProjectRequest{Project: "shop", ProjectPath: f.project})
+	r, err := f.env.reconstruct(ProjectRequest{Project: "shop", ProjectPath: f.project})
 	if err != nil || r.State.ReconstructionConfidence > 0.3 || r.State.CurrentPhase.PhaseName != "spec-writer" {
 		t.Fatalf("empty: %v %+v", err, r.State)
 	}
 	// spec and completion report: reviewer is next, full confidence.
 	f.write("spec.md", pad(validSpec, 600))
 	f.write("completion-report.md", completionReport)
-	r, err = f.env.Reconstruct(ProjectRequest{Project: "shop", ProjectPath: f.project})
+	r, err = f.env.reconstruct(ProjectRequest{Project: "shop", ProjectPath: f.project})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +394,7 @@ func TestReconstruct(t *testing.T) {
 	// A gap (the spec is gone) lowers the confidence, and never downgrades
 	// what the old state says is completed.
 	os.Remove(filepath.Join(f.project, "spec.md"))
-	r, err = f.env.Reconstruct(ProjectRequest{Project: "shop"})
+	r, err = f.env.reconstruct(ProjectRequest{Project: "shop"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestReconstruct(t *testing.T) {
 	// Another pipeline type is inferred from its artifacts.
 	g := newFixture(t, 5)
 	g.write("bug-report.md", pad("# Bug\n## Steps to Reproduce\n1. go\n## Expected Behavior\nok\n## Actual Behavior\ncrash\n", 300))
-	r, err = g.env.Reconstruct(ProjectRequest{Project: "bug", ProjectPath: g.project})
+	r, err = g.env.reconstruct(ProjectRequest{Project: "bug", ProjectPath: g.project})
 	if err != nil || r.State.PipelineType != "debug" || r.State.CurrentPhase.PhaseName != "fixer" {
 		t.Errorf("debug inferred: %v %+v", err, r.State.CurrentPhase)
 	}
@@ -412,7 +412,7 @@ func TestReconstruct(t *testing.T) {
 
 func TestRefreshNeedsState(t *testing.T) {
 	f := newFixture(t, 5)
-	if _, err := f.env.Refresh(ProjectRequest{Project: "shop"}); !errors.Is(err, ErrNoState) {
+	if _, err := f.env.refresh(ProjectRequest{Project: "shop"}); !errors.Is(err, ErrNoState) {
 		t.Errorf("refresh without state: %v", err)
 	}
 }
@@ -420,7 +420,7 @@ func TestRefreshNeedsState(t *testing.T) {
 func TestPathsRefused(t *testing.T) {
 	f := newFixture(t, 5)
 	for _, name := range []string{"../x", "a/b", "..", ".hidden", "", "a b"} {
-		if _, err := f.env.Transition(TransitionRequest{Project: name, Pipeline: "sdd", From: "spec-writer", To: "implementer", ProjectPath: f.project}); !errors.Is(err, ErrUnsafePath) {
+		if _, err := f.env.transition(TransitionRequest{Project: name, Pipeline: "sdd", From: "spec-writer", To: "implementer", ProjectPath: f.project}); !errors.Is(err, ErrUnsafePath) {
 			t.Errorf("project %q: %v", name, err)
 		}
 	}

@@ -171,3 +171,17 @@ func PortablePath(p, userHome string) string {
 	}
 	return "~/" + filepath.ToSlash(rel)
 }
+
+// AbsPath is a folder as a person gives it (a flag, a tool's argument):
+// a leading "~" or "~/" expanded to the user's home folder userHome, then
+// made absolute against the working directory ("" stays "").
+func AbsPath(p, userHome string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	p, err := ExpandHome(p, userHome)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(p)
+}

@@ -132,7 +132,7 @@ func TestResumeWritesBrief(t *testing.T) {
 	os.Remove(filepath.Join(f.env.Home.Dir, name))
 	f.write("spec.md", strings.Replace(kitSpec, "Tags are free text.", "Tags are free text, at most 20.", 1))
 
-	r, err := f.env.Resume(ProjectRequest{Project: "shop"})
+	r, err := f.env.resume(ProjectRequest{Project: "shop"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestResumeWritesBrief(t *testing.T) {
 
 	// Without a state, resume reconstructs it and writes the brief too.
 	os.Remove(filepath.Join(f.env.Home.Dir, StateName("shop")))
-	r, err = f.env.Resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
+	r, err = f.env.resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestProcedureArtifactPaths(t *testing.T) {
 	}
 	f.write("review-report.html", page)
 	// The rework brief picks the HTML report's sections like markdown ones.
-	r, err = f.env.Transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: "reviewer", To: "implementer"})
+	r, err = f.env.transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: "reviewer", To: "implementer"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +396,7 @@ func TestHomePaths(t *testing.T) {
 	}
 	raw, _ := os.ReadFile(filepath.Join(f.env.Home.Dir, StateName("shop")))
 	mustContain(t, "state file", string(raw), `"project_path": "~/proj"`)
-	s, err := f.env.Status(ProjectRequest{Project: "shop"})
+	s, err := f.env.status(ProjectRequest{Project: "shop"})
 	if err != nil || s.State.ProjectPath != f.project {
 		t.Fatalf("read back: %q, %v", s.State.ProjectPath, err)
 	}
@@ -409,7 +409,7 @@ func TestHoldAndSkip(t *testing.T) {
 	if _, err := f.transition("spec-writer", "implementer", 0); err != nil {
 		t.Fatal(err)
 	}
-	r, err := f.env.Hold(ProjectRequest{Project: "shop"}, "waiting for design")
+	r, err := f.env.hold(ProjectRequest{Project: "shop"}, "waiting for design")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,12 +420,12 @@ func TestHoldAndSkip(t *testing.T) {
 	if _, err := f.transition("spec-writer", "implementer", 2); !errors.Is(err, ErrOnHold) {
 		t.Fatalf("handoff on hold: %v", err)
 	}
-	r, err = f.env.Continue(ProjectRequest{Project: "shop"})
+	r, err = f.env.unhold(ProjectRequest{Project: "shop"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.apply(r)
-	r, err = f.env.Skip(ProjectRequest{Project: "shop"}, "implementer", "")
+	r, err = f.env.skip(ProjectRequest{Project: "shop"}, "implementer", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +473,7 @@ func TestOverBudgetFullHandoffFits(t *testing.T) {
 	cut := false
 	for _, window := range []int{1100, 1300, 1600, 2000, 3000} {
 		f.env.Config.Settings.ContextWindow = window
-		r, err := f.env.Transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: "implementer", To: "reviewer",
+		r, err := f.env.transition(TransitionRequest{Project: "shop", Pipeline: "sdd", From: "implementer", To: "reviewer",
 			SkipRemaining: "only the first story is built here"})
 		if err != nil {
 			t.Fatal(err)

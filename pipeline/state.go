@@ -41,7 +41,7 @@ type State struct {
 	ReconstructionConfidence float64     `json:"reconstruction_confidence"`
 	// Hold is why and since when the pipeline is on hold (curator's
 	// addition; set while overall_status is on-hold).
-	Hold *Hold `json:"hold,omitempty"`
+	Hold *HoldRecord `json:"hold,omitempty"`
 	// LastBrief describes the newest brief (curator's addition to the schema).
 	LastBrief *BriefInfo `json:"last_brief,omitempty"`
 	// Drift is the validated artifacts that changed afterwards, as last
@@ -50,9 +50,9 @@ type State struct {
 	Extra Extra   `json:"-"`
 }
 
-// Hold records a pipeline put on hold: why, since when, and the overall
+// HoldRecord records a pipeline put on hold: why, since when, and the overall
 // status it goes back to when it continues.
-type Hold struct {
+type HoldRecord struct {
 	Reason string `json:"reason,omitempty"`
 	Since  string `json:"since"`
 	Status string `json:"previous_status"`

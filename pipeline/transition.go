@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"github.com/curator-dev/curator/internal/refuse"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,14 +28,14 @@ type TransitionRequest struct {
 	SkipRemaining string
 }
 
-// Transition validates the artifacts of From, updates the state, and writes
+// transition validates the artifacts of From, updates the state, and writes
 // the brief for To: validate → chunk → curate → budget → brief → state →
 // dashboard. When validation fails it returns the blocked state's files and
 // an error wrapping ErrBlocked; a first transition that finds none of the
 // phase's files (run in the wrong folder) returns no files, only the error.
-func (e *Env) Transition(req TransitionRequest) (*Report, error) {
+func (e *Env) transition(req TransitionRequest) (*Report, error) {
 	if req.Step < 0 {
-		return nil, fmt.Errorf("step %d: steps count from 1", req.Step)
+		return nil, refuse.Requestf("step %d: steps count from 1", req.Step)
 	}
 	p, err := e.Config.Pipeline(req.Pipeline)
 	if err != nil {
@@ -250,7 +252,7 @@ func joinInts(ns []int) string {
 
 // brief curates the sources of transition t into the brief of phase toDef
 // (at step for a step-wise phase) and records it in the state.
-func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *PhaseDef, step int, outlines map[string]*Outline, now time.Time) error {
+func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef *PhaseDef, step int, outlines map[string]*Outline, now time.Time) error {
 	toNum, _, _ := p.Phase(toDef.Name)
 	chunking := t.Chunking
 	if chunking == "" {
@@ -354,7 +356,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *Transition, toDef *Pha
 // sources are the validated artifacts a transition curates: those of the
 // types it names, in that order, or else every validated artifact of the
 // phases other than the destination, in phase order.
-func sources(st *State, t *Transition, toNum int) []Artifact {
+func sources(st *State, t *TransitionRule, toNum int) []Artifact {
 	var all []Artifact
 	for _, ph := range st.Phases {
 		if ph.PhaseNumber == toNum && t.From != t.To {

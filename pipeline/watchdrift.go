@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,14 +9,14 @@ import (
 	"strings"
 )
 
-// RecordDrift is the mode that watch runs when a project's files change:
+// recordDrift is the mode that watch runs when a project's files change:
 // it compares every validated artifact with its file and, when what it
 // finds differs from the drift recorded in the state (a new change, a file
 // changed again, or a file back to its validated content), records it in
 // the state and renders the dashboard. A report without files means
 // nothing changed: touching a file without changing its content is no
 // drift, and drift already recorded is not recorded again.
-func (e *Env) RecordDrift(project string) (*Report, error) {
+func (e *Env) recordDrift(project string) (*Report, error) {
 	l, err := e.open(project)
 	if err != nil {
 		return nil, err
@@ -99,8 +100,8 @@ type Followed struct {
 	Artifacts            []string
 }
 
-// Follow reads a project's state for watch mode.
-func (e *Env) Follow(project string) (*Followed, error) {
+// follow reads a project's state for watch mode.
+func (e *Env) follow(project string) (*Followed, error) {
 	l, err := e.open(project)
 	if err != nil {
 		return nil, err
@@ -123,4 +124,84 @@ func (e *Env) Follow(project string) (*Followed, error) {
 		}
 	}
 	return f, nil
+}
+
+// DriftReport is what a drift run of watch did: the reports of the
+// projects whose drift changed, the commit that recorded them ("" none),
+// and the projects that failed, each as an error naming it.
+type DriftReport struct {
+	Changed  []*Report
+	Commit   string
+	Problems []error
+}
+
+// FollowProjects reads, for watch, every project with a state in the home
+// (or only the one named); a project whose state cannot be read is
+// returned in problems and left out.
+func FollowProjects(_ context.Context, e *Env, only string) (followed []*Followed, problems []error, err error) {
+	names, err := e.Home.Projects()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, name := range names {
+		if only != "" && name != only {
+			continue
+		}
+		f, err := e.follow(name)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		followed = append(followed, f)
+	}
+	return followed, problems, nil
+}
+
+// RecordDrift runs the drift mode for each project and saves what changed
+// as one run with s, as every pipeline use-case saves its files: one
+// commit for the whole batch when the home is in the store, atomic writes
+// when it is not, nothing when no drift changed. A project that fails is
+// returned in the report's problems; the others are saved. The report is
+// returned with a failed save's error too, its problems named.
+func RecordDrift(_ context.Context, e *Env, s Saver, projects []string) (*DriftReport, error) {
+	out := &DriftReport{}
+	var files []File
+	for _, p := range projects {
+		r, err := e.recordDrift(p)
+		if err != nil {
+			out.Problems = append(out.Problems, err)
+			continue
+		}
+		fs, err := e.writes(r)
+		if err != nil {
+			out.Problems = append(out.Problems, err)
+			continue
+		}
+		if len(fs) == 0 {
+			continue
+		}
+		files = append(files, fs...)
+		out.Changed = append(out.Changed, r)
+	}
+	if len(files) == 0 {
+		return &DriftReport{Problems: out.Problems}, nil
+	}
+	// One run for the batch: one project's report as it is, several under
+	// one summary naming them all, with every project's decisions.
+	summary := out.Changed[0]
+	if len(out.Changed) > 1 {
+		summary = &Report{Mode: "drift"}
+		names := make([]string, len(out.Changed))
+		for i, r := range out.Changed {
+			names[i] = r.Project
+			summary.Decisions = append(summary.Decisions, r.Decisions...)
+		}
+		summary.Project = strings.Join(names, ", ")
+	}
+	if s == nil {
+		return out, fmt.Errorf("pipeline %s: drift writes no files", summary.Project)
+	}
+	var err error
+	out.Commit, err = s.Save(files, summary.Summary(), summary.Decisions)
+	return out, err
 }

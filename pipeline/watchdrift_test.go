@@ -21,7 +21,7 @@ func TestRecordDrift(t *testing.T) {
 	validated := f.state().Phases[0].Artifacts[0].SHA256
 	record := func() *Report {
 		t.Helper()
-		r, err := f.env.RecordDrift("shop")
+		r, err := f.env.recordDrift("shop")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestRecordDrift(t *testing.T) {
 // TestRecordDriftNeedsState: a project without a state has nothing to watch.
 func TestRecordDriftNeedsState(t *testing.T) {
 	f := newFixture(t, 0)
-	if _, err := f.env.RecordDrift("shop"); err == nil {
+	if _, err := f.env.recordDrift("shop"); err == nil {
 		t.Fatal("no error without a state")
 	}
 }

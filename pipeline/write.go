@@ -17,12 +17,12 @@ func (r *Report) Summary() string {
 	return fmt.Sprintf("pipeline %s: %s", r.Project, r.Mode)
 }
 
-// Writes are the files of a report that are still to be written, in order.
+// writes are the files of a report that are still to be written, in order.
 // Every file is first redacted (RedactFiles: what it redacts is added to
 // the report's warnings); a file whose content is already on disk is left
 // out, and so is a brief that differs from the one on disk only by its
 // **Generated** time; a move never is.
-func (e *Env) Writes(r *Report) ([]File, error) {
+func (e *Env) writes(r *Report) ([]File, error) {
 	RedactFiles(e.secrets(), r)
 	var out []File
 	for _, f := range r.Files {
@@ -38,22 +38,22 @@ func (e *Env) Writes(r *Report) ([]File, error) {
 	return out, nil
 }
 
-// DashboardPage renders a project's dashboard from its state as it is now.
-func (e *Env) DashboardPage(req ProjectRequest) ([]byte, error) {
+// dashboardPage renders a project's dashboard from its state as it is now.
+func (e *Env) dashboardPage(req ProjectRequest) ([]byte, error) {
 	if e.Dashboard == nil {
 		return nil, fmt.Errorf("no dashboard renderer")
 	}
-	r, err := e.Status(req)
+	r, err := e.status(req)
 	if err != nil {
 		return nil, err
 	}
 	return e.renderDashboard(r.State, r)
 }
 
-// DashboardReport is the dashboard mode: the page, as the report's one
+// dashboardReport is the dashboard mode: the page, as the report's one
 // file. The state is not changed.
-func (e *Env) DashboardReport(req ProjectRequest) (*Report, error) {
-	page, err := e.DashboardPage(req)
+func (e *Env) dashboardReport(req ProjectRequest) (*Report, error) {
+	page, err := e.dashboardPage(req)
 	if err != nil {
 		return nil, err
 	}

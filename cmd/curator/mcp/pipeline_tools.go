@@ -2,12 +2,12 @@ package mcpcmd
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
+	"io"
 	"os"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // PipelineStatusArgs are pipeline_status's parameters.
@@ -42,14 +42,9 @@ type ValidateArtifactsArgs struct {
 func (s *Server) addPipelineTools() {
 	tool(s, "pipeline_status", "A project's pipeline state (phases, current phase and step, artifacts) with the drift of its "+
 		"validated artifacts; changes nothing (as `curator pipeline status --json`).",
-		func(_ context.Context, a PipelineStatusArgs) (Result, error) {
-			o, err := s.homeOptions(a.Project, a.Home)
-			if err != nil {
-				return nil, err
-			}
-			return s.run("pipeline_status", func(env cmdutil.Env) error {
-				o.Env = env
-				return pipelinecmd.Status(&pipelinecmd.StatusOptions{HomeOptions: o})
+		func(ctx context.Context, a PipelineStatusArgs) (Result, error) {
+			return s.pipelineTool("pipeline_status", a.Home, false, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+				return pipeline.Status(ctx, h.Env, pipeline.ProjectRequest{Project: a.Project})
 			})
 		})
 	tool(s, "pipeline_transition", "Hand a pipeline over from one phase to the next: validate the artifacts of from, write the "+
@@ -60,48 +55,50 @@ func (s *Server) addPipelineTools() {
 		"required sections; changes nothing and records nothing in the state. Failed checks are an error naming every problem.", s.validateArtifacts)
 }
 
-func (s *Server) pipelineTransition(_ context.Context, a PipelineTransitionArgs) (Result, error) {
-	o, err := s.homeOptions(a.Project, a.Home)
-	if err != nil {
-		return nil, err
-	}
-	if a.Step < 0 {
-		return nil, fmt.Errorf("invalid arguments: step %d: steps count from 1", a.Step)
-	}
-	opts := pipelinecmd.TransitionOptions{Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step, SkipRemaining: a.SkipRemaining}
-	if opts.ProjectPath, err = pipelinecmd.AbsPath(a.ProjectPath); err != nil {
-		return nil, fmt.Errorf("invalid arguments: project_path: %v", err)
-	}
-	return s.run("pipeline_transition", func(env cmdutil.Env) error {
-		o.Env = env
-		opts.HomeOptions = o
-		return pipelinecmd.Transition(&opts)
+func (s *Server) pipelineTransition(ctx context.Context, a PipelineTransitionArgs) (Result, error) {
+	req := pipeline.TransitionRequest{Project: a.Project, Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step,
+		ProjectPath: a.ProjectPath, SkipRemaining: a.SkipRemaining}
+	return s.pipelineTool("pipeline_transition", a.Home, true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Transition(ctx, h.Env, h.Saver(), req)
 	})
 }
 
-func (s *Server) validateArtifacts(_ context.Context, a ValidateArtifactsArgs) (Result, error) {
-	o, err := s.homeOptions(a.Project, a.Home)
-	if err != nil {
-		return nil, err
-	}
-	opts := pipelinecmd.ValidateOptions{Pipeline: a.Pipeline, Phase: a.Phase}
-	if opts.ProjectPath, err = pipelinecmd.AbsPath(a.ProjectPath); err != nil {
-		return nil, fmt.Errorf("invalid arguments: project_path: %v", err)
-	}
-	return s.run("validate_artifacts", func(env cmdutil.Env) error {
-		o.Env = env
-		opts.HomeOptions = o
-		return pipelinecmd.Validate(&opts)
+func (s *Server) validateArtifacts(ctx context.Context, a ValidateArtifactsArgs) (Result, error) {
+	req := pipeline.ValidateRequest{ProjectRequest: pipeline.ProjectRequest{Project: a.Project, ProjectPath: a.ProjectPath, Pipeline: a.Pipeline},
+		Phase: a.Phase}
+	return s.pipelineTool("validate_artifacts", a.Home, false, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Validate(ctx, h.Env, req)
 	})
 }
 
-// homeOptions are a pipeline tool's project and home folder; the home
-// defaults as the command's --home does.
-func (s *Server) homeOptions(project, home string) (pipelinecmd.HomeOptions, error) {
-	if err := pipeline.CheckProject(project); err != nil {
-		return pipelinecmd.HomeOptions{}, fmt.Errorf("invalid arguments: %v", err)
+// pipelineTool runs a pipeline use-case in the home asked for (write:
+// one that saves files) and returns its report as the tool's result; a
+// failed use-case is a tool error with what its exit status means.
+func (s *Server) pipelineTool(name, home string, write bool, use func(*pipelinehome.Home) (*pipeline.ModeReport, error)) (Result, error) {
+	env := s.env(name, io.Discard)
+	userHome, _ := os.UserHomeDir()
+	h, err := pipelinehome.Open(pipelinehome.Options{Store: env.OpenStore, Home: pipelineHome(home), UserHome: userHome,
+		Write: write, Tx: env.TxOptions(), Save: env.SaveOptions()})
+	if err != nil {
+		return nil, toolError(err)
 	}
-	return pipelinecmd.HomeOptions{Project: project, Home: pipelineHome(home)}, nil
+	defer h.Close()
+	r, err := use(h)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return pipelineResult(r)
+}
+
+// pipelineResult is a pipeline use-case's typed report as a tool's
+// structured result (the same JSON document the command prints).
+func pipelineResult(report any) (Result, error) {
+	data, err := json.Marshal(report)
+	if err != nil {
+		return nil, err
+	}
+	res := Result{}
+	return res, json.Unmarshal(data, &res)
 }
 
 // pipelineHome is the home folder asked for, else CURATOR_SDD_HOME ("" is

@@ -13,7 +13,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
-	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/pipeline"
@@ -93,7 +92,8 @@ func (s *Server) readPipelineState(_ context.Context, req *mcp.ReadResourceReque
 		}
 		dir = st.Path("pipelines")
 	}
-	abs, err := pipelinecmd.AbsPath(dir)
+	userHome, _ := os.UserHomeDir()
+	abs, err := pipeline.AbsPath(dir, userHome)
 	if err != nil {
 		return nil, err
 	}

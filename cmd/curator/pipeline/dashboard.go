@@ -31,12 +31,6 @@ type DashboardOptions struct {
 	ctx context.Context
 }
 
-// DashboardReport is the --json output of `pipeline dashboard`.
-type DashboardReport struct {
-	Commit    string `json:"commit"`
-	Dashboard string `json:"dashboard"`
-}
-
 // NewCmdDashboard builds `curator pipeline dashboard`; runF replaces the run in tests.
 func NewCmdDashboard(f *cmdutil.Factory, runF func(*DashboardOptions) error) *cli.Command {
 	return &cli.Command{
@@ -69,55 +63,51 @@ func NewCmdDashboard(f *cmdutil.Factory, runF func(*DashboardOptions) error) *cl
 // Dashboard writes the project's dashboard page (one run when the home is
 // in the store), or serves it live with --serve.
 func Dashboard(opts *DashboardOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
 	h, err := opts.open(opts.Serve == "")
 	if err != nil {
-		return pipelineErr(err)
+		return err
 	}
-	defer h.close()
-	req := pipeline.ProjectRequest{Project: opts.Project}
+	defer h.Close()
+	ctx := context.Background()
 	if opts.Serve != "" {
-		live := dashboard.NewLive(func(string) ([]byte, error) { return h.env.DashboardPage(req) },
-			func() []string { return []string{opts.Project} })
-		return serve(opts, live)
+		project, err := h.Env.ProjectOf(opts.Project)
+		if err != nil {
+			return err
+		}
+		live := dashboard.NewLive(func(string) ([]byte, error) { return pipeline.DashboardPage(ctx, h.Env, project) },
+			func() []string { return []string{project} })
+		return serve(opts, project, live)
 	}
-	r, err := h.env.DashboardReport(req)
-	if err != nil {
-		return pipelineErr(err)
-	}
-	commit, err := h.save(opts.Env, r)
+	r, err := pipeline.Dashboard(ctx, h.Env, h.Saver(), pipeline.ProjectRequest{Project: opts.Project})
 	if err != nil {
 		return err
 	}
-	abs, _ := h.env.Home.Path(pipeline.DashboardName(opts.Project))
 	if opts.Open {
 		opener := "xdg-open"
 		if runtime.GOOS == "darwin" {
 			opener = "open"
 		}
-		if err := exec.Command(opener, abs).Start(); err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "curator: could not open a browser (%v); the dashboard is %s\n", err, abs)
+		if err := exec.Command(opener, r.Dashboard).Start(); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "curator: could not open a browser (%v); the dashboard is %s\n", err, r.Dashboard)
 		}
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(DashboardReport{Commit: commit, Dashboard: abs})
+		return opts.PrintJSON(r)
 	}
-	opts.Say("%s\n", abs)
+	opts.Say("%s\n", r.Dashboard)
 	return nil
 }
 
 // serve serves the live dashboard, its page fresh at each request, until
 // the command's context ends. Nothing watches the pipeline's files here
 // (curator watch does): a page shows the state as it is when loaded.
-func serve(opts *DashboardOptions, live *dashboard.Live) error {
+func serve(opts *DashboardOptions, project string, live *dashboard.Live) error {
 	ln, err := net.Listen("tcp", opts.Serve)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: live.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	fmt.Fprintf(opts.IO.ErrOut, "Serving the %s dashboard on http://%s/ (Ctrl-C stops)\n", opts.Project, ln.Addr())
+	fmt.Fprintf(opts.IO.ErrOut, "Serving the %s dashboard on http://%s/ (Ctrl-C stops)\n", project, ln.Addr())
 	parent := opts.ctx
 	if parent == nil {
 		parent = context.Background()

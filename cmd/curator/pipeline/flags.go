@@ -2,11 +2,11 @@ package pipelinecmd
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/pipeline"
 )
 
 // HomeOptions are the flags every pipeline command shares: the project and
@@ -22,31 +22,6 @@ type HomeOptions struct {
 
 func projectFlag() cli.Flag {
 	return &cli.StringFlag{Name: "project", Usage: "project name, a plain file name (may be left out when the home holds exactly one pipeline)"}
-}
-
-// needProject fills in Project when --project was left out: the one
-// pipeline of the home. No pipeline, or several, is a usage error.
-func (o *HomeOptions) needProject() error {
-	if o.Project != "" {
-		return nil
-	}
-	h, err := o.open(false)
-	if err != nil {
-		return pipelineErr(err)
-	}
-	defer h.close()
-	names, err := h.env.Home.Projects()
-	if err != nil {
-		return err
-	}
-	switch len(names) {
-	case 1:
-		o.Project = names[0]
-		return nil
-	case 0:
-		return cmdutil.Usagef("--project is needed: %s holds no pipeline yet", h.env.Home.Dir)
-	}
-	return cmdutil.Usagef("--project is needed: %s holds %d pipelines (%s)", h.env.Home.Dir, len(names), strings.Join(names, ", "))
 }
 
 func homeFlag() cli.Flag {
@@ -71,7 +46,7 @@ func homeOptions(f *cmdutil.Factory, c *cli.Context) HomeOptions {
 // projectPath reads --project-path, "~" expanded and made absolute (""
 // when not given).
 func projectPath(c *cli.Context) (string, error) {
-	p, err := AbsPath(c.String("project-path"))
+	p, err := pipeline.AbsPath(c.String("project-path"), userHome())
 	if err != nil {
 		return "", fmt.Errorf("--project-path: %w", err)
 	}

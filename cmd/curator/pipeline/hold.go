@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // HoldOptions are what `pipeline hold`, `continue` and `skip` were asked to do.
@@ -72,27 +75,21 @@ func NewCmdSkip(f *cmdutil.Factory, runF func(*HoldOptions) error) *cli.Command 
 
 // Hold puts the pipeline on hold.
 func Hold(opts *HoldOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Hold(req, opts.Reason) })
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Hold(context.Background(), h.Env, h.Saver(), pipeline.HoldRequest{Project: opts.Project, Reason: opts.Reason})
+	})
 }
 
 // Continue takes the pipeline off hold.
 func Continue(opts *HoldOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Continue(req) })
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Continue(context.Background(), h.Env, h.Saver(), pipeline.ProjectRequest{Project: opts.Project})
+	})
 }
 
 // Skip marks a phase skipped.
 func Skip(opts *HoldOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Skip(req, opts.Phase, opts.Reason) })
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Skip(context.Background(), h.Env, h.Saver(), pipeline.PhaseRequest{Project: opts.Project, Phase: opts.Phase, Reason: opts.Reason})
+	})
 }

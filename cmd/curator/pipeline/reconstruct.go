@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // ReconstructOptions are what `pipeline reconstruct` was asked to do.
@@ -38,9 +41,8 @@ func NewCmdReconstruct(f *cmdutil.Factory, runF func(*ReconstructOptions) error)
 // Reconstruct infers the state from the artifacts on disk and writes it;
 // phases the old state says are completed stay completed.
 func Reconstruct(opts *ReconstructOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Reconstruct(req) })
+	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline}
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Reconstruct(context.Background(), h.Env, h.Saver(), req)
+	})
 }

@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // RefreshOptions are what `pipeline refresh` was asked to do.
@@ -30,9 +33,7 @@ func NewCmdRefresh(f *cmdutil.Factory, runF func(*RefreshOptions) error) *cli.Co
 
 // Refresh writes a new brief for the current phase and step.
 func Refresh(opts *RefreshOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Refresh(req) })
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Refresh(context.Background(), h.Env, h.Saver(), pipeline.ProjectRequest{Project: opts.Project})
+	})
 }

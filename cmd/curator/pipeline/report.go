@@ -8,57 +8,12 @@ import (
 	"github.com/curator-dev/curator/pipeline"
 )
 
-// Report is the --json output of a pipeline mode. Paths are absolute.
-type Report struct {
-	// Brief is the brief written (or the current one).
-	Brief     string           `json:"brief,omitempty"`
-	Budget    *pipeline.Budget `json:"budget,omitempty"`
-	Checks    []pipeline.Check `json:"checks"`
-	Commit    string           `json:"commit"`
-	Drift     []pipeline.Drift `json:"drift"`
-	Files     []string         `json:"files"`
-	Home      string           `json:"home"`
-	Mode      string           `json:"mode"`
-	Project   string           `json:"project"`
-	State     *pipeline.State  `json:"state,omitempty"`
-	StateFile string           `json:"state_file,omitempty"`
-	Stories   []pipeline.Story `json:"stories,omitempty"`
-	Warnings  []string         `json:"warnings"`
-}
-
-// newReport is the JSON report of what a mode did in home h.
-func newReport(h pipeline.Home, r *pipeline.Report, commit string) Report {
-	abs := absIn(h)
-	out := Report{Mode: r.Mode, Project: r.Project, Home: h.Dir, Commit: commit,
-		Warnings: cmdutil.NonNil(r.Warnings), Drift: cmdutil.NonNil(r.Drift), Checks: r.Checks,
-		Budget: r.Budget, Stories: r.Stories, Brief: abs(r.BriefPath), Files: []string{}}
-	if r.State != nil {
-		out.State, out.StateFile = r.State, abs(pipeline.StateName(r.Project))
-	}
-	for _, f := range r.Files {
-		out.Files = append(out.Files, abs(f.Name))
-	}
-	return out
-}
-
-// absIn returns the absolute path of a home-relative name ("" for "").
-func absIn(h pipeline.Home) func(string) string {
-	return func(name string) string {
-		if name == "" {
-			return ""
-		}
-		p, _ := h.Path(name)
-		return p
-	}
-}
-
 // printReport prints what a mode did: one JSON document with --json, else
 // lines for a person.
-func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit string) error {
+func printReport(o cmdutil.Env, r *pipeline.ModeReport) error {
 	if o.Globals.JSON {
-		return o.PrintJSON(newReport(h, r, commit))
+		return o.PrintJSON(r)
 	}
-	abs := absIn(h)
 	failed := false
 	for _, c := range r.Checks {
 		failed = failed || !c.OK
@@ -91,8 +46,8 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 			}
 		}
 	}
-	if r.BriefPath != "" {
-		o.Say("Brief: %s\n", abs(r.BriefPath))
+	if r.Brief != "" {
+		o.Say("Brief: %s\n", r.Brief)
 	}
 	if b := r.Budget; b != nil {
 		o.Say("Budget: %s — about %d of %d tokens", budgetMark(o, b.Status)+b.Label, b.Tokens, b.Limit)
@@ -106,13 +61,14 @@ func printReport(o cmdutil.Env, h pipeline.Home, r *pipeline.Report, commit stri
 			o.Say("%s %s\n", o.Mark(cmdutil.StatusWarning), w)
 		}
 	}
+	dashboardFile, _ := pipeline.Home{Dir: r.Home}.Path(pipeline.DashboardName(r.Project))
 	for _, f := range r.Files {
-		if f.Name == pipeline.DashboardName(r.Project) {
-			o.Say("Dashboard: %s\n", abs(f.Name))
+		if f == dashboardFile {
+			o.Say("Dashboard: %s\n", f)
 		}
 	}
-	if commit != "" {
-		o.Say("Commit: %.12s\n", commit)
+	if r.Commit != "" {
+		o.Say("Commit: %.12s\n", r.Commit)
 	}
 	return nil
 }

@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // RestartOptions are what `pipeline restart` was asked to do.
@@ -32,9 +35,7 @@ func NewCmdRestart(f *cmdutil.Factory, runF func(*RestartOptions) error) *cli.Co
 
 // Restart sends a phase and every later one back to pending.
 func Restart(opts *RestartOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Restart(req, opts.Phase) })
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Restart(context.Background(), h.Env, h.Saver(), pipeline.PhaseRequest{Project: opts.Project, Phase: opts.Phase})
+	})
 }

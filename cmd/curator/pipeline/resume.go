@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // ResumeOptions are what `pipeline resume` was asked to do.
@@ -40,9 +43,8 @@ func NewCmdResume(f *cmdutil.Factory, runF func(*ResumeOptions) error) *cli.Comm
 // current phase and step, and the state and dashboard are saved, as one
 // run. A missing or corrupt state is reconstructed from the artifacts.
 func Resume(opts *ResumeOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Resume(req) })
+	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline}
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Resume(context.Background(), h.Env, h.Saver(), req)
+	})
 }

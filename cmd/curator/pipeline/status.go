@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // StatusOptions are what `pipeline status` was asked to do.
@@ -30,9 +33,7 @@ func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cli.Comm
 
 // Status prints the pipeline's state and the drift of its artifacts; it changes nothing.
 func Status(opts *StatusOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project}
-	return opts.run(false, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Status(req) })
+	return opts.run(false, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Status(context.Background(), h.Env, pipeline.ProjectRequest{Project: opts.Project})
+	})
 }

@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // TransitionOptions are what `pipeline transition` was asked to do.
@@ -49,10 +52,9 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 // Transition hands the pipeline over from one phase to the next and
 // records the new state, brief and dashboard as one run.
 func Transition(opts *TransitionOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
 	req := pipeline.TransitionRequest{Project: opts.Project, Pipeline: opts.Pipeline, From: opts.From, To: opts.To,
-		Step: opts.Step, ProjectPath: opts.ProjectPath, WorkDir: workDir(), SkipRemaining: opts.SkipRemaining}
-	return opts.run(true, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Transition(req) })
+		Step: opts.Step, ProjectPath: opts.ProjectPath, SkipRemaining: opts.SkipRemaining}
+	return opts.run(true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Transition(context.Background(), h.Env, h.Saver(), req)
+	})
 }

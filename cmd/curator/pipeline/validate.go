@@ -1,10 +1,13 @@
 package pipelinecmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // ValidateOptions are what `pipeline validate` was asked to do.
@@ -41,9 +44,8 @@ func NewCmdValidate(f *cmdutil.Factory, runF func(*ValidateOptions) error) *cli.
 // Validate checks a phase's artifacts and prints each check; it changes
 // nothing, and failed checks make the exit status 3.
 func Validate(opts *ValidateOptions) error {
-	if err := opts.needProject(); err != nil {
-		return err
-	}
-	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline, WorkDir: workDir()}
-	return opts.run(false, func(e *pipeline.Env) (*pipeline.Report, error) { return e.Validate(req, opts.Phase) })
+	req := pipeline.ProjectRequest{Project: opts.Project, ProjectPath: opts.ProjectPath, Pipeline: opts.Pipeline}
+	return opts.run(false, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
+		return pipeline.Validate(context.Background(), h.Env, pipeline.ValidateRequest{ProjectRequest: req, Phase: opts.Phase})
+	})
 }

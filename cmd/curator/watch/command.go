@@ -12,7 +12,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
-	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	"github.com/curator-dev/curator/dashboard"
 )
 
@@ -126,9 +125,4 @@ func curateFlags(f *cmdutil.Factory, flags string) (*contextcmd.CurateOptions, e
 		return nil, cmdutil.Usagef("--curate-flags %q: %v", flags, err)
 	}
 	return got, nil
-}
-
-// homeOptions are the pipeline options watch reads its pipelines with.
-func (o *Options) homeOptions() pipelinecmd.HomeOptions {
-	return pipelinecmd.HomeOptions{Env: o.Env, Project: o.Project, Home: o.Home}
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	pipelinecmd "github.com/curator-dev/curator/cmd/curator/pipeline"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/pipeline"
 	"github.com/curator-dev/curator/watch"
@@ -31,7 +30,7 @@ type watcher struct {
 	store *mdstore.Store
 	// inbox and pending are the folders of new memories and reflections.
 	inbox, pending string
-	pipes          *pipelinecmd.Watched
+	pipes          *pipelines
 	// projects are the pipeline projects followed now, by name; roots the
 	// project folders under watch.
 	projects map[string]*pipeline.Followed
@@ -151,7 +150,7 @@ func (w *watcher) start() ([]string, error) {
 		return roots, nil
 	}
 	var err error
-	if w.pipes, err = pipelinecmd.Watch(w.opts.homeOptions()); err != nil {
+	if w.pipes, err = openPipelines(w.opts); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(w.pipes.Dir, 0o755); err != nil {
@@ -294,7 +293,7 @@ func (w *watcher) recordDrift(projects map[string]bool) {
 		w.owed = map[string]bool{}
 		return
 	}
-	reports, commit, problems, err := w.pipes.RecordDrift(names)
+	run, err := w.pipes.RecordDrift(names)
 	if busy(err) {
 		w.log.emit(Event{Event: "busy", Message: fmt.Sprintf("%v; drift of %s recorded when it is free", err, strings.Join(names, ", "))})
 		w.driftTimer.Reset(retryAfter)
@@ -304,13 +303,17 @@ func (w *watcher) recordDrift(projects map[string]bool) {
 	if err != nil {
 		w.log.emit(Event{Event: "error", Message: err.Error(), ExitCode: cmdutil.ExitCode(err)})
 	}
-	for _, p := range problems {
+	if run == nil {
+		return
+	}
+	for _, p := range run.Problems {
 		w.log.emit(Event{Event: "error", Message: p.Error()})
 	}
 	if err != nil {
 		return
 	}
-	for _, r := range reports {
+	commit := run.Commit
+	for _, r := range run.Changed {
 		w.written[r.Project] = w.stateSum(r.Project)
 		for _, d := range r.Cleared {
 			w.log.emit(Event{Event: "drift-cleared", Project: r.Project, Phase: d.Phase, Path: d.Path, ValidatedSHA256: d.ValidatedSHA256, Commit: commit})

@@ -1,4 +1,4 @@
-package pipelinecmd
+package pipelinehome
 
 import (
 	"os"
@@ -18,7 +18,7 @@ func TestStoreRun(t *testing.T) {
 		{Name: "pipeline-state-shop.json.corrupt-1", From: "pipeline-state-shop.json", Data: []byte("{")},
 		{Name: "pipeline-state-shop.json", Data: []byte("{}")},
 	}
-	run := storeRun(r, files, "pipelines", at)
+	run := storeRun(r.Summary(), r.Decisions, files, "pipelines", at)
 	want := []mdstore.Change{
 		{Path: "pipelines/pipeline-state-shop.json.corrupt-1", From: "pipelines/pipeline-state-shop.json", Data: []byte("{")},
 		{Path: "pipelines/pipeline-state-shop.json", Data: []byte("{}")},
@@ -30,7 +30,7 @@ func TestStoreRun(t *testing.T) {
 		!run.Commit.At.Equal(at) || run.Commit.RunID == "" {
 		t.Fatalf("commit %+v", run.Commit)
 	}
-	if run := storeRun(r, files[1:], ".", at); run.Changes.Changes[0].Path != "pipeline-state-shop.json" {
+	if run := storeRun(r.Summary(), r.Decisions, files[1:], ".", at); run.Changes.Changes[0].Path != "pipeline-state-shop.json" {
 		t.Fatalf("home at the store's root: %+v", run.Changes.Changes)
 	}
 }
