@@ -27,7 +27,7 @@ func benchMemory(args []string, stdout io.Writer) error {
 	bin := fs.String("curator", "", "curator binary (default: build it)")
 	keep := fs.Bool("keep", false, "keep the temporary stores")
 	runs := fs.Int("runs", 5, "timed windows per store (with --store; the median is reported)")
-	profile := fs.String("cpuprofile", "", "write a CPU profile of the last run on the large store to this file")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the window's run (--entries) or of the last run on the large store (--store) to this file")
 	compare := fs.String("compare", "", "a second curator binary whose runs alternate with the first (with --store)")
 	timing := fs.Bool("timing", false, "print curator's own step times for the last run on each store")
 	if err := fs.Parse(args); err != nil {
@@ -46,18 +46,18 @@ func benchMemory(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var env storeEnv
+	if *profile != "" {
+		p, err := filepath.Abs(*profile)
+		if err != nil {
+			return err
+		}
+		env.profile = []string{"CURATOR_CPUPROFILE=" + p}
+	}
 	switch {
 	case *entries > 0:
-		return benchMemoryWindow(stdout, curator, tmp, *entries)
+		return benchMemoryWindow(stdout, curator, tmp, *entries, env.profile)
 	case *store > 0:
-		var env storeEnv
-		if *profile != "" {
-			p, err := filepath.Abs(*profile)
-			if err != nil {
-				return err
-			}
-			env.profile = []string{"CURATOR_CPUPROFILE=" + p}
-		}
 		if *timing {
 			env.timing = []string{"CURATOR_TIMING=1"}
 		}
@@ -71,7 +71,7 @@ func benchMemory(args []string, stdout io.Writer) error {
 // (curator refuses a window that starts at or after now).
 var hour0 = time.Now().UTC().Truncate(24 * time.Hour).Add(-7 * 24 * time.Hour)
 
-func benchMemoryWindow(w io.Writer, curator, tmp string, n int) error {
+func benchMemoryWindow(w io.Writer, curator, tmp string, n int, profile []string) error {
 	dir := filepath.Join(tmp, "window")
 	s, err := newBenchStore(dir)
 	if err != nil {
@@ -85,7 +85,7 @@ func benchMemoryWindow(w io.Writer, curator, tmp string, n int) error {
 	if err != nil {
 		return err
 	}
-	run, err := timeCmd(dir, nil, curator, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
+	run, err := timeCmd(dir, profile, curator, "--quiet", "memory", "curate", "--from", from.Format(time.RFC3339), "--to", to.Format(time.RFC3339))
 	if err != nil {
 		return err
 	}

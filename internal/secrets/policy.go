@@ -71,14 +71,25 @@ func (p *Policy) Find(text string) []Finding {
 	if text == "" {
 		return nil
 	}
+	return p.find(text, true)
+}
+
+// find is Find; with near, a rule's pattern runs only on an ASCII text
+// where one of its keywords passes the rule's near check (see near.go).
+func (p *Policy) find(text string, near bool) []Finding {
+	near = near && isASCII(text)
 	lower := ""
 	var out []Finding
-	order := map[int]int{}
+	var order map[int]int
 	for ri, r := range p.rules {
 		if lower == "" {
-			lower = strings.ToLower(text)
+			if near {
+				lower = asciiLower(text)
+			} else {
+				lower = strings.ToLower(text)
+			}
 		}
-		if !anyKeyword(lower, r.keywords) {
+		if near && !r.mayMatch(text, lower) || !near && !anyKeyword(lower, r.keywords) {
 			continue
 		}
 		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
@@ -108,6 +119,9 @@ func (p *Policy) Find(text string) []Finding {
 			}
 			line, col := position(text, start)
 			out = append(out, Finding{Rule: r.id, What: r.what, Line: line, Column: col, Start: start, End: end})
+			if order == nil {
+				order = map[int]int{}
+			}
 			order[len(out)-1] = ri
 		}
 	}

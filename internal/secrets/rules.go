@@ -34,6 +34,9 @@ type rule struct {
 	// name) of a rule whose value is group 2: keys such as public_key or
 	// api_version hold no secret.
 	harmlessName *regexp.Regexp
+	// near, when set, tells an occurrence of a keyword that no match of
+	// re can hold, so that most texts skip re (see near.go).
+	near nearFunc
 }
 
 // Rule ids, as they appear in messages and in [REDACTED:<id>].
@@ -112,49 +115,59 @@ var builtinRules = []*rule{
 		re: regexp.MustCompile(tokenStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})`), wordEnd: true,
 		minEntropy: tokenEntropy,
 		// gitleaks allow-lists AWS's documentation keys (…EXAMPLE).
-		notSecret: func(v string) bool { return strings.HasSuffix(v, "EXAMPLE") }},
+		notSecret: func(v string) bool { return strings.HasSuffix(v, "EXAMPLE") }, near: tokenAtLeast(20)},
 	{id: RuleAWSSecretKey, what: "AWS secret access key", keywords: []string{"aws", "secret"},
 		re:         regexp.MustCompile(`(?i)(?:aws[\w.-]{0,20}?(?:secret|sk)|secret[_.-]?access[_.-]?key)[\w.-]{0,20}` + assignmentOperator + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
-		minEntropy: 4},
+		minEntropy: 4, near: assignedWithin(50, 40)},
 	{id: RuleGitHubToken, what: "GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 		re:         regexp.MustCompile(tokenStart + `((?:ghp|gho|ghu|ghs|ghr)_[0-9A-Za-z]{30,}|github_pat_\w{40,})`),
-		minEntropy: tokenEntropy},
+		minEntropy: tokenEntropy, near: tokenAtLeast(34)},
 	{id: RuleGitLabToken, what: "GitLab token", keywords: []string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "gr1348941"},
 		re:         regexp.MustCompile(tokenStart + `((?:glpat|glptt|gldt|glrt|glcbt|glsoat|glffct|glft|glimt|glagent|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9a-z]{9})?|GR1348941[\w-]{20,})`),
-		minEntropy: tokenEntropy},
+		minEntropy: tokenEntropy, near: tokenAtLeast(25)},
 	{id: RuleSlackWebhook, what: "Slack webhook", keywords: []string{"hooks.slack.com"},
 		re: regexp.MustCompile(`((?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})`)},
 	{id: RuleSlackToken, what: "Slack token", keywords: []string{"xox", "xapp-"},
-		re: regexp.MustCompile(tokenStart + `(?i)(xox[abprseo]-[0-9A-Za-z-]{10,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`)},
+		re:   regexp.MustCompile(tokenStart + `(?i)(xox[abprseo]-[0-9A-Za-z-]{10,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`),
+		near: tokenAtLeast(12)},
 	{id: RuleStripeKey, what: "Stripe key", keywords: []string{"sk_", "rk_"},
 		re: regexp.MustCompile(tokenStart + `((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})`), wordEnd: true,
-		minEntropy: 2},
+		minEntropy: 2, near: tokenAtLeast(18)},
 	{id: RuleNPMToken, what: "npm access token", keywords: []string{"npm_"},
 		re: regexp.MustCompile(tokenStart + `(?i)(npm_[a-z0-9]{36})`), wordEnd: true,
-		minEntropy: 2},
+		minEntropy: 2, near: tokenAtLeast(40)},
 	{id: RuleAnthropicKey, what: "Anthropic API key", keywords: []string{"sk-ant-"},
 		re:         regexp.MustCompile(tokenStart + `(sk-ant-[A-Za-z0-9_-]{20,})`),
-		minEntropy: tokenEntropy},
+		minEntropy: tokenEntropy, near: tokenAtLeast(27)},
 	{id: RuleOpenAIKey, what: "OpenAI API key", keywords: []string{"sk-", "t3blbkfj"},
 		re:         regexp.MustCompile(tokenStart + `(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{10,}T3BlbkFJ[A-Za-z0-9_-]{10,})`),
-		minEntropy: tokenEntropy},
+		minEntropy: tokenEntropy, near: openAIToken},
 	{id: RuleGoogleAPIKey, what: "Google API key", keywords: []string{"aiza"},
 		re:         regexp.MustCompile(tokenStart + `(AIza[\w-]{35})`),
-		minEntropy: tokenEntropy},
+		minEntropy: tokenEntropy, near: tokenAtLeast(39)},
 	{id: RuleJWT, what: "JSON web token", keywords: []string{"eyj"},
 		re:         regexp.MustCompile(tokenStart + `(eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}={0,2})`),
-		minEntropy: tokenEntropy},
+		minEntropy: tokenEntropy, near: tokenAtLeast(35)},
 	{id: RuleBearerToken, what: "bearer token", keywords: []string{"bearer"},
 		re:         regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9_\-.=~+/]{20,})`),
-		minEntropy: tokenEntropy, notSecret: genericNotSecret},
+		minEntropy: tokenEntropy, notSecret: genericNotSecret, near: bearerToken},
 	{id: RuleURLCredentials, what: "credentials in a URL", keywords: []string{"://"},
 		re:        regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:([^/\s:@]{3,})@`),
-		notSecret: placeholderValue},
+		notSecret: placeholderValue, near: urlCredentials},
 	{id: RulePasswordAssign, what: "password assignment", keywords: []string{"pass", "pwd"},
 		re:        regexp.MustCompile(`(?i)(?:\bpwd|passw(?:or)?d|passphrase)\w{0,20}["']?\s*(?::=|=>|[:=])\s*("[^"\s]{4,}"|'[^'\s]{4,}'|[^\s"'<>{}(),;\x60\\]{4,})`),
-		notSecret: placeholderValue},
+		notSecret: placeholderValue, near: passwordAssigned},
 	{id: RuleGenericSecret, what: "secret assignment", keywords: []string{"access", "api", "auth", "key", "credential", "creds", "secret", "token"},
 		re: regexp.MustCompile(`(?i)([\w.-]{0,50}?(?:access|auth|api|credential|creds|key|secret|token)[\w.-]{0,20})` + assignmentOperator +
 			`([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})` + valueEnd),
-		group: 2, minEntropy: genericEntropy, notSecret: genericNotSecret, harmlessName: genericNames},
+		group: 2, minEntropy: genericEntropy, notSecret: genericNotSecret, harmlessName: genericNames, near: assignedWithin(20, 10)},
+}
+
+// openAIToken is tokenAtLeast(23) for "sk-"; the older keys hold their
+// keyword in the middle, and are looked for whenever it occurs.
+func openAIToken(text string, at int, kw string) bool {
+	if kw != "sk-" {
+		return true
+	}
+	return tokenAtLeast(23)(text, at, kw)
 }
