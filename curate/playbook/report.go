@@ -27,6 +27,11 @@ type Report struct {
 	// Warnings are what the run wants its reader to know (the similarity
 	// engine fell back to the lexical one).
 	Warnings []string `json:"warnings,omitempty"`
+	// Skipped are the invalid inputs the run left untouched (Invalid
+	// names them in the JSON report).
+	Skipped []*mdstore.InvalidFile `json:"-"`
+	// NothingToChange: the run was no dry run and found nothing to write.
+	NothingToChange bool `json:"-"`
 }
 
 // Report builds the run's report.

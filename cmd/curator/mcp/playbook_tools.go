@@ -112,29 +112,24 @@ func (s *Server) addReflection(_ context.Context, a AddReflectionArgs) (Result, 
 	})
 }
 
-func (s *Server) curatePlaybook(_ context.Context, a CuratePlaybookArgs) (Result, error) {
-	set := playbook.DefaultSettings()
+func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Result, error) {
+	req := playbook.CurateRequest{Settings: playbook.DefaultSettings(), DryRun: a.DryRun == nil || *a.DryRun}
+	set := &req.Settings
 	set.AutoMerge, set.RequireValidation, set.Maintenance = a.AutoMerge, a.RequireValidation, a.Maintenance
 	set.ReflectionID = a.ReflectionID
 	if a.Category != "" {
 		set.Category = playbook.NormCategory(a.Category)
 	}
 	if a.SimilarityThreshold != nil {
-		set.Threshold = *a.SimilarityThreshold
-		if set.Threshold < playbook.MergeFloor || set.Threshold > 1 {
-			return nil, fmt.Errorf("invalid arguments: similarity_threshold %v: want a number from the merge floor %.1f to 1", set.Threshold, playbook.MergeFloor)
-		}
+		set.Threshold, req.ThresholdSet = *a.SimilarityThreshold, true
 	}
 	if a.MinConfidence != nil {
-		set.MinConfidence = *a.MinConfidence
-		if set.MinConfidence < 0 || set.MinConfidence > 1 {
-			return nil, fmt.Errorf("invalid arguments: min_confidence %v: want a number in [0,1]", set.MinConfidence)
-		}
+		set.MinConfidence, req.MinConfidenceSet = *a.MinConfidence, true
 	}
-	opts := contextcmd.CurateOptions{Settings: set, ThresholdSet: a.SimilarityThreshold != nil,
-		MinConfidenceSet: a.MinConfidence != nil, DryRun: a.DryRun == nil || *a.DryRun}
-	return s.run("curate_playbook", func(env cmdutil.Env) error {
-		opts.Env = env
-		return contextcmd.Curate(&opts)
-	})
+	st, saving, err := s.playbookStore("curate_playbook")
+	if err != nil {
+		return nil, err
+	}
+	req.Saving = saving
+	return playbookResult(playbook.Curate(ctx, st, req))
 }
