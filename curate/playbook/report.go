@@ -364,6 +364,8 @@ type StatsReport struct {
 type QueryReport struct {
 	Bullets []QueryResult          `json:"bullets"`
 	Invalid []*mdstore.InvalidFile `json:"invalid"`
+	// Notes are said beside the bullets (the engine fell back to lexical).
+	Notes []string `json:"-"`
 }
 
 // InjectReport is the --json output of inject.
@@ -374,6 +376,8 @@ type InjectReport struct {
 	Bullets        int      `json:"bullets"`
 	Changed        bool     `json:"changed"`
 	File           string   `json:"file"`
+	// Skipped are the bullets that could not be read.
+	Skipped []*mdstore.InvalidFile `json:"-"`
 }
 
 // ExportReport is the --json output of export.
@@ -381,6 +385,8 @@ type ExportReport struct {
 	Bullets int    `json:"bullets"`
 	Format  string `json:"format"`
 	Text    string `json:"text"`
+	// Skipped are the bullets that could not be read.
+	Skipped []*mdstore.InvalidFile `json:"-"`
 }
 
 // ReflectReport is the --json output of reflect.

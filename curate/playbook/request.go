@@ -44,6 +44,14 @@ func checkID(param, id string) error {
 	return nil
 }
 
+// orEmpty is never nil, so JSON reports show [] rather than null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // checkUnit refuses a number outside [0,1].
 func checkUnit(param string, v float64) error {
 	if v < 0 || v > 1 {
