@@ -338,6 +338,9 @@ type ImportReport struct {
 	Read     int      `json:"read"`
 	Refused  []string `json:"refused"`
 	Skipped  int      `json:"skipped"`
+	// Invalid are the inputs left out: the store's bullets that could not
+	// be read, and each bullet of the imported file that was refused.
+	Invalid []*mdstore.InvalidFile `json:"-"`
 }
 
 // NewImportReport describes an import of read bullets.
