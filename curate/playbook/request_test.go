@@ -27,7 +27,10 @@ func TestUseCasesRefuseBadRequests(t *testing.T) {
 		{"similarity_threshold", func() error { _, err := Curate(ctx, s, with(func(s *Settings) { s.Threshold = 0.5 })); return err }},
 		{"similarity_threshold", func() error { _, err := Curate(ctx, s, with(func(s *Settings) { s.Threshold = 1.5 })); return err }},
 		{"min_confidence", func() error { _, err := Curate(ctx, s, with(func(s *Settings) { s.MinConfidence = -0.1 })); return err }},
-		{"reflection_id", func() error { _, err := Curate(ctx, s, with(func(s *Settings) { s.ReflectionID = "../x" })); return err }},
+		{"reflection_id", func() error {
+			_, err := Curate(ctx, s, with(func(s *Settings) { s.ReflectionID = "../x" }))
+			return err
+		}},
 		{"reflection_id", func() error {
 			_, err := Prompt(ctx, s, PromptRequest{ReflectionID: "r 1 ", Settings: good})
 			return err

@@ -127,6 +127,8 @@ func TestQueryFlags(t *testing.T) {
 	}
 	_, err = parse(t, NewCmdQuery, "--limit", "many")
 	wantUsage(t, err, "bad limit")
+	_, err = parse(t, NewCmdQuery, "--limit", "-1")
+	wantUsage(t, err, "negative limit")
 }
 
 func TestStatsFlags(t *testing.T) {
