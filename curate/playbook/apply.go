@@ -2,12 +2,15 @@ package playbook
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -329,4 +332,55 @@ func DefaultLessonConf(c *float64) float64 {
 		return mdstore.DefaultLessonConfidence
 	}
 	return clampUnit(*c)
+}
+
+// ApplyRequest is a curation_actions document to carry out (`context
+// apply`).
+type ApplyRequest struct {
+	// Name is what the document is called in messages (its file, "stdin").
+	Name string
+	Data []byte
+	// ReflectionID is the reflection the document answers ("" the
+	// document's own reflection_id); it moves to merged/.
+	ReflectionID string
+	// DryRun reports the actions and changes nothing.
+	DryRun bool
+	Saving Saving
+}
+
+// Apply carries out the document and moves the reflections it answers to
+// merged/, one commit unless DryRun. The whole document is checked first:
+// a refused one is refuse.Blocked and nothing is written; a reflection id
+// that is not pending is a refused request.
+func Apply(_ context.Context, s *mdstore.Store, req ApplyRequest) (*ActionsReport, error) {
+	if err := checkID("reflection_id", req.ReflectionID); err != nil {
+		return nil, err
+	}
+	tx, err := s.Begin(req.Saving.Tx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	pb, _, invalid, err := Open(s, false, s.Now())
+	if err != nil {
+		return nil, err
+	}
+	res, err := applyRun(s, pb, req.Data, filepath.Base(req.Name), req.ReflectionID)
+	switch {
+	case errors.Is(err, ErrInvalidDocument):
+		return nil, refuse.Blocked(fmt.Errorf("%s: %w", req.Name, err))
+	case errors.Is(err, mdstore.ErrNotFound):
+		return nil, refuse.Request(&ParamError{Param: "reflection_id", Err: err})
+	case err != nil:
+		return nil, err
+	}
+	commit := ""
+	if !req.DryRun {
+		if commit, err = tx.Save(res.Run, req.Saving.Save...); err != nil {
+			return nil, err
+		}
+	}
+	rep := NewActionsReport(res.Actions, commit, invalid)
+	rep.DryRun, rep.ReflectionsMerged, rep.Bullets = req.DryRun, res.Reflections, res.Bullets
+	return &rep, nil
 }

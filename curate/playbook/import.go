@@ -3,16 +3,81 @@ package playbook
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/curator-dev/curator/internal/secrets"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/curator-dev/curator/internal/refuse"
+	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
+
+// ImportRequest is a playbook to import (`context import`).
+type ImportRequest struct {
+	// Name is what the playbook is called in messages (its file, "stdin").
+	Name string
+	Data []byte
+	// Format is ace or kayba.
+	Format string
+	Saving Saving
+}
+
+// Check refuses a format other than ace and kayba.
+func (r ImportRequest) Check() error {
+	if r.Format != "ace" && r.Format != "kayba" {
+		return paramErrorf("format", "want ace or kayba, not %q", r.Format)
+	}
+	return nil
+}
+
+// Import adds the playbook's new bullets, one commit. A playbook that
+// cannot be read is refuse.Blocked; a bullet refused (a secret) is left
+// out and named in Skipped, with the bullets of the store that could not
+// be read.
+func Import(_ context.Context, s *mdstore.Store, req ImportRequest) (*ImportReport, error) {
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	var in []ImportedBullet
+	var err error
+	if req.Format == "kayba" {
+		in, err = ParseKayba(req.Data)
+	} else {
+		in, err = ParseACE(req.Data)
+	}
+	if err != nil {
+		return nil, refuse.Blocked(fmt.Errorf("%s: %w", req.Name, err))
+	}
+	tx, err := s.Begin(req.Saving.Tx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	pb, _, invalid, err := Open(s, false, s.Now())
+	if err != nil {
+		return nil, err
+	}
+	acts, refused, run, err := importRun(s, pb, in, filepath.Base(req.Name))
+	if err != nil {
+		return nil, err
+	}
+	commit, err := tx.Save(run, req.Saving.Save...)
+	if err != nil {
+		return nil, err
+	}
+	rep := NewImportReport(len(in), acts, refused, commit)
+	rep.Invalid = invalid
+	// a refused bullet is an invalid input of the imported file
+	for _, e := range refused {
+		rep.Invalid = append(rep.Invalid, &mdstore.InvalidFile{Path: req.Name, Msg: e.Error()})
+	}
+	return &rep, nil
+}
 
 // ImportedBullet is one bullet read from another playbook format.
 type ImportedBullet struct {

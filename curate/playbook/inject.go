@@ -2,10 +2,13 @@ package playbook
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -119,4 +122,58 @@ func AppendBlock(file []byte, block string) []byte {
 	}
 	out = append(out, block...)
 	return append(out, '\n')
+}
+
+// InjectRequest asks for the top bullets in a file's curator block
+// (`context inject`).
+type InjectRequest struct {
+	// Category limits the bullets ("" all).
+	Category string
+	// Top is how many bullets (at least 1).
+	Top int
+	// File is the file to write into.
+	File string
+}
+
+// Check refuses fewer than one bullet.
+func (r InjectRequest) Check() error {
+	if r.Top < 1 {
+		return paramErrorf("top", "want at least 1, not %d", r.Top)
+	}
+	return nil
+}
+
+// InjectFile rewrites the file's curator block with the top bullets
+// (bullets awaiting review left out); a file the same bullets already
+// hold is not written. A file with one marker only is refused
+// (refuse.Blocked). The file is written, not committed.
+func InjectFile(_ context.Context, s *mdstore.Store, req InjectRequest) (*InjectReport, error) {
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	pb, _, invalid, err := Read(s, false, s.Now())
+	if err != nil {
+		return nil, err
+	}
+	defer s.WriteCaches()
+	top := pb.Top(req.Category, req.Top) // read with their content
+	waiting := pb.AwaitingReview(req.Category)
+	if err := pb.Err(); err != nil {
+		return nil, err
+	}
+	old, err := os.ReadFile(req.File)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	out, err := Inject(old, InjectBlock(top, req.Category))
+	if err != nil {
+		return nil, refuse.Blocked(fmt.Errorf("%s: %w", req.File, err))
+	}
+	changed := string(out) != string(old)
+	if changed {
+		if err := mdstore.WriteFileAtomic(req.File, out, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return &InjectReport{AwaitingReview: orEmpty(waiting), Bullets: len(top), Changed: changed, File: req.File, Skipped: invalid}, nil
 }

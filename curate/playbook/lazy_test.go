@@ -218,7 +218,7 @@ func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
 	for i, b := range list.Active[:16] {
 		text := Sentences(b.Content)[0]
 		for _, limit := range []int{1, 5, 10} {
-			q := Query{Text: text, Limit: limit}
+			q := QueryRequest{Text: text, Limit: limit}
 			if i%4 == 0 {
 				q.Category = b.Category
 			}
@@ -281,7 +281,7 @@ func TestSearchStopsEarlyAsFullScan(t *testing.T) {
 	for i, b := range list.Active[:6] {
 		for _, text := range []string{b.Content, Sentences(b.Content)[0]} {
 			for _, limit := range []int{1, 2, 3, 4, 7} {
-				for _, q := range []Query{{Text: text, Limit: limit}, {Text: text, Limit: limit, Category: b.Category}, {Text: text, Limit: limit, Tags: []string{"t1"}}} {
+				for _, q := range []QueryRequest{{Text: text, Limit: limit}, {Text: text, Limit: limit, Category: b.Category}, {Text: text, Limit: limit, Tags: []string{"t1"}}} {
 					got, want := Search(withMatcher, lex.Score, q), Search(scan, lex.Score, q)
 					if fmt.Sprint(results(got)) != fmt.Sprint(results(want)) {
 						t.Fatalf("bullet %d, query %+v:\nmatcher %v\nscan    %v", i, q, results(got), results(want))

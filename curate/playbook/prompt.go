@@ -1,11 +1,14 @@
 package playbook
 
 import (
+	"bytes"
+	"context"
 	"io"
 	"sort"
 	"strings"
 	"text/template"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/templates"
 )
@@ -89,4 +92,67 @@ func RenderPrompt(w io.Writer, d PromptData) error {
 		return err
 	}
 	return t.Execute(w, d)
+}
+
+// PromptRequest asks for the curation prompt of a pending reflection
+// (`context prompt`, the curate_reflection prompt).
+type PromptRequest struct {
+	// ReflectionID is the pending reflection ("" the oldest).
+	ReflectionID string
+	Settings     Settings
+}
+
+// PromptReport is `context prompt --json`: the prompt and the reflection
+// it is for.
+type PromptReport struct {
+	ReflectionID string `json:"reflection_id"`
+	Prompt       string `json:"prompt"`
+	// Notes are said beside the prompt (the engine fell back to lexical).
+	Notes []string `json:"-"`
+}
+
+// Prompt renders the curation prompt for a pending reflection and its
+// nearest bullets. No pending reflection (or not the one asked for) is a
+// refused request; an engine that fails while it finds the nearest
+// bullets stops it.
+func Prompt(_ context.Context, s *mdstore.Store, req PromptRequest) (*PromptReport, error) {
+	if err := checkID("reflection_id", req.ReflectionID); err != nil {
+		return nil, err
+	}
+	pending, err := s.ListReflections("pending")
+	if err != nil {
+		return nil, err
+	}
+	var r *mdstore.Reflection
+	for _, x := range pending.Reflections {
+		if req.ReflectionID == "" || x.ID == req.ReflectionID {
+			r = x
+			break
+		}
+	}
+	if r == nil {
+		if req.ReflectionID != "" {
+			return nil, refuse.Requestf("no pending reflection %q", req.ReflectionID)
+		}
+		return nil, refuse.Requestf("no pending reflection")
+	}
+	pb, e, _, err := Read(s, true, s.Now())
+	if err != nil {
+		return nil, err
+	}
+	defer s.WriteCaches()
+	data := BuildPrompt(pb, r, req.Settings)
+	if err := CheckEngine(e); err != nil {
+		return nil, err
+	}
+	rep := &PromptReport{ReflectionID: r.ID}
+	if note := EngineNote(e); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
+	var buf bytes.Buffer
+	if err := RenderPrompt(&buf, data); err != nil {
+		return nil, err
+	}
+	rep.Prompt = buf.String()
+	return rep, nil
 }

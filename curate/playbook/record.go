@@ -159,13 +159,13 @@ func answered(s *mdstore.Store, pending []*mdstore.Reflection, acts []Action, al
 	return out, nil
 }
 
-// Apply carries out a curation_actions document (an LLM's answer to the
+// applyRun carries out a curation_actions document (an LLM's answer to the
 // prompt) on pb and builds its run, the reflections it answers moved to
 // merged/: reflectionID (--reflection-id; "" the document's own
 // reflection_id) and those its actions name. A refused document is an
 // error wrapping ErrInvalidDocument; a reflectionID that is not pending is
 // mdstore.ErrNotFound.
-func Apply(s *mdstore.Store, pb *Playbook, data []byte, source, reflectionID string) (*Applied, error) {
+func applyRun(s *mdstore.Store, pb *Playbook, data []byte, source, reflectionID string) (*Applied, error) {
 	pending, err := s.ListReflections("pending")
 	if err != nil {
 		return nil, err
@@ -211,9 +211,9 @@ func (e *RefusedError) Error() string { return e.Err.Error() }
 
 func (e *RefusedError) Unwrap() error { return e.Err }
 
-// Review approves or rejects a bullet (see PlanReview) and builds its run.
+// reviewRun approves or rejects a bullet (see PlanReview) and builds its run.
 // An unknown bullet is mdstore.ErrNotFound; a refused review a *RefusedError.
-func Review(s *mdstore.Store, pb *Playbook, id string, approve bool) ([]Action, *mdstore.Run, error) {
+func reviewRun(s *mdstore.Store, pb *Playbook, id string, approve bool) ([]Action, *mdstore.Run, error) {
 	logs, _, err := s.ReadMergeLogs()
 	if err != nil {
 		return nil, nil, err
@@ -242,9 +242,9 @@ func Review(s *mdstore.Store, pb *Playbook, id string, approve bool) ([]Action, 
 	return acts, run, err
 }
 
-// Import adds the imported bullets to pb (see PlanImport) and builds the
+// importRun adds the imported bullets to pb (see PlanImport) and builds the
 // run; refused are the bullets left out (a secret), one error each.
-func Import(s *mdstore.Store, pb *Playbook, in []ImportedBullet, source string) (acts []Action, refused []error, run *mdstore.Run, err error) {
+func importRun(s *mdstore.Store, pb *Playbook, in []ImportedBullet, source string) (acts []Action, refused []error, run *mdstore.Run, err error) {
 	acts, refused = PlanImport(pb, in, source)
 	for _, a := range acts {
 		if err := pb.Do(a); err != nil {

@@ -138,7 +138,7 @@ func TestReflectRefusesKnownID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, rel, err := Reflect(s, r, data, now)
+	run, rel, err := reflectionRun(s, r, data, now)
 	if err != nil || rel != "context/reflections/pending/r1.md" || !strings.Contains(string(run.Changes.Changes[0].Data), "created_at:") {
 		t.Fatalf("reflect: %v %q %+v", err, rel, run)
 	}
@@ -146,7 +146,7 @@ func TestReflectRefusesKnownID(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ex *ExistsError
-	if _, _, err := Reflect(s, r, data, now); !errors.As(err, &ex) || ex.Path != "context/reflections/merged/r1.json" {
+	if _, _, err := reflectionRun(s, r, data, now); !errors.As(err, &ex) || ex.Path != "context/reflections/merged/r1.json" {
 		t.Fatalf("known id: %v", err)
 	}
 }

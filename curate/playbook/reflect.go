@@ -1,13 +1,66 @@
 package playbook
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/refuse"
+	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
+
+// ReflectRequest is a reflection to store as pending (`context reflect`,
+// the add_reflection tool).
+type ReflectRequest struct {
+	// Name is what the reflection is called in messages (its file,
+	// "stdin"); a name ending in .json reads it as JSON, and a reflection
+	// without an id takes the name's stem unless FreshID.
+	Name string
+	Data []byte
+	// FreshID gives a reflection without an id a fresh one, refl-<UTC
+	// time> (text with no file name: stdin, a tool's argument).
+	FreshID bool
+	Saving  Saving
+}
+
+// Reflect checks the reflection and stores it as pending, one commit. A
+// reflection that fails its checks, holds a secret or has an id already
+// stored is refused (refuse.Blocked) and nothing is stored.
+func Reflect(_ context.Context, s *mdstore.Store, req ReflectRequest) (*ReflectReport, error) {
+	r, err := CheckReflection(s, req.Name, req.Data)
+	var se *secrets.Error
+	if errors.As(err, &se) {
+		return nil, refuse.Blocked(fmt.Errorf("%s: %w; nothing was stored", req.Name, se))
+	}
+	if err != nil {
+		return nil, refuse.Blocked(fmt.Errorf("%w (`curator context reflect --help` shows a whole reflection)", err))
+	}
+	tx, err := s.Begin(req.Saving.Tx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	if req.FreshID && r.Unnamed {
+		FreshID(s, r, s.Now())
+	}
+	run, rel, err := reflectionRun(s, r, req.Data, s.Now())
+	var exists *ExistsError
+	if errors.As(err, &exists) {
+		return nil, refuse.Blocked(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	commit, err := tx.Save(run, req.Saving.Save...)
+	if err != nil {
+		return nil, err
+	}
+	return &ReflectReport{Commit: commit, ID: r.ID, Lessons: len(r.Lessons), Path: rel}, nil
+}
 
 // CheckReflection parses a new reflection (file name and bytes) and checks
 // it: its fields (an *mdstore.InvalidFile), every text it would commit
@@ -34,12 +87,12 @@ func (e *ExistsError) Error() string {
 	return fmt.Sprintf("reflection %s already exists (%s)", e.ID, e.Path)
 }
 
-// Reflect builds the run that stores a checked reflection as pending, and
+// reflectionRun builds the run that stores a checked reflection as pending, and
 // returns it with the reflection's store path. A reflection without
 // created_at is dated now (curate takes reflections in created_at order).
 // An id already stored (pending or merged) is an *ExistsError. The caller
 // holds the store's lock.
-func Reflect(s *mdstore.Store, r *mdstore.Reflection, data []byte, now time.Time) (*mdstore.Run, string, error) {
+func reflectionRun(s *mdstore.Store, r *mdstore.Reflection, data []byte, now time.Time) (*mdstore.Run, string, error) {
 	if p := storedAt(s, r.ID); p != "" {
 		return nil, "", &ExistsError{ID: r.ID, Path: p}
 	}

@@ -27,6 +27,11 @@ type Report struct {
 	// Warnings are what the run wants its reader to know (the similarity
 	// engine fell back to the lexical one).
 	Warnings []string `json:"warnings,omitempty"`
+	// Skipped are the invalid inputs the run left untouched (Invalid
+	// names them in the JSON report).
+	Skipped []*mdstore.InvalidFile `json:"-"`
+	// NothingToChange: the run was no dry run and found nothing to write.
+	NothingToChange bool `json:"-"`
 }
 
 // Report builds the run's report.
@@ -333,6 +338,9 @@ type ImportReport struct {
 	Read     int      `json:"read"`
 	Refused  []string `json:"refused"`
 	Skipped  int      `json:"skipped"`
+	// Invalid are the inputs left out: the store's bullets that could not
+	// be read, and each bullet of the imported file that was refused.
+	Invalid []*mdstore.InvalidFile `json:"-"`
 }
 
 // NewImportReport describes an import of read bullets.
@@ -359,6 +367,8 @@ type StatsReport struct {
 type QueryReport struct {
 	Bullets []QueryResult          `json:"bullets"`
 	Invalid []*mdstore.InvalidFile `json:"invalid"`
+	// Notes are said beside the bullets (the engine fell back to lexical).
+	Notes []string `json:"-"`
 }
 
 // InjectReport is the --json output of inject.
@@ -369,6 +379,8 @@ type InjectReport struct {
 	Bullets        int      `json:"bullets"`
 	Changed        bool     `json:"changed"`
 	File           string   `json:"file"`
+	// Skipped are the bullets that could not be read.
+	Skipped []*mdstore.InvalidFile `json:"-"`
 }
 
 // ExportReport is the --json output of export.
@@ -376,6 +388,8 @@ type ExportReport struct {
 	Bullets int    `json:"bullets"`
 	Format  string `json:"format"`
 	Text    string `json:"text"`
+	// Skipped are the bullets that could not be read.
+	Skipped []*mdstore.InvalidFile `json:"-"`
 }
 
 // ReflectReport is the --json output of reflect.

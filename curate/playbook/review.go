@@ -1,10 +1,55 @@
 package playbook
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 )
+
+// ReviewRequest is a decision on a bullet awaiting validation (`context
+// review approve|reject ID`).
+type ReviewRequest struct {
+	ID      string
+	Approve bool
+	Saving  Saving
+}
+
+// Review records the decision on the bullet, one commit: approve applies
+// its pending merge proposal. An unknown bullet is a refused request; a
+// review the bullet's state does not allow is refuse.Blocked.
+func Review(_ context.Context, s *mdstore.Store, req ReviewRequest) (*ActionsReport, error) {
+	if err := checkID("id", req.ID); err != nil {
+		return nil, err
+	}
+	tx, err := s.Begin(req.Saving.Tx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	pb, _, invalid, err := Open(s, false, s.Now())
+	if err != nil {
+		return nil, err
+	}
+	acts, run, err := reviewRun(s, pb, req.ID, req.Approve)
+	var refused *RefusedError
+	switch {
+	case errors.Is(err, mdstore.ErrNotFound):
+		return nil, refuse.Request(err)
+	case errors.As(err, &refused):
+		return nil, refuse.Blocked(err)
+	case err != nil:
+		return nil, err
+	}
+	commit, err := tx.Save(run, req.Saving.Save...)
+	if err != nil {
+		return nil, err
+	}
+	rep := NewActionsReport(acts, commit, invalid)
+	return &rep, nil
+}
 
 // PlanReview decides what `context review approve|reject ID` does.
 //

@@ -1,6 +1,7 @@
 package playbook
 
 import (
+	"context"
 	"math"
 	"sort"
 	"strings"
@@ -44,15 +45,35 @@ func StatsOf(pb *Playbook) Stats {
 	return st
 }
 
+// StatsRequest asks for the playbook's statistics (`context stats`, the
+// playbook_stats tool and resource).
+type StatsRequest struct{}
+
+// Statistics counts the playbook's bullets and the pending reflections.
+func Statistics(_ context.Context, s *mdstore.Store, _ StatsRequest) (*StatsReport, error) {
+	pb, _, invalid, err := Read(s, false, s.Now())
+	if err != nil {
+		return nil, err
+	}
+	defer s.WriteCaches()
+	pending, err := s.ListReflections("pending")
+	if err != nil {
+		return nil, err
+	}
+	invalid = append(invalid, pending.Invalid...)
+	return &StatsReport{Invalid: orEmpty(invalid), PendingReflections: len(pending.Reflections), Stats: StatsOf(pb)}, nil
+}
+
 // tokens estimates the prompt tokens of a text of n bytes.
 func tokens(n int) int { return (n + 3) / 4 }
 
-// Query selects active bullets.
-type Query struct {
+// QueryRequest selects active bullets (`context query`, the
+// query_playbook tool).
+type QueryRequest struct {
 	Category string
 	Tags     []string // every tag must be present
 	Text     string   // ranked by similarity when set
-	Limit    int
+	Limit    int      // at most this many (0: all)
 }
 
 // QueryResult is a bullet and, for a text query, its similarity.
@@ -65,7 +86,7 @@ type QueryResult struct {
 // (highest first) when set, else by priority, helpful count and id. With
 // a matcher and a limit, a text query reads only the candidates the matcher
 // finds above a similarity that at least q.Limit bullets reach.
-func Search(pb *Playbook, score func(a, b string) float64, q Query) []QueryResult {
+func Search(pb *Playbook, score func(a, b string) float64, q QueryRequest) []QueryResult {
 	if q.Text != "" && q.Limit > 0 && pb.Matcher != nil {
 		if out, ok := searchMatcher(pb, q); ok {
 			return out
@@ -103,7 +124,7 @@ var searchFloors = []float64{0.6, 0.45, 0.3}
 // q.Limit bullets reach one of searchFloors: every bullet it leaves out
 // scores below all of those it returns. False: too few bullets are that
 // similar, and every bullet must be scored.
-func searchMatcher(pb *Playbook, q Query) ([]QueryResult, bool) {
+func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
 	accept := func(id string) bool {
 		b := pb.bullets.get(id)
 		return (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags)

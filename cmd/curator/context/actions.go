@@ -3,20 +3,20 @@ package contextcmd
 import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
-// printActions reports what apply or review did.
-func printActions(env cmdutil.Env, acts []playbook.Action, commit string, invalid []*mdstore.InvalidFile) error {
+// printActions reports what review did (the unreadable files it
+// skipped are named in its JSON report only).
+func printActions(env cmdutil.Env, rep playbook.ActionsReport) error {
 	if env.Globals.JSON {
-		return env.PrintJSON(playbook.NewActionsReport(acts, commit, invalid))
+		return env.PrintJSON(rep)
 	}
-	for _, a := range acts {
+	for _, a := range rep.Actions {
 		env.Say("%s %s: %s\n", a.Type, a.Subject(), a.Reasoning)
 	}
-	if commit != "" {
-		env.Say("Committed %s\n", short(commit))
-	} else if len(acts) == 0 {
+	if rep.Commit != "" {
+		env.Say("Committed %s\n", short(rep.Commit))
+	} else if len(rep.Actions) == 0 {
 		env.Say("Nothing to change.\n")
 	}
 	return nil

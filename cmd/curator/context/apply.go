@@ -1,15 +1,12 @@
 package contextcmd
 
 import (
-	"errors"
-	"fmt"
-	"path/filepath"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // ApplyOptions are what `context apply` was asked to do.
@@ -63,44 +60,26 @@ func Apply(opts *ApplyOptions) error {
 	if err != nil {
 		return err
 	}
-	tx, err := opts.OpenTx()
+	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	defer tx.Close()
-	s := tx.Store
-	pb, _, invalid, err := playbook.Open(s, false, s.Now())
+	rep, err := playbook.Apply(context.Background(), s, playbook.ApplyRequest{Name: name, Data: data,
+		ReflectionID: opts.ReflectionID, DryRun: opts.DryRun, Saving: saving(opts.Env)})
 	if err != nil {
-		return err
+		return cmdutil.FlagError(err)
 	}
-	res, err := playbook.Apply(s, pb, data, filepath.Base(name), opts.ReflectionID)
-	switch {
-	case errors.Is(err, playbook.ErrInvalidDocument):
-		return cmdutil.Blocked(fmt.Errorf("%s: %w", name, err))
-	case errors.Is(err, mdstore.ErrNotFound):
-		return cmdutil.Usage(fmt.Errorf("--reflection-id: %w", err))
-	case err != nil:
-		return err
-	}
-	commit := ""
-	if !opts.DryRun {
-		if commit, err = opts.Save(tx, res.Run); err != nil {
-			return err
-		}
-	}
-	rep := playbook.NewActionsReport(res.Actions, commit, invalid)
-	rep.DryRun, rep.ReflectionsMerged, rep.Bullets = opts.DryRun, res.Reflections, res.Bullets
 	if opts.Globals.JSON {
 		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
 	} else if !opts.Globals.Quiet {
 		rep.WriteText(opts.IO.Out)
-		if commit != "" {
-			opts.Say("Committed %s\n", short(commit))
-		} else if len(res.Actions) == 0 {
+		if rep.Commit != "" {
+			opts.Say("Committed %s\n", short(rep.Commit))
+		} else if len(rep.Actions) == 0 {
 			opts.Say("Nothing to change.\n")
 		}
 	}
-	return opts.FinishInvalid(invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -44,6 +45,11 @@ func readInput(env cmdutil.Env, file string) (string, []byte, error) {
 	}
 	data, err := os.ReadFile(file)
 	return file, data, err
+}
+
+// saving is the store transaction's and save's options of the invocation.
+func saving(env cmdutil.Env) playbook.Saving {
+	return playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions()}
 }
 
 // short is a commit hash as the human output shows it.

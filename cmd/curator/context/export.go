@@ -1,6 +1,9 @@
 package contextcmd
 
 import (
+	"context"
+	"io"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
@@ -10,8 +13,7 @@ import (
 // ExportOptions are what `context export` was asked to do.
 type ExportOptions struct {
 	cmdutil.Env
-	// Format is ace (the one format).
-	Format string
+	playbook.ExportRequest
 }
 
 // NewCmdExport builds `curator context export`; runF replaces the run in tests.
@@ -23,10 +25,10 @@ func NewCmdExport(f *cmdutil.Factory, runF func(*ExportOptions) error) *cli.Comm
 			&cli.StringFlag{Name: "format", Value: "ace", Usage: "ace"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.String("format") != "ace" {
-				return cmdutil.Usagef("--format %q: want ace", c.String("format"))
+			opts := &ExportOptions{Env: f.Env(c), ExportRequest: playbook.ExportRequest{Format: c.String("format")}}
+			if err := opts.Check(); err != nil {
+				return cmdutil.FlagError(err)
 			}
-			opts := &ExportOptions{Env: f.Env(c), Format: c.String("format")}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -41,19 +43,17 @@ func Export(opts *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := s.ListBullets(false)
+	rep, err := playbook.Export(context.Background(), s, opts.ExportRequest)
+	if err != nil {
+		return cmdutil.FlagError(err)
+	}
+	if opts.Globals.JSON {
+		err = opts.PrintJSON(rep)
+	} else {
+		_, err = io.WriteString(opts.IO.Out, rep.Text)
+	}
 	if err != nil {
 		return err
 	}
-	out := playbook.ExportACE(list.Active)
-	if opts.Globals.JSON {
-		if err := opts.PrintJSON(playbook.ExportReport{Bullets: len(list.Active), Format: opts.Format, Text: string(out)}); err != nil {
-			return err
-		}
-		return opts.FinishInvalid(list.Invalid)
-	}
-	if _, err := opts.IO.Out.Write(out); err != nil {
-		return err
-	}
-	return opts.FinishInvalid(list.Invalid)
+	return opts.FinishInvalid(rep.Skipped)
 }

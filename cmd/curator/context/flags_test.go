@@ -117,16 +117,18 @@ func TestReviewFlags(t *testing.T) {
 
 func TestQueryFlags(t *testing.T) {
 	o, err := parse(t, NewCmdQuery)
-	if err != nil || !reflect.DeepEqual(o.Query, playbook.Query{Limit: 20}) {
+	if err != nil || !reflect.DeepEqual(o.Query, playbook.QueryRequest{Limit: 20}) {
 		t.Errorf("defaults: %+v %v", o, err)
 	}
 	o, err = parse(t, NewCmdQuery, "--category", "strategy", "--tags", "a, b,", "--text", "paging", "--limit", "5")
-	want := playbook.Query{Category: "strategy", Tags: []string{"a", "b"}, Text: "paging", Limit: 5}
+	want := playbook.QueryRequest{Category: "strategy", Tags: []string{"a", "b"}, Text: "paging", Limit: 5}
 	if err != nil || !reflect.DeepEqual(o.Query, want) {
 		t.Errorf("flags: %+v %v", o, err)
 	}
 	_, err = parse(t, NewCmdQuery, "--limit", "many")
 	wantUsage(t, err, "bad limit")
+	_, err = parse(t, NewCmdQuery, "--limit", "-1")
+	wantUsage(t, err, "negative limit")
 }
 
 func TestStatsFlags(t *testing.T) {

@@ -1,14 +1,12 @@
 package contextcmd
 
 import (
-	"fmt"
-	"path/filepath"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // ImportOptions are what `context import` was asked to do.
@@ -40,8 +38,8 @@ func NewCmdImport(f *cmdutil.Factory, runF func(*ImportOptions) error) *cli.Comm
 				return err
 			}
 			format := c.String("format")
-			if format != "ace" && format != "kayba" {
-				return cmdutil.Usagef("--format %q: want ace or kayba", format)
+			if err := (playbook.ImportRequest{Format: format}).Check(); err != nil {
+				return cmdutil.FlagError(err)
 			}
 			opts := &ImportOptions{Env: f.Env(c), File: file, Format: format}
 			if runF != nil {
@@ -58,47 +56,23 @@ func Import(opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	var in []playbook.ImportedBullet
-	if opts.Format == "kayba" {
-		in, err = playbook.ParseKayba(data)
-	} else {
-		in, err = playbook.ParseACE(data)
-	}
-	if err != nil {
-		return cmdutil.Blocked(fmt.Errorf("%s: %w", name, err))
-	}
-	tx, err := opts.OpenTx()
+	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	defer tx.Close()
-	s := tx.Store
-	pb, _, invalid, err := playbook.Open(s, false, s.Now())
+	rep, err := playbook.Import(context.Background(), s, playbook.ImportRequest{Name: name, Data: data, Format: opts.Format, Saving: saving(opts.Env)})
 	if err != nil {
-		return err
+		return cmdutil.FlagError(err)
 	}
-	acts, refused, run, err := playbook.Import(s, pb, in, filepath.Base(name))
-	if err != nil {
-		return err
-	}
-	commit, err := opts.Save(tx, run)
-	if err != nil {
-		return err
-	}
-	rep := playbook.NewImportReport(len(in), acts, refused, commit)
 	if opts.Globals.JSON {
 		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
 	} else {
 		opts.Say("Imported %d of %d bullets from %s (%d already present)\n", rep.Imported, rep.Read, name, rep.Skipped)
-		if commit != "" {
-			opts.Say("Committed %s\n", short(commit))
+		if rep.Commit != "" {
+			opts.Say("Committed %s\n", short(rep.Commit))
 		}
 	}
-	// a refused bullet is an invalid input of the imported file
-	for _, e := range refused {
-		invalid = append(invalid, &mdstore.InvalidFile{Path: name, Msg: e.Error()})
-	}
-	return opts.FinishInvalid(invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }

@@ -1,24 +1,20 @@
 package contextcmd
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // InjectOptions are what `context inject` was asked to do.
 type InjectOptions struct {
 	cmdutil.Env
-	// Category limits the bullets ("" all).
-	Category string
-	Top      int
-	File     string
+	playbook.InjectRequest
 }
 
 // NewCmdInject builds `curator context inject`; runF replaces the run in tests.
@@ -34,12 +30,12 @@ func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Comm
 		Description: "Only the block between the markers is curator's; the rest of the file is kept byte for byte.\n" +
 			"Running it again with the same playbook changes nothing. The file is written, not committed.",
 		Action: func(c *cli.Context) error {
-			if c.Int("top") < 1 {
-				return cmdutil.Usagef("--top must be at least 1")
-			}
-			opts := &InjectOptions{Env: f.Env(c), Top: c.Int("top"), File: c.String("file")}
+			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file")}}
 			if c.IsSet("category") {
 				opts.Category = playbook.NormCategory(c.String("category"))
+			}
+			if err := opts.Check(); err != nil {
+				return cmdutil.FlagError(err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -55,46 +51,26 @@ func Inject(opts *InjectOptions) error {
 	if err != nil {
 		return err
 	}
-	pb, _, invalid, err := playbook.Read(s, false, s.Now())
+	rep, err := playbook.InjectFile(context.Background(), s, opts.InjectRequest)
 	if err != nil {
-		return err
-	}
-	defer s.WriteCaches()
-	top := pb.Top(opts.Category, opts.Top) // read with their content
-	waiting := pb.AwaitingReview(opts.Category)
-	if err := pb.Err(); err != nil {
-		return err
-	}
-	old, err := os.ReadFile(opts.File)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	out, err := playbook.Inject(old, playbook.InjectBlock(top, opts.Category))
-	if err != nil {
-		return cmdutil.Blocked(fmt.Errorf("%s: %w", opts.File, err))
-	}
-	changed := string(out) != string(old)
-	if changed {
-		if err := mdstore.WriteFileAtomic(opts.File, out, 0o644); err != nil {
-			return err
-		}
+		return cmdutil.FlagError(err)
 	}
 	if opts.Globals.JSON {
-		if err := opts.PrintJSON(playbook.InjectReport{AwaitingReview: cmdutil.NonNil(waiting), Bullets: len(top), Changed: changed, File: opts.File}); err != nil {
+		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
-		return opts.FinishInvalid(invalid)
+		return opts.FinishInvalid(rep.Skipped)
 	}
-	if changed {
-		opts.Say("Injected %s into %s\n", cmdutil.Plural(len(top), "bullet", "bullets"), opts.File)
+	if rep.Changed {
+		opts.Say("Injected %s into %s\n", cmdutil.Plural(rep.Bullets, "bullet", "bullets"), rep.File)
 	} else {
-		opts.Say("%s is up to date (%s)\n", opts.File, cmdutil.Plural(len(top), "bullet", "bullets"))
+		opts.Say("%s is up to date (%s)\n", rep.File, cmdutil.Plural(rep.Bullets, "bullet", "bullets"))
 	}
-	if len(waiting) > 0 {
+	if waiting := rep.AwaitingReview; len(waiting) > 0 {
 		opts.Say("%s: %s (approve one with `curator context review approve ID`, or reject it)\n",
 			awaitText(len(waiting)), firstIDs(waiting, maxNamed))
 	}
-	return opts.FinishInvalid(invalid)
+	return opts.FinishInvalid(rep.Skipped)
 }
 
 // maxNamed is how many ids a line names before it says how many more.

@@ -1,13 +1,13 @@
 package contextcmd
 
 import (
-	"bytes"
+	"context"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // PromptOptions are what `context prompt` was asked to do.
@@ -29,9 +29,6 @@ func NewCmdPrompt(f *cmdutil.Factory, runF func(*PromptOptions) error) *cli.Comm
 			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf, Usage: "skip lessons under this confidence"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := cmdutil.CheckID("--reflection-id", c.String("reflection-id")); err != nil {
-				return err
-			}
 			opts := &PromptOptions{Env: f.Env(c), ReflectionID: c.String("reflection-id"),
 				Settings: playbook.Settings{Threshold: c.Float64("similarity-threshold"), MinConfidence: c.Float64("min-confidence")}}
 			if runF != nil {
@@ -49,49 +46,16 @@ func Prompt(opts *PromptOptions) error {
 	if err != nil {
 		return err
 	}
-	pending, err := s.ListReflections("pending")
+	rep, err := playbook.Prompt(context.Background(), s, playbook.PromptRequest{ReflectionID: opts.ReflectionID, Settings: opts.Settings})
 	if err != nil {
-		return err
+		return cmdutil.FlagError(err)
 	}
-	var r *mdstore.Reflection
-	for _, x := range pending.Reflections {
-		if opts.ReflectionID == "" || x.ID == opts.ReflectionID {
-			r = x
-			break
-		}
-	}
-	if r == nil {
-		if opts.ReflectionID != "" {
-			return cmdutil.Usagef("no pending reflection %q", opts.ReflectionID)
-		}
-		return cmdutil.Usagef("no pending reflection")
-	}
-	pb, e, _, err := playbook.Read(s, true, s.Now())
-	if err != nil {
-		return err
-	}
-	defer s.WriteCaches()
-	data := playbook.BuildPrompt(pb, r, opts.Settings)
-	if err := playbook.CheckEngine(e); err != nil {
-		return err
-	}
-	if note := playbook.EngineNote(e); note != "" {
+	for _, note := range rep.Notes {
 		opts.Warn("curator: %s\n", note)
 	}
-	var buf bytes.Buffer
-	if err := playbook.RenderPrompt(&buf, data); err != nil {
-		return err
-	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(PromptReport{ReflectionID: r.ID, Prompt: buf.String()})
+		return opts.PrintJSON(rep)
 	}
-	_, err = opts.IO.Out.Write(buf.Bytes())
+	_, err = io.WriteString(opts.IO.Out, rep.Prompt)
 	return err
-}
-
-// PromptReport is `context prompt --json`: the prompt and the reflection
-// it is for.
-type PromptReport struct {
-	ReflectionID string `json:"reflection_id"`
-	Prompt       string `json:"prompt"`
 }

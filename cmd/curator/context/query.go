@@ -1,6 +1,7 @@
 package contextcmd
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // QueryOptions are what `context query` was asked to do.
 type QueryOptions struct {
 	cmdutil.Env
-	Query playbook.Query
+	Query playbook.QueryRequest
 }
 
 // NewCmdQuery builds `curator context query`; runF replaces the run in tests.
@@ -25,12 +26,15 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 			&cli.StringFlag{Name: "category", Usage: "only this category"},
 			&cli.StringFlag{Name: "tags", Usage: "only bullets with all these tags (a,b)"},
 			&cli.StringFlag{Name: "text", Usage: "rank by similarity to this text"},
-			&cli.IntFlag{Name: "limit", Value: 20, Usage: "at most this many"},
+			&cli.IntFlag{Name: "limit", Value: 20, Usage: "at most this many (0: all)"},
 		},
 		Action: func(c *cli.Context) error {
-			q := playbook.Query{Tags: cmdutil.SplitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
+			q := playbook.QueryRequest{Tags: cmdutil.SplitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
 			if c.IsSet("category") {
 				q.Category = playbook.NormCategory(c.String("category"))
+			}
+			if err := q.Check(); err != nil {
+				return cmdutil.FlagError(err)
 			}
 			opts := &QueryOptions{Env: f.Env(c), Query: q}
 			if runF != nil {
@@ -41,49 +45,34 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 	}
 }
 
-// Query prints the bullets that match. An engine that fails while it
-// ranks stops the command.
+// Query prints the bullets that match.
 func Query(opts *QueryOptions) error {
 	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	pb, e, invalid, err := playbook.Read(s, opts.Query.Text != "", s.Now())
+	rep, err := playbook.Query(context.Background(), s, opts.Query)
 	if err != nil {
-		return err
+		return cmdutil.FlagError(err)
 	}
-	defer s.WriteCaches()
-	if e == nil {
-		if e, err = playbook.Engine(s); err != nil {
-			return err
-		}
-	}
-	q := opts.Query
-	res := playbook.Search(pb, e.Score, q)
-	if err := pb.Err(); err != nil {
-		return err
-	}
-	if err := playbook.CheckEngine(e); err != nil {
-		return err
-	}
-	if note := playbook.EngineNote(e); note != "" {
+	for _, note := range rep.Notes {
 		opts.Warn("curator: %s\n", note)
 	}
 	if opts.Globals.JSON {
-		if err := opts.PrintJSON(playbook.QueryReport{Bullets: cmdutil.NonNil(res), Invalid: cmdutil.InvalidList(invalid)}); err != nil {
+		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
-		return opts.FinishInvalid(invalid)
+		return opts.FinishInvalid(rep.Invalid)
 	}
-	for _, r := range res {
+	for _, r := range rep.Bullets {
 		score := ""
-		if q.Text != "" {
+		if opts.Query.Text != "" {
 			score = fmt.Sprintf(" %.3f", r.Score)
 		}
 		opts.Say("[%s]%s (%s, p%d, +%d/-%d) %s\n", r.ID, score, r.Category, r.Priority, r.HelpfulCount, r.HarmfulCount, strings.Join(strings.Fields(r.Content), " "))
 	}
-	if len(res) == 0 {
+	if len(rep.Bullets) == 0 {
 		opts.Say("No bullets match.\n")
 	}
-	return opts.FinishInvalid(invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }

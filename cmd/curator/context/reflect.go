@@ -1,14 +1,12 @@
 package contextcmd
 
 import (
-	"errors"
-	"fmt"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // ReflectOptions are what `context reflect` was asked to do.
@@ -73,50 +71,27 @@ field); a bad one is refused with its file, line and field (exit 3) and nothing 
 reflection whose id is already stored is refused. Read from stdin (- or no FILE) without an id,
 each reflection gets a fresh id, refl-<UTC time>, with -2, -3, … when that one is taken.`
 
-// Reflect checks the reflection and stores it as pending, one commit.
+// Reflect stores the reflection as pending, one commit.
 func Reflect(opts *ReflectOptions) error {
 	name, data, err := readInput(opts.Env, opts.File)
 	if err != nil {
 		return err
 	}
-	if (opts.File == "" || opts.File == "-") && opts.StdinName != "" {
+	stdin := opts.File == "" || opts.File == "-"
+	if stdin && opts.StdinName != "" {
 		name = opts.StdinName
 	}
 	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	r, err := playbook.CheckReflection(s, name, data)
-	var se *secrets.Error
-	if errors.As(err, &se) {
-		return cmdutil.RefuseSecret(name, se)
-	}
-	if err != nil {
-		return cmdutil.Blocked(fmt.Errorf("%w (`curator context reflect --help` shows a whole reflection)", err))
-	}
-	tx, err := opts.Begin(s)
-	if err != nil {
-		return err
-	}
-	defer tx.Close()
-	if stdin := opts.File == "" || opts.File == "-"; stdin && r.Unnamed {
-		playbook.FreshID(s, r, s.Now())
-	}
-	run, rel, err := playbook.Reflect(s, r, data, s.Now())
-	var exists *playbook.ExistsError
-	if errors.As(err, &exists) {
-		return cmdutil.Blocked(err)
-	}
-	if err != nil {
-		return err
-	}
-	commit, err := opts.Save(tx, run)
+	rep, err := playbook.Reflect(context.Background(), s, playbook.ReflectRequest{Name: name, Data: data, FreshID: stdin, Saving: saving(opts.Env)})
 	if err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(playbook.ReflectReport{Commit: commit, ID: r.ID, Lessons: len(r.Lessons), Path: rel})
+		return opts.PrintJSON(rep)
 	}
-	opts.Say("Stored reflection %s (%s) as pending: %s\n", r.ID, cmdutil.Plural(len(r.Lessons), "lesson", "lessons"), rel)
+	opts.Say("Stored reflection %s (%s) as pending: %s\n", rep.ID, cmdutil.Plural(rep.Lessons, "lesson", "lessons"), rep.Path)
 	return nil
 }

@@ -1,13 +1,12 @@
 package contextcmd
 
 import (
-	"errors"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // ReviewOptions are what `context review` was asked to do.
@@ -42,29 +41,13 @@ func NewCmdReview(f *cmdutil.Factory, runF func(*ReviewOptions) error) *cli.Comm
 
 // Review records the decision on the bullet, one commit.
 func Review(opts *ReviewOptions) error {
-	tx, err := opts.OpenTx()
+	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	defer tx.Close()
-	s := tx.Store
-	pb, _, invalid, err := playbook.Open(s, false, s.Now())
+	rep, err := playbook.Review(context.Background(), s, playbook.ReviewRequest{ID: opts.ID, Approve: opts.Approve, Saving: saving(opts.Env)})
 	if err != nil {
 		return err
 	}
-	acts, run, err := playbook.Review(s, pb, opts.ID, opts.Approve)
-	var refused *playbook.RefusedError
-	switch {
-	case errors.Is(err, mdstore.ErrNotFound):
-		return cmdutil.Usage(err)
-	case errors.As(err, &refused):
-		return cmdutil.Blocked(err)
-	case err != nil:
-		return err
-	}
-	commit, err := opts.Save(tx, run)
-	if err != nil {
-		return err
-	}
-	return printActions(opts.Env, acts, commit, invalid)
+	return printActions(opts.Env, *rep)
 }

@@ -1,6 +1,7 @@
 package contextcmd
 
 import (
+	"context"
 	"sort"
 
 	"github.com/urfave/cli/v2"
@@ -35,23 +36,17 @@ func Stats(opts *StatsOptions) error {
 	if err != nil {
 		return err
 	}
-	pb, _, invalid, err := playbook.Read(s, false, s.Now())
+	rep, err := playbook.Statistics(context.Background(), s, playbook.StatsRequest{})
 	if err != nil {
 		return err
 	}
-	defer s.WriteCaches()
-	pending, err := s.ListReflections("pending")
-	if err != nil {
-		return err
-	}
-	invalid = append(invalid, pending.Invalid...)
-	st := playbook.StatsOf(pb)
 	if opts.Globals.JSON {
-		if err := opts.PrintJSON(playbook.StatsReport{Invalid: cmdutil.InvalidList(invalid), PendingReflections: len(pending.Reflections), Stats: st}); err != nil {
+		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
-		return opts.FinishInvalid(invalid)
+		return opts.FinishInvalid(rep.Invalid)
 	}
+	st := rep.Stats
 	opts.Say("Active bullets:       %d\n", st.Active)
 	opts.Say("Archived bullets:     %d\n", st.Archived)
 	cats := make([]string, 0, len(st.ByCategory))
@@ -66,6 +61,6 @@ func Stats(opts *StatsOptions) error {
 	opts.Say("Helpful / harmful:    %d / %d\n", st.Helpful, st.Harmful)
 	opts.Say("Awaiting review:      %d\n", st.ValidationRequired)
 	opts.Say("Estimated tokens:     %d\n", st.Tokens)
-	opts.Say("Pending reflections:  %d\n", len(pending.Reflections))
-	return opts.FinishInvalid(invalid)
+	opts.Say("Pending reflections:  %d\n", rep.PendingReflections)
+	return opts.FinishInvalid(rep.Invalid)
 }

@@ -4,6 +4,7 @@
 // (list_entries, update_long_term, delete_memory, …); the playbook and
 // pipeline tools, the records as resources and the curation prompt are
 // served beside them.
-// Every tool runs the same code as the matching command, under the store's
-// lock, one commit per mutating call.
+// Every tool runs the same code as the matching command (the playbook
+// tools call the playbook's use-cases, as the context commands do), under
+// the store's lock, one commit per mutating call.
 package mcpcmd

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	"github.com/curator-dev/curator/curate/playbook"
 )
 
@@ -54,21 +52,24 @@ func (s *Server) addPlaybookTools() {
 		"from 0.6 up to it merges (a proposal unless auto_merge), below 0.6 adds a bullet. A dry run unless dry_run is false; "+
 		"then one commit. The `curator context curate --json` report.", s.curatePlaybook)
 	tool(s, "playbook_stats", "Playbook statistics: bullets by category, confidence, helpful/harmful counters, pending reflections "+
-		"(as `curator context stats --json`).", func(_ context.Context, _ NoArgs) (Result, error) {
-		return s.run("playbook_stats", func(env cmdutil.Env) error {
-			return contextcmd.Stats(&contextcmd.StatsOptions{Env: env})
-		})
+		"(as `curator context stats --json`).", func(ctx context.Context, _ NoArgs) (Result, error) {
+		return s.playbookStats(ctx)
 	})
 }
 
-func (s *Server) queryPlaybook(_ context.Context, a QueryPlaybookArgs) (Result, error) {
+func (s *Server) playbookStats(ctx context.Context) (Result, error) {
+	st, _, err := s.playbookStore("playbook_stats")
+	if err != nil {
+		return nil, err
+	}
+	return playbookResult(playbook.Statistics(ctx, st, playbook.StatsRequest{}))
+}
+
+func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result, error) {
 	if a.Limit == 0 {
 		a.Limit = defaultQueryLimit
 	}
-	if a.Limit < 0 {
-		return nil, fmt.Errorf("invalid arguments: limit %d: want at least 1", a.Limit)
-	}
-	q := playbook.Query{Text: a.Text, Limit: a.Limit}
+	q := playbook.QueryRequest{Text: a.Text, Limit: a.Limit}
 	for _, t := range a.Tags {
 		if t = strings.TrimSpace(t); t != "" {
 			q.Tags = append(q.Tags, t)
@@ -77,12 +78,14 @@ func (s *Server) queryPlaybook(_ context.Context, a QueryPlaybookArgs) (Result, 
 	if a.Category != "" {
 		q.Category = playbook.NormCategory(a.Category)
 	}
-	return s.run("query_playbook", func(env cmdutil.Env) error {
-		return contextcmd.Query(&contextcmd.QueryOptions{Env: env, Query: q})
-	})
+	st, _, err := s.playbookStore("query_playbook")
+	if err != nil {
+		return nil, err
+	}
+	return playbookResult(playbook.Query(ctx, st, q))
 }
 
-func (s *Server) addReflection(_ context.Context, a AddReflectionArgs) (Result, error) {
+func (s *Server) addReflection(ctx context.Context, a AddReflectionArgs) (Result, error) {
 	if strings.TrimSpace(a.Reflection) == "" {
 		return nil, fmt.Errorf("invalid arguments: reflection is empty")
 	}
@@ -106,35 +109,31 @@ func (s *Server) addReflection(_ context.Context, a AddReflectionArgs) (Result, 
 	default:
 		return nil, fmt.Errorf("invalid arguments: format %q: want markdown or json", a.Format)
 	}
-	return s.run("add_reflection", func(env cmdutil.Env) error {
-		env.IO.In = strings.NewReader(a.Reflection)
-		return contextcmd.Reflect(&contextcmd.ReflectOptions{Env: env, File: "-", StdinName: name})
-	})
+	st, saving, err := s.playbookStore("add_reflection")
+	if err != nil {
+		return nil, err
+	}
+	return playbookResult(playbook.Reflect(ctx, st, playbook.ReflectRequest{Name: name, Data: []byte(a.Reflection), FreshID: true, Saving: saving}))
 }
 
-func (s *Server) curatePlaybook(_ context.Context, a CuratePlaybookArgs) (Result, error) {
-	set := playbook.DefaultSettings()
+func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Result, error) {
+	req := playbook.CurateRequest{Settings: playbook.DefaultSettings(), DryRun: a.DryRun == nil || *a.DryRun}
+	set := &req.Settings
 	set.AutoMerge, set.RequireValidation, set.Maintenance = a.AutoMerge, a.RequireValidation, a.Maintenance
 	set.ReflectionID = a.ReflectionID
 	if a.Category != "" {
 		set.Category = playbook.NormCategory(a.Category)
 	}
 	if a.SimilarityThreshold != nil {
-		set.Threshold = *a.SimilarityThreshold
-		if set.Threshold < playbook.MergeFloor || set.Threshold > 1 {
-			return nil, fmt.Errorf("invalid arguments: similarity_threshold %v: want a number from the merge floor %.1f to 1", set.Threshold, playbook.MergeFloor)
-		}
+		set.Threshold, req.ThresholdSet = *a.SimilarityThreshold, true
 	}
 	if a.MinConfidence != nil {
-		set.MinConfidence = *a.MinConfidence
-		if set.MinConfidence < 0 || set.MinConfidence > 1 {
-			return nil, fmt.Errorf("invalid arguments: min_confidence %v: want a number in [0,1]", set.MinConfidence)
-		}
+		set.MinConfidence, req.MinConfidenceSet = *a.MinConfidence, true
 	}
-	opts := contextcmd.CurateOptions{Settings: set, ThresholdSet: a.SimilarityThreshold != nil,
-		MinConfidenceSet: a.MinConfidence != nil, DryRun: a.DryRun == nil || *a.DryRun}
-	return s.run("curate_playbook", func(env cmdutil.Env) error {
-		opts.Env = env
-		return contextcmd.Curate(&opts)
-	})
+	st, saving, err := s.playbookStore("curate_playbook")
+	if err != nil {
+		return nil, err
+	}
+	req.Saving = saving
+	return playbookResult(playbook.Curate(ctx, st, req))
 }

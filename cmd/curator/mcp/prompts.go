@@ -1,12 +1,10 @@
 package mcpcmd
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	"github.com/curator-dev/curator/curate/playbook"
 )
 
@@ -18,14 +16,13 @@ func (s *Server) addPrompts() {
 	}, s.curateReflectionPrompt)
 }
 
-func (s *Server) curateReflectionPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+func (s *Server) curateReflectionPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	id := req.Params.Arguments["reflection_id"]
-	var out bytes.Buffer
-	// The prompt's text, not `context prompt --json`'s document.
-	env := s.env("curate_reflection", &out)
-	env = env.WithOutput(env.IO, false)
-	err := contextcmd.Prompt(&contextcmd.PromptOptions{Env: env, ReflectionID: id,
-		Settings: playbook.DefaultSettings()})
+	st, _, err := s.playbookStore("curate_reflection")
+	if err != nil {
+		return nil, err
+	}
+	rep, err := playbook.Prompt(ctx, st, playbook.PromptRequest{ReflectionID: id, Settings: playbook.DefaultSettings()})
 	if err != nil {
 		return nil, toolError(err)
 	}
@@ -34,6 +31,6 @@ func (s *Server) curateReflectionPrompt(_ context.Context, req *mcp.GetPromptReq
 		desc = "Curate reflection " + id
 	}
 	return &mcp.GetPromptResult{Description: desc, Messages: []*mcp.PromptMessage{
-		{Role: "user", Content: &mcp.TextContent{Text: out.String()}},
+		{Role: "user", Content: &mcp.TextContent{Text: rep.Prompt}},
 	}}, nil
 }

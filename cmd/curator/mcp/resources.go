@@ -11,8 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/pipeline"
@@ -104,10 +102,8 @@ func (s *Server) readPipelineState(_ context.Context, req *mcp.ReadResourceReque
 	return fileContents(uri, abs, p)
 }
 
-func (s *Server) readStats(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	res, err := s.run("playbook_stats", func(env cmdutil.Env) error {
-		return contextcmd.Stats(&contextcmd.StatsOptions{Env: env})
-	})
+func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	res, err := s.playbookStats(ctx)
 	if err != nil {
 		return nil, err
 	}

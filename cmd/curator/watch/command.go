@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/dashboard"
 )
 
@@ -34,7 +34,7 @@ type Options struct {
 	Debounce, CurateAfter, Poll time.Duration
 	// Curate is the `context curate` run that new reflections start (from
 	// --curate-flags).
-	Curate *contextcmd.CurateOptions
+	Curate *playbook.CurateRequest
 	// Ctx ends the watch; the command line ends it on Ctrl-C or SIGTERM.
 	Ctx context.Context
 }
@@ -102,7 +102,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			}
 			if opts.Context {
 				var err error
-				if opts.Curate, err = curateFlags(f, c.String("curate-flags")); err != nil {
+				if opts.Curate, err = curateFlags(c.String("curate-flags")); err != nil {
 					return err
 				}
 			}
@@ -118,11 +118,14 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 }
 
 // curateFlags parses --curate-flags as `context curate` would.
-func curateFlags(f *cmdutil.Factory, flags string) (*contextcmd.CurateOptions, error) {
-	var got *contextcmd.CurateOptions
-	cmd := contextcmd.NewCmdCurate(f, func(o *contextcmd.CurateOptions) error { got = o; return nil })
+func curateFlags(flags string) (*playbook.CurateRequest, error) {
+	var got playbook.CurateRequest
+	cmd := &cli.Command{Name: "curate", Flags: cmdutil.CurateFlags(), Action: func(c *cli.Context) (err error) {
+		got, err = cmdutil.CurateRequestOf(c)
+		return err
+	}}
 	if err := cmdutil.ParseOnly(cmd, strings.Fields(flags)...); err != nil {
 		return nil, cmdutil.Usagef("--curate-flags %q: %v", flags, err)
 	}
-	return got, nil
+	return &got, nil
 }

@@ -2,13 +2,13 @@ package watchcmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/curate/playbook"
@@ -41,16 +41,13 @@ func (w *watcher) curateMemory() {
 // curateContext runs `context curate` with the flags of --curate-flags
 // over the pending reflections, under the store's lock.
 func (w *watcher) curateContext() {
-	out, env := w.captured()
-	opts := *w.opts.Curate
-	opts.Env = env
-	err := contextcmd.Curate(&opts)
+	rep, err := w.contextCuration()
 	if w.putOff(err, w.ctx, "context curation") {
 		return
 	}
-	ev := Event{Event: "context-curate", Report: bytes.TrimSpace(out.Bytes())}
-	var rep playbook.Report
-	if json.Unmarshal(out.Bytes(), &rep) == nil {
+	ev := Event{Event: "context-curate"}
+	if rep != nil {
+		ev.Report, _ = json.Marshal(rep)
 		ev.Commit = rep.Commit
 		var parts []string
 		for _, t := range playbook.ActionTypes {
@@ -64,6 +61,24 @@ func (w *watcher) curateContext() {
 		}
 	}
 	w.finishCuration(ev, err)
+}
+
+// contextCuration is one `context curate` run of the --curate-flags
+// request; skipped invalid inputs are its report and an InvalidInputs
+// error, as the command's exit status 5.
+func (w *watcher) contextCuration() (*playbook.Report, error) {
+	s, err := w.opts.OpenStore()
+	if err != nil {
+		return nil, err
+	}
+	req := *w.opts.Curate
+	req.OutputJSON = true
+	req.Saving = playbook.Saving{Tx: w.opts.TxOptions(), Save: w.opts.SaveOptions()}
+	rep, err := playbook.Curate(context.Background(), s, req)
+	if err == nil && len(rep.Skipped) > 0 {
+		err = cmdutil.InvalidInputs{Files: rep.Skipped}
+	}
+	return rep, err
 }
 
 // captured is the command's environment with its report going, as JSON,

@@ -1,0 +1,46 @@
+package playbook
+
+import (
+	"context"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Check refuses a negative limit.
+func (q QueryRequest) Check() error {
+	if q.Limit < 0 {
+		return paramErrorf("limit", "want at least 1, not %d", q.Limit)
+	}
+	return nil
+}
+
+// Query lists the active bullets that match, best first. An engine that
+// fails while it ranks stops it; an engine that fell back to the lexical
+// one is a note.
+func Query(_ context.Context, s *mdstore.Store, q QueryRequest) (*QueryReport, error) {
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
+	pb, e, invalid, err := Read(s, q.Text != "", s.Now())
+	if err != nil {
+		return nil, err
+	}
+	defer s.WriteCaches()
+	if e == nil {
+		if e, err = Engine(s); err != nil {
+			return nil, err
+		}
+	}
+	res := Search(pb, e.Score, q)
+	if err := pb.Err(); err != nil {
+		return nil, err
+	}
+	if err := CheckEngine(e); err != nil {
+		return nil, err
+	}
+	rep := &QueryReport{Bullets: orEmpty(res), Invalid: orEmpty(invalid)}
+	if note := EngineNote(e); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
+	return rep, nil
+}

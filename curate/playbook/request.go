@@ -1,0 +1,61 @@
+package playbook
+
+import (
+	"fmt"
+
+	"github.com/curator-dev/curator/internal/refuse"
+	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Saving is how a use-case that writes holds the store: the options of
+// its transaction (lock wait, no commit, the command recorded in the
+// commit) and of its save (the crash tests' hooks).
+type Saving struct {
+	Tx   mdstore.TxOptions
+	Save []mdstore.SaveOption
+}
+
+// ParamError is a request parameter that cannot be used: Param names it
+// as config.yaml and the MCP tools spell it (similarity_threshold,
+// reflection_id), Err says what is wanted. Use-cases return it marked as
+// refuse.Request; the command line names the matching flag instead.
+type ParamError struct {
+	Param string
+	Err   error
+}
+
+func (e *ParamError) Error() string { return e.Param + ": " + e.Err.Error() }
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// paramErrorf is a refused request naming its parameter.
+func paramErrorf(param, format string, a ...any) error {
+	return refuse.Request(&ParamError{Param: param, Err: fmt.Errorf(format, a...)})
+}
+
+// checkID refuses an id that cannot name a record ("" passes: not given).
+func checkID(param, id string) error {
+	if id == "" {
+		return nil
+	}
+	if err := safepath.CheckID(id); err != nil {
+		return refuse.Request(&ParamError{Param: param, Err: err})
+	}
+	return nil
+}
+
+// orEmpty is never nil, so JSON reports show [] rather than null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// checkUnit refuses a number outside [0,1].
+func checkUnit(param string, v float64) error {
+	if v < 0 || v > 1 {
+		return paramErrorf(param, "want a number in [0,1], not %v", v)
+	}
+	return nil
+}
