@@ -116,7 +116,7 @@ func PlanMaintenance(pb *Playbook, set Settings) (*MaintenanceReport, error) {
 	}
 	for _, group := range uf.groups() {
 		r, _ := uf.root(group[0])
-		if err := do(mergeGroup(pb, group, inGroup[r], "duplicates (similarity > 0.90) merged, every distinct sentence kept", "")); err != nil {
+		if err := do(mergeGroup(pb, group, inGroup[r], fmt.Sprintf("duplicates (similarity > %.2f) merged, every distinct sentence kept", DedupThreshold), "")); err != nil {
 			return nil, err
 		}
 	}

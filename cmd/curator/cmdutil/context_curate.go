@@ -15,14 +15,14 @@ import (
 func CurateFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "reflection-id", Usage: "curate only this pending reflection"},
-		&cli.BoolFlag{Name: "auto-merge", Usage: "apply merges with similarity ≥ 0.8 instead of proposing them"},
-		&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold, Usage: "above it a lesson reinforces a bullet; from 0.6 up to it, it merges"},
+		&cli.BoolFlag{Name: "auto-merge", Usage: fmt.Sprintf("apply merges with similarity ≥ %g instead of proposing them", playbook.AutoMergeMin)},
+		&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold, Usage: fmt.Sprintf("above it a lesson reinforces a bullet; from %g up to it, it merges", playbook.MergeFloor)},
 		&cli.BoolFlag{Name: "require-validation", Usage: "mark every merged bullet validation: required"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the decisions and change nothing"},
 		&cli.StringFlag{Name: "category", Usage: "curate only lessons of this category"},
 		&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf, Usage: "skip lessons under this confidence"},
 		&cli.StringFlag{Name: "output", Usage: "also save the report to this file (markdown; JSON with --json)"},
-		&cli.BoolFlag{Name: "maintenance", Usage: "dedup (> 0.90), archive harmful, prune unused, merge overlapping, rebalance priorities"},
+		&cli.BoolFlag{Name: "maintenance", Usage: fmt.Sprintf("dedup (> %.2f), archive harmful, prune unused, merge overlapping, rebalance priorities", playbook.DedupThreshold)},
 	}
 }
 

@@ -2,6 +2,7 @@ package contextcmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -25,7 +26,7 @@ func NewCmdPrompt(f *cmdutil.Factory, runF func(*PromptOptions) error) *cli.Comm
 		Usage: "print the curation prompt for a pending reflection and its nearest bullets (for an LLM)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reflection-id", Usage: "the pending reflection (default: the oldest)"},
-			&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold, Usage: "above it a lesson reinforces a bullet; from 0.6 up to it, it merges"},
+			&cli.Float64Flag{Name: "similarity-threshold", Value: playbook.DefaultThreshold, Usage: fmt.Sprintf("above it a lesson reinforces a bullet; from %g up to it, it merges", playbook.MergeFloor)},
 			&cli.Float64Flag{Name: "min-confidence", Value: playbook.DefaultMinConf, Usage: "skip lessons under this confidence"},
 		},
 		Action: func(c *cli.Context) error {
