@@ -151,8 +151,8 @@ func promote(m *mdstore.Memory, keys []frontmatter.KV, cs *mdstore.Changeset) er
 	return nil
 }
 
-// Restore puts a trashed memory back where it was.
-func Restore(m *mdstore.Memory, cs *mdstore.Changeset) (string, error) {
+// putBack puts a trashed memory back where it was.
+func putBack(m *mdstore.Memory, cs *mdstore.Changeset) (string, error) {
 	if m.Status != "trash" {
 		return "", fmt.Errorf("memory %s is %w (it is %s)", m.ID, ErrNotInTrash, m.Status)
 	}

@@ -59,15 +59,15 @@ func (e *Edit) Occupied(exists func(rel string) bool) error {
 	return nil
 }
 
-// Add is the run that writes a new memory record (from mdstore.NewMemoryRecord).
-func Add(m *mdstore.Memory, now time.Time) *Edit {
+// PlanAdd is the run that writes a new memory record (from mdstore.NewMemoryRecord).
+func PlanAdd(m *mdstore.Memory, now time.Time) *Edit {
 	run := mdstore.NewRun("memory add "+m.ID, now)
 	run.Decide("add " + m.ID + ": " + m.Brief)
 	run.Changes.Write(m.Path, m.Doc.Bytes())
 	return &Edit{ID: m.ID, From: m.Path, To: m.Path, Memory: m, Run: run}
 }
 
-// Update sets keys of a memory and says where its file goes: setting
+// PlanUpdate sets keys of a memory and says where its file goes: setting
 // maturity to confirmed on an inbox entry promotes it (to confirmed/<type>/,
 // with its observation period started), changing the type of a confirmed
 // memory moves it to the folder of the new type; any other update rewrites
@@ -76,7 +76,7 @@ func Add(m *mdstore.Memory, now time.Time) *Edit {
 // of days (config.yaml memory.observation_days). The edited
 // record gets every check a file gets (ErrInvalidEdit). m's document is
 // edited.
-func Update(m *mdstore.Memory, sets []Set, now time.Time, days int) (*Edit, error) {
+func PlanUpdate(m *mdstore.Memory, sets []Set, now time.Time, days int) (*Edit, error) {
 	var changed []string
 	var statuses []any
 	for _, s := range sets {
@@ -230,9 +230,9 @@ func setPath(m *mdstore.Memory, key string, v any) error {
 	return m.Doc.Set(top, inner)
 }
 
-// Delete moves a memory to the trash, recording why (reason, "deleted" when
+// PlanDelete moves a memory to the trash, recording why (reason, "deleted" when
 // empty), by which run, and the folder to restore it to.
-func Delete(m *mdstore.Memory, reason string, now time.Time) (*Edit, error) {
+func PlanDelete(m *mdstore.Memory, reason string, now time.Time) (*Edit, error) {
 	if m.Status == "trash" {
 		return nil, fmt.Errorf("memory %s is %w", m.ID, ErrInTrash)
 	}
@@ -246,21 +246,21 @@ func Delete(m *mdstore.Memory, reason string, now time.Time) (*Edit, error) {
 	return moved("delete", m, mdstore.MemoryPath("trash", m.Type, m.ID), run), nil
 }
 
-// RemoveUnreadable is the delete of a memory whose file cannot be read (over
+// PlanRemoveUnreadable is the delete of a memory whose file cannot be read (over
 // the size limit, binary, broken frontmatter): it cannot be given a
 // trashed record, so its file is removed as it is, with why; git history
 // keeps it. To is "" (no file is left).
-func RemoveUnreadable(id, path, why string, now time.Time) *Edit {
+func PlanRemoveUnreadable(id, path, why string, now time.Time) *Edit {
 	run := mdstore.NewRun("memory delete "+id+" (unreadable)", now)
 	run.Changes.Delete(path)
 	run.Decide("remove " + id + ": " + path + " cannot be read (" + why + "); git history keeps it")
 	return &Edit{ID: id, From: path, Run: run}
 }
 
-// Undelete puts a trashed memory back in the folder it was trashed from.
-func Undelete(m *mdstore.Memory, now time.Time) (*Edit, error) {
+// PlanRestore puts a trashed memory back in the folder it was trashed from.
+func PlanRestore(m *mdstore.Memory, now time.Time) (*Edit, error) {
 	run := mdstore.NewRun("memory restore "+m.ID, now)
-	dst, err := Restore(m, run.Changes)
+	dst, err := putBack(m, run.Changes)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func onlyChange(t *testing.T, r *mdstore.Run) mdstore.Change {
 
 func TestUpdateInPlace(t *testing.T) {
 	m := stored(t, "inbox", "fact", "m-1")
-	e, err := Update(m, []Set{{Key: "brief", Value: "new brief"}, {Key: "importance_factors.proximity", Value: 0.8}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "brief", Value: "new brief"}, {Key: "importance_factors.proximity", Value: 0.8}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestUpdateInPlace(t *testing.T) {
 
 func TestUpdateConfirmedInboxEntryIsPromoted(t *testing.T) {
 	m := stored(t, "inbox", "concept", "m-2")
-	e, err := Update(m, []Set{{Key: "maturity", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestUpdateConfirmedInboxEntryIsPromoted(t *testing.T) {
 
 func TestUpdateTypeOfConfirmedMovesFolder(t *testing.T) {
 	m := stored(t, "confirmed", "fact", "m-3")
-	e, err := Update(m, []Set{{Key: "type", Value: "lesson"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "type", Value: "lesson"}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestUpdateTypeOfConfirmedMovesFolder(t *testing.T) {
 		t.Fatalf("%+v %+v", e, c)
 	}
 	// an inbox entry's folder does not depend on its type
-	e, err = Update(stored(t, "inbox", "fact", "m-4"), []Set{{Key: "type", Value: "lesson"}}, t0, mdstore.DefaultObservationDays)
+	e, err = PlanUpdate(stored(t, "inbox", "fact", "m-4"), []Set{{Key: "type", Value: "lesson"}}, t0, mdstore.DefaultObservationDays)
 	if err != nil || e.To != e.From {
 		t.Fatalf("%+v %v", e, err)
 	}
@@ -93,7 +93,7 @@ func TestUpdateTypeOfConfirmedMovesFolder(t *testing.T) {
 
 func TestUpdateRefusals(t *testing.T) {
 	for _, key := range []string{"id", "status"} {
-		_, err := Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: key, Value: "x"}}, t0, mdstore.DefaultObservationDays)
+		_, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: key, Value: "x"}}, t0, mdstore.DefaultObservationDays)
 		var fixed *FixedKeyError
 		if !errors.As(err, &fixed) || fixed.Key != key {
 			t.Errorf("%s: %v", key, err)
@@ -101,27 +101,27 @@ func TestUpdateRefusals(t *testing.T) {
 	}
 	// status may be given as what the edit makes it, as the memory-curate
 	// procedure patches a promotion; never as anything else.
-	e, err := Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
 	if err != nil || e.To != "memory/confirmed/fact/m-5.md" {
 		t.Errorf("promotion with status confirmed: %v %+v", err, e)
 	}
-	if _, err := Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "status", Value: "inbox"}}, t0, mdstore.DefaultObservationDays); err != nil {
+	if _, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "status", Value: "inbox"}}, t0, mdstore.DefaultObservationDays); err != nil {
 		t.Errorf("status as it is: %v", err)
 	}
 	for _, sets := range [][]Set{{{Key: "status", Value: "confirmed"}}, {{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "trash"}}} {
 		var fixed *FixedKeyError
-		if _, err := Update(stored(t, "inbox", "fact", "m-5"), sets, t0, mdstore.DefaultObservationDays); !errors.As(err, &fixed) {
+		if _, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), sets, t0, mdstore.DefaultObservationDays); !errors.As(err, &fixed) {
 			t.Errorf("%v: %v", sets, err)
 		}
 	}
-	_, err = Update(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "content_confidence", Value: 9}}, t0, mdstore.DefaultObservationDays)
+	_, err = PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "content_confidence", Value: 9}}, t0, mdstore.DefaultObservationDays)
 	if !errors.Is(err, ErrInvalidEdit) || !strings.Contains(err.Error(), "content_confidence") {
 		t.Errorf("confidence 9: %v", err)
 	}
 }
 
 func TestOccupied(t *testing.T) {
-	e, err := Update(stored(t, "inbox", "fact", "m-6"), []Set{{Key: "maturity", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(stored(t, "inbox", "fact", "m-6"), []Set{{Key: "maturity", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestOccupied(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	// an edit in place is never in its own way
-	e, _ = Update(stored(t, "inbox", "fact", "m-7"), []Set{{Key: "brief", Value: "x"}}, t0, mdstore.DefaultObservationDays)
+	e, _ = PlanUpdate(stored(t, "inbox", "fact", "m-7"), []Set{{Key: "brief", Value: "x"}}, t0, mdstore.DefaultObservationDays)
 	if err := e.Occupied(func(string) bool { return true }); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestOccupied(t *testing.T) {
 
 func TestDeleteAndUndelete(t *testing.T) {
 	now := t0.Add(time.Hour)
-	e, err := Delete(stored(t, "confirmed", "fact", "m-8"), "", now)
+	e, err := PlanDelete(stored(t, "confirmed", "fact", "m-8"), "", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,10 +161,10 @@ func TestDeleteAndUndelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Delete(trashed, "", now); !errors.Is(err, ErrInTrash) || err.Error() != "memory m-8 is already in the trash" {
+	if _, err := PlanDelete(trashed, "", now); !errors.Is(err, ErrInTrash) || err.Error() != "memory m-8 is already in the trash" {
 		t.Fatalf("delete twice: %v", err)
 	}
-	back, err := Undelete(trashed, now)
+	back, err := PlanRestore(trashed, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestDeleteAndUndelete(t *testing.T) {
 	if back.To != "memory/confirmed/fact/m-8.md" || c.From != e.To || strings.Contains(string(c.Data), "trashed") || !strings.Contains(string(c.Data), "status: confirmed") {
 		t.Fatalf("%+v\n%s", back, c.Data)
 	}
-	if _, err := Undelete(stored(t, "inbox", "fact", "m-9"), now); !errors.Is(err, ErrNotInTrash) {
+	if _, err := PlanRestore(stored(t, "inbox", "fact", "m-9"), now); !errors.Is(err, ErrNotInTrash) {
 		t.Fatalf("restore from inbox: %v", err)
 	}
 }
@@ -209,12 +209,12 @@ func TestPurgeDue(t *testing.T) {
 	if got := ids(PurgeDue(list, 0, now)); got != "old,exactly-30d,recent,older" {
 		t.Fatalf("0s: %s", got)
 	}
-	run, purged := Purge(list, 30*24*time.Hour, now)
+	run, purged := PlanPurge(list, 30*24*time.Hour, now)
 	if strings.Join(purged, ",") != "old,older" || len(run.Changes.Changes) != 2 || !run.Changes.Changes[0].Delete ||
 		run.Commit.Summary != "memory trash purge: 2 entries" || strings.Join(run.Commit.Decisions, ";") != "purge old;purge older" {
 		t.Fatalf("%v %+v %+v", purged, run.Changes.Changes, run.Commit)
 	}
-	run, purged = Purge(list[2:3], 30*24*time.Hour, now)
+	run, purged = PlanPurge(list[2:3], 30*24*time.Hour, now)
 	if len(purged) != 0 || !run.Changes.Empty() || run.Commit.Summary != "memory trash purge: 0 entries" {
 		t.Fatalf("%v %+v", purged, run.Commit)
 	}
@@ -254,7 +254,7 @@ func TestPromoteRule(t *testing.T) {
 	for _, id := range []string{"c1", "c2", "c3"} {
 		cases = append(cases, stored(t, "inbox", "lesson", id))
 	}
-	d, err := PromoteRule("flaky CI", cases, "curator", nil, t0)
+	d, err := PlanRule("flaky CI", cases, "curator", nil, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,13 +267,13 @@ func TestPromoteRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, err := PromoteRule("flaky CI", cases, "curator", rule, t0.Add(time.Hour)); err != nil || !d.Run.Changes.Empty() {
+	if d, err := PlanRule("flaky CI", cases, "curator", rule, t0.Add(time.Hour)); err != nil || !d.Run.Changes.Empty() {
 		t.Fatalf("same cases again: %+v %v", d, err)
 	}
-	if d, err := PromoteRule("flaky CI", append(cases, stored(t, "inbox", "lesson", "c4")), "curator", rule, t0); err != nil || d.Run.Changes.Empty() {
+	if d, err := PlanRule("flaky CI", append(cases, stored(t, "inbox", "lesson", "c4")), "curator", rule, t0); err != nil || d.Run.Changes.Empty() {
 		t.Fatalf("a new case: %+v %v", d, err)
 	}
-	if _, err := PromoteRule("flaky CI", cases[:2], "curator", nil, t0); !errors.Is(err, ErrTooFewCases) {
+	if _, err := PlanRule("flaky CI", cases[:2], "curator", nil, t0); !errors.Is(err, ErrTooFewCases) {
 		t.Fatalf("two cases: %v", err)
 	}
 }
@@ -283,7 +283,7 @@ func TestPromoteRule(t *testing.T) {
 func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
 	m := stored(t, "inbox", "fact", "m-obs")
 	given := map[string]any{"started_at": "2026-11-28T00:00:00Z", "window_days": 14, "outcome": "pending"}
-	e, err := Update(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}, {Key: "observation", Value: given}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}, {Key: "observation", Value: given}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
 
 	// One key of the observation given: the others are the promotion's.
 	m = stored(t, "inbox", "fact", "m-obs2")
-	e, err = Update(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "observation.window_days", Value: 3}}, t0, mdstore.DefaultObservationDays)
+	e, err = PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "observation.window_days", Value: 3}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
 // Editing one key of a map keeps the other keys, in their order.
 func TestUpdateMapKeyKeepsOrder(t *testing.T) {
 	m := stored(t, "inbox", "fact", "m-map", "links:\n  zeta: z\n  alpha: a\n  mid: m\n")
-	e, err := Update(m, []Set{{Key: "links.alpha", Value: "A"}, {Key: "links.new", Value: "x"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "links.alpha", Value: "A"}, {Key: "links.new", Value: "x"}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestUpdateMapKeyKeepsOrder(t *testing.T) {
 	}
 	// The importance factors, in the order the file gives them.
 	m = stored(t, "inbox", "fact", "m-map2", "importance_factors:\n  surprisal: 0.5\n  proximity: 0.4\n  unambiguity: 0.2\n  entity_priority: 0.1\n")
-	e, err = Update(m, []Set{{Key: "importance_factors.proximity", Value: 0.9}}, t0, mdstore.DefaultObservationDays)
+	e, err = PlanUpdate(m, []Set{{Key: "importance_factors.proximity", Value: 0.9}}, t0, mdstore.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}

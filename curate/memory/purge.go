@@ -26,10 +26,10 @@ func PurgeDue(trashed []*mdstore.Memory, olderThan time.Duration, now time.Time)
 	return due
 }
 
-// Purge is the run that removes the trashed memories due for purging
+// PlanPurge is the run that removes the trashed memories due for purging
 // (PurgeDue) from the store; history keeps them. It returns the run and
 // the ids it removes.
-func Purge(trashed []*mdstore.Memory, olderThan time.Duration, now time.Time) (*mdstore.Run, []string) {
+func PlanPurge(trashed []*mdstore.Memory, olderThan time.Duration, now time.Time) (*mdstore.Run, []string) {
 	due := PurgeDue(trashed, olderThan, now)
 	ids := make([]string, len(due))
 	for i, m := range due {

@@ -2,9 +2,9 @@ package memory
 
 import "github.com/curator-dev/curator/mdstore"
 
-// Report is the outcome of a memory pass as `memory curate --json` prints
-// it (fields in the order of their keys).
-type Report struct {
+// CurateReport is the outcome of a memory pass as `memory curate --json`
+// prints it (fields in the order of their keys).
+type CurateReport struct {
 	Candidates []string               `json:"candidates"`
 	Commit     string                 `json:"commit"`
 	Discarded  []Action               `json:"discarded"`
@@ -19,19 +19,21 @@ type Report struct {
 	Promoted          []Action `json:"promoted"`
 	RunID             string   `json:"run_id"`
 	Window            Window   `json:"window"`
+	// NothingToChange: the pass found nothing to move or write.
+	NothingToChange bool `json:"-"`
 }
 
 // Report is the pass's report once it was saved as commit (empty for a
 // dry run, with --no-commit or when nothing changed).
-func (r *Run) Report(commit string, dryRun bool) Report {
+func (r *Run) Report(commit string, dryRun bool) CurateReport {
 	p := r.Plan
 	inv := r.Invalid
 	if inv == nil {
 		inv = []*mdstore.InvalidFile{}
 	}
-	return Report{
+	return CurateReport{
 		Candidates: p.Candidates, Commit: commit, Discarded: p.Discarded, DryRun: dryRun,
 		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, Late: p.Late, LeftForReflection: p.LeftForReflection, Promoted: p.Promoted,
-		RunID: r.Commit.RunID, Window: p.Window,
+		RunID: r.Commit.RunID, Window: p.Window, NothingToChange: r.Changes.Empty(),
 	}
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/internal/refuse"
+	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -101,11 +104,11 @@ type Drawn struct {
 	Run   *mdstore.Run
 }
 
-// PromoteRule draws the rule of a scenario from its distinct cases (see
+// PlanRule draws the rule of a scenario from its distinct cases (see
 // RuleCases) into confirmed/lesson/. existing is the rule already stored
 // under RuleID(scenario), or nil: when it was drawn from the same cases,
 // the run changes nothing. Fewer than MinRuleCases cases is ErrTooFewCases.
-func PromoteRule(scenario string, cases []*mdstore.Memory, author string, existing *mdstore.Memory, now time.Time) (*Drawn, error) {
+func PlanRule(scenario string, cases []*mdstore.Memory, author string, existing *mdstore.Memory, now time.Time) (*Drawn, error) {
 	run := mdstore.NewRun("memory promote-rule "+RuleID(scenario), now)
 	id, err := DrawRule(scenario, cases, author, now, run.Changes)
 	if err != nil {
@@ -120,4 +123,58 @@ func PromoteRule(scenario string, cases []*mdstore.Memory, author string, existi
 	}
 	run.Decide(fmt.Sprintf("rule %s from %s", id, strings.Join(ids, ", ")))
 	return &Drawn{ID: id, Cases: ids, Run: run}, nil
+}
+
+// PromoteRuleRequest asks to draw the rule of a scenario.
+type PromoteRuleRequest struct {
+	Scenario string
+	// Author is the rule's author ("" is "curator").
+	Author string
+	// Save are the options of the store transaction's save.
+	Save []mdstore.SaveOption
+}
+
+// PromoteRuleReport is the rule drawn, the cases it was drawn from, its
+// commit, and the lesson files that could not be read (left out).
+type PromoteRuleReport struct {
+	Commit      string                 `json:"commit"`
+	ID          string                 `json:"id"`
+	Invalid     []*mdstore.InvalidFile `json:"invalid"`
+	Scenario    string                 `json:"scenario"`
+	SourceCases []string               `json:"source_cases"`
+}
+
+// PromoteRule draws the scenario's rule from its inbox lesson cases
+// (dedup prefix: config.yaml memory.dedup_prefix) into confirmed/lesson/
+// and commits it. A scenario or author holding a secret is refused, and
+// so is a scenario with fewer than MinRuleCases distinct cases; a case
+// holding a secret is left out and reported.
+func PromoteRule(_ context.Context, tx *mdstore.Tx, req PromoteRuleRequest) (*PromoteRuleReport, error) {
+	scenario := strings.TrimSpace(req.Scenario)
+	if scenario == "" {
+		return nil, refuse.Requestf("the scenario must not be empty")
+	}
+	author := req.Author
+	if author == "" {
+		author = "curator"
+	}
+	s := tx.Store
+	if err := refuseSecret("promote-rule", s.Secrets().Check(secrets.Field{Name: "--scenario", Text: scenario}, secrets.Field{Name: "--author", Text: author})); err != nil {
+		return nil, err
+	}
+	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson", Secrets: s.Secrets()})
+	if err != nil {
+		return nil, err
+	}
+	// a rule file that cannot be read is drawn again
+	existing, _ := s.FindMemory(RuleID(scenario))
+	d, err := PlanRule(scenario, RuleCases(list.Memories, scenario, s.Config.Memory.DedupPrefix), author, existing, s.Now())
+	if err != nil {
+		return nil, refuse.Blocked(err)
+	}
+	commit, err := tx.Save(d.Run, req.Save...)
+	if err != nil {
+		return nil, err
+	}
+	return &PromoteRuleReport{Commit: commit, ID: d.ID, Invalid: nonNil(list.Invalid), Scenario: scenario, SourceCases: d.Cases}, nil
 }

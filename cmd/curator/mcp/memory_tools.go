@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -82,26 +80,28 @@ func (s *Server) addMemoryTools() {
 		"Pages of one listing come from one snapshot (taken at offset 0), so entries moved meanwhile are neither skipped nor repeated.",
 		s.listEntries)
 	tool(s, "get_memory", "One memory entry with its body.", func(_ context.Context, a IDArgs) (Result, error) {
-		return s.run("get_memory", func(env cmdutil.Env) error { return memorycmd.Show(&memorycmd.ShowOptions{Env: env, ID: a.ID}) })
+		return memoryRead(s, "get_memory", func(ctx context.Context, st *mdstore.Store) (*memory.ShowReport, error) {
+			return memory.Show(ctx, st, memory.ShowRequest{ID: a.ID})
+		})
 	})
 	tool(s, "add_memory", "A new inbox entry (one commit). Refused if it holds a secret.", s.addMemory)
 	tool(s, "update_long_term", "Set fields of a memory (one commit). maturity: confirmed on an inbox entry moves it to confirmed/<type>/ "+
 		"with status confirmed, in the same commit. The result is checked again; an invalid patch changes nothing.", s.updateLongTerm)
 	tool(s, "delete_memory", "Move a memory to the trash with trashed.reason set (one commit; restore_memory undoes it).",
 		func(_ context.Context, a DeleteArgs) (Result, error) {
-			return s.run("delete_memory", func(env cmdutil.Env) error {
-				return memorycmd.Delete(&memorycmd.DeleteOptions{Env: env, ID: a.ID, Reason: a.Reason})
+			return memoryCall(s, "delete_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
+				return memory.Delete(ctx, tx, memory.DeleteRequest{ID: a.ID, Reason: a.Reason, Save: save})
 			})
 		})
 	tool(s, "restore_memory", "Move a trashed memory back where it was (one commit).", func(_ context.Context, a IDArgs) (Result, error) {
-		return s.run("restore_memory", func(env cmdutil.Env) error {
-			return memorycmd.Restore(&memorycmd.RestoreOptions{Env: env, ID: a.ID})
+		return memoryCall(s, "restore_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
+			return memory.Restore(ctx, tx, memory.RestoreRequest{ID: a.ID, Save: save})
 		})
 	})
 	tool(s, "promote_to_rule", "Draw a rule from at least 3 distinct lesson cases of one scenario into confirmed/lesson/ (one commit).",
 		func(_ context.Context, a PromoteRuleArgs) (Result, error) {
-			return s.run("promote_to_rule", func(env cmdutil.Env) error {
-				return memorycmd.PromoteRule(&memorycmd.PromoteRuleOptions{Env: env, Scenario: a.Scenario, Author: a.Author})
+			return memoryCall(s, "promote_to_rule", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.PromoteRuleReport, error) {
+				return memory.PromoteRule(ctx, tx, memory.PromoteRuleRequest{Scenario: a.Scenario, Author: a.Author, Save: save})
 			})
 		})
 	tool(s, "curate_memory", "The hourly memory pass over a window (default: from the watermark to now): dedup, score, promote or trash; "+
@@ -170,7 +170,7 @@ func (s *Server) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 	}
 	l = &listing{at: time.Now().UTC(), invalid: []string{}}
 	for _, m := range res.Memories {
-		l.entries = append(l.entries, memorycmd.NewEntry(m))
+		l.entries = append(l.entries, memory.NewEntry(m))
 	}
 	for _, inv := range res.Invalid {
 		l.invalid = append(l.invalid, inv.Error())
@@ -181,7 +181,7 @@ func (s *Server) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 // pageEntry is an entry of list_entries: its fields, and its body only
 // when asked for.
 type pageEntry struct {
-	memorycmd.Entry
+	memory.Entry
 	Body *string `json:"body,omitempty"`
 }
 
@@ -207,8 +207,8 @@ func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {
 	if rec.IngestionTime, err = optionalTime("ingestion_time", a.IngestionTime); err != nil {
 		return nil, err
 	}
-	return s.run("add_memory", func(env cmdutil.Env) error {
-		return memorycmd.Add(&memorycmd.AddOptions{Env: env, Record: rec})
+	return memoryCall(s, "add_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
+		return memory.Add(ctx, tx, memory.AddRequest{Record: rec, Save: save})
 	})
 }
 
@@ -219,8 +219,8 @@ func (s *Server) updateLongTerm(_ context.Context, a UpdateArgs) (Result, error)
 	var sets []memory.Set
 	flatten("", a.Patch, &sets)
 	sort.SliceStable(sets, func(i, j int) bool { return sets[i].Key < sets[j].Key })
-	return s.run("update_long_term", func(env cmdutil.Env) error {
-		return memorycmd.Update(&memorycmd.UpdateOptions{Env: env, ID: a.ID, Sets: sets})
+	return memoryCall(s, "update_long_term", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.UpdateReport, error) {
+		return memory.Update(ctx, tx, memory.UpdateRequest{ID: a.ID, Sets: sets, Save: save})
 	})
 }
 
@@ -245,20 +245,18 @@ func flatten(prefix string, patch map[string]any, out *[]memory.Set) {
 }
 
 func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
-	opts := memorycmd.CurateOptions{Task: a.Task, DryRun: a.DryRun}
+	req := memory.CurateRequest{Task: a.Task, DryRun: a.DryRun}
 	var err error
-	if opts.From, err = optionalTime("ingestion_time_start", a.IngestionTimeStart); err != nil {
+	if req.From, err = optionalTime("ingestion_time_start", a.IngestionTimeStart); err != nil {
 		return nil, err
 	}
-	if opts.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
+	if req.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
 		return nil, err
 	}
-	if a.Task != "" && (a.IngestionTimeStart != "" || a.IngestionTimeEnd != "") {
-		return nil, fmt.Errorf("invalid arguments: give either task or ingestion_time_start/end, not both")
-	}
-	return s.run("curate_memory", func(env cmdutil.Env) error {
-		opts.Env = env
-		return memorycmd.Curate(&opts)
+	passMemoryLimit(memory.PassMemoryLimit)
+	return memoryCall(s, "curate_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.CurateReport, error) {
+		req.Save = save
+		return memory.Curate(ctx, tx, req)
 	})
 }
 

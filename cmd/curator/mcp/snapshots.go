@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
+	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -17,7 +17,7 @@ type listing struct {
 	at      time.Time
 	used    time.Time
 	key     string
-	entries []memorycmd.Entry
+	entries []memory.Entry
 	invalid []string
 }
 

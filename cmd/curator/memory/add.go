@@ -1,6 +1,7 @@
 package memorycmd
 
 import (
+	"context"
 	"io"
 	"strings"
 
@@ -8,7 +9,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
-	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -49,18 +49,12 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 			r := &opts.Record
 			r.Type, r.Brief, r.Author, r.Scenario, r.ID = c.String("type"), c.String("brief"), c.String("author"), c.String("scenario"), c.String("id")
 			r.Tags = cmdutil.SplitList(c.String("tags"))
-			if err := cmdutil.CheckOneOf("type", r.Type, mdstore.MemoryTypes); err != nil {
-				return err
-			}
 			if r.Confidence = c.Int("confidence"); r.Confidence < 1 || r.Confidence > 5 {
 				return cmdutil.Usagef("--confidence %d: want 1–5", r.Confidence)
 			}
 			for _, name := range factorFlags {
 				if !c.IsSet(name) {
 					continue
-				}
-				if err := cmdutil.CheckUnit(name, c.Float64(name)); err != nil {
-					return err
 				}
 				if r.Factors == nil {
 					r.Factors = map[string]float64{}
@@ -74,10 +68,8 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 				}
 				r.IngestionTime = at
 			}
-			if r.ID != "" {
-				if err := safepath.CheckID(r.ID); err != nil {
-					return cmdutil.Usagef("--id: %v", err)
-				}
+			if err := (memory.AddRequest{Record: *r}).Check(); err != nil {
+				return err
 			}
 			r.Body = strings.Join(c.Args().Slice(), " ")
 			if r.Body == "-" {
@@ -101,41 +93,22 @@ func Add(opts *AddOptions) error {
 		}
 		rec.Body = string(b)
 	}
-	s, err := opts.OpenStore()
-	if err != nil {
-		return err
-	}
-	now := s.Now()
-	if rec.IngestionTime.IsZero() {
-		rec.IngestionTime = now
-	}
-	m, err := mdstore.NewMemoryRecord(rec)
-	if err != nil {
-		return cmdutil.Blocked(err)
-	}
-	if err := cmdutil.RefuseSecret("memory add", s.Secrets().Check(m.TextFields()...)); err != nil {
-		return err
-	}
-	tx, err := opts.Begin(s)
+	tx, err := opts.OpenTx()
 	if err != nil {
 		return err
 	}
 	defer tx.Close()
-	if rel := s.ExistingMemoryFile(m.ID); rel != "" {
-		return cmdutil.Usagef("memory %s already exists (%s)", m.ID, rel)
-	}
-	e := memory.Add(m, now)
-	commit, err := opts.Save(tx, e.Run)
+	rep, err := memory.Add(context.Background(), tx, memory.AddRequest{Record: rec, Save: opts.SaveOptions()})
 	if err != nil {
 		return err
 	}
 	if len(rec.Factors) == 0 {
 		opts.Warn("warning: %s has no importance factors, so it scores 0 and the next memory curate pass will trash it\n"+
-			"  (give --proximity, --surprisal, --entity-priority or --unambiguity, or --quiet to hide this)\n", m.ID)
+			"  (give --proximity, --surprisal, --entity-priority or --unambiguity, or --quiet to hide this)\n", rep.ID)
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(Moved{Commit: commit, ID: m.ID, Path: m.Path})
+		return opts.PrintJSON(rep)
 	}
-	opts.Say("%s\n", m.ID)
+	opts.Say("%s\n", rep.ID)
 	return nil
 }

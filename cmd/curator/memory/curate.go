@@ -1,7 +1,7 @@
 package memorycmd
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,11 +13,7 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/internal/memlimit"
-	"github.com/curator-dev/curator/mdstore"
 )
-
-// memoryPassMemoryLimit is the least soft memory limit of a memory pass.
-const memoryPassMemoryLimit = 256 << 20
 
 // CurateOptions are what `memory curate` was asked to do.
 type CurateOptions struct {
@@ -61,8 +57,8 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 			if opts.From, opts.To, err = windowFlags(c); err != nil {
 				return err
 			}
-			if c.IsSet("task") && (c.IsSet("from") || c.IsSet("to")) {
-				return cmdutil.Usagef("give either --task or --from/--to, not both")
+			if err := opts.request().Check(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -72,67 +68,41 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 	}
 }
 
+// request is the pass the options ask for.
+func (opts *CurateOptions) request() memory.CurateRequest {
+	return memory.CurateRequest{Task: opts.Task, From: opts.From, To: opts.To, DryRun: opts.DryRun, DedupPrefix: opts.DedupPrefix,
+		SkipEmpty: opts.SkipEmpty, Progress: opts.Progress("reading the window"), Save: opts.SaveOptions()}
+}
+
 // Curate runs the memory pass over the window and commits it (or, with
 // --dry-run, only reports what it would do).
 func Curate(opts *CurateOptions) error {
-	// A pass over a large window holds its entries and the index of every
-	// memory (about 150 MB for a window of 100,000 entries): its soft
-	// memory limit is at least 256 MiB, so the garbage collector does not
-	// run half again as often as with the short runs' limit (half again
-	// the live heap). GOMEMLIMIT overrides.
+	// GOMEMLIMIT overrides the pass's soft memory limit.
 	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.AtLeast(memoryPassMemoryLimit)
+		memlimit.AtLeast(memory.PassMemoryLimit)
 	}
 	tx, err := opts.OpenTx()
 	if err != nil {
 		return err
 	}
 	defer tx.Close() // a dry run saves nothing; the caches are still worth keeping
-	s := tx.Store
-	now := s.Now()
-	w, err := memory.PassWindow(opts.Task, opts.From, opts.To, now, func() (time.Time, error) {
-		st, err := s.ReadMemoryState()
-		return st.Watermark, err
-	})
-	var werr *memory.WindowError
-	switch {
-	case errors.As(err, &werr) && werr.Task:
-		return cmdutil.Usagef("--task: %v", err)
-	case errors.As(err, &werr):
-		return cmdutil.Usage(err)
-	case err != nil:
-		return err
-	}
-	prefix := opts.DedupPrefix
-	if prefix == 0 {
-		prefix = s.Config.Memory.DedupPrefix
-	}
-	r, err := memory.PreparePass(s, w, memory.Options{DedupPrefix: prefix, Progress: opts.Progress("reading the window")}, mdstore.NewRunID(now), now)
+	rep, err := memory.Curate(context.Background(), tx, opts.request())
 	if err != nil {
 		return err
 	}
-	commit := ""
-	if !opts.DryRun && !(opts.SkipEmpty && len(r.Plan.Candidates) == 0 && len(r.Invalid) == 0) {
-		if commit, err = opts.Save(tx, r.Run); err != nil {
-			return err
-		}
-		if err := s.WriteMemoryStateCache(r.State); err != nil {
-			return err
-		}
-	}
 	if opts.Globals.JSON {
-		if err := opts.PrintJSON(r.Report(commit, opts.DryRun)); err != nil {
+		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
 	} else if !opts.Globals.Quiet {
-		printReport(opts.IO.Out, opts.IO.OutStyle(), r, commit, opts.DryRun)
+		printReport(opts.IO.Out, opts.IO.OutStyle(), rep)
 	}
-	return opts.FinishInvalid(r.Invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }
 
 // printReport is the human report of a pass, each decision in its colour.
-func printReport(w io.Writer, st cmdutil.Style, r *memory.Run, commit string, dry bool) {
-	p := r.Plan
+func printReport(w io.Writer, st cmdutil.Style, p *memory.CurateReport) {
+	dry, commit := p.DryRun, p.Commit
 	title := "Memory curation"
 	if dry {
 		title += " (dry run: nothing changed)"
@@ -160,14 +130,14 @@ func printReport(w io.Writer, st cmdutil.Style, r *memory.Run, commit string, dr
 	section("left for reflection", p.LeftForReflection, func(a memory.Action) string {
 		return fmt.Sprintf("%s, same dedup key as %s (other authors)", a.Type, strings.Join(a.SharesKeyWith, ", "))
 	})
-	if len(r.Invalid) > 0 {
-		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(r.Invalid))
+	if len(p.Invalid) > 0 {
+		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(p.Invalid))
 	}
 	switch {
 	case dry:
 	case commit != "":
 		fmt.Fprintf(w, "Committed %s\n", commit[:12])
-	case r.Changes.Empty():
+	case p.NothingToChange:
 		fmt.Fprintln(w, "Nothing to change.")
 	}
 }

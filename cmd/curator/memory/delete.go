@@ -1,14 +1,12 @@
 package memorycmd
 
 import (
-	"errors"
-	"time"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // DeleteOptions are what `memory delete` was asked to do.
@@ -43,43 +41,26 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(*DeleteOptions) error) *cli.Comm
 // Delete moves the memory to the trash and commits it. A memory whose file
 // cannot be read is removed as it is (git history keeps it).
 func Delete(opts *DeleteOptions) error {
-	err := move(opts.Env, opts.ID, func(m *mdstore.Memory, now time.Time) (*memory.Edit, error) {
-		return memory.Delete(m, opts.Reason, now)
-	})
-	var bad *mdstore.InvalidFile
-	if !errors.As(err, &bad) {
-		return err
-	}
-	return removeUnreadable(opts.Env, opts.ID, bad)
-}
-
-// removeUnreadable removes the file of a memory that cannot be read.
-func removeUnreadable(env cmdutil.Env, id string, why *mdstore.InvalidFile) error {
-	tx, err := env.OpenTx()
+	tx, err := opts.OpenTx()
 	if err != nil {
 		return err
 	}
 	defer tx.Close()
-	path, err := tx.Store.MemoryPath(id)
+	rep, err := memory.Delete(context.Background(), tx, memory.DeleteRequest{ID: opts.ID, Reason: opts.Reason, Save: opts.SaveOptions()})
 	if err != nil {
 		return err
 	}
-	e := memory.RemoveUnreadable(id, path, why.Msg, tx.Store.Now())
-	commit, err := env.Save(tx, e.Run)
-	if err != nil {
-		return err
+	if rep.Unreadable != "" && !opts.Globals.JSON {
+		inRepo := rep.From
+		if _, prefix, err := tx.Store.RepoPlace(); err == nil {
+			inRepo = prefix + rep.From
+		}
+		opts.Warn("curator memory delete: %s cannot be read (%s): its file was removed as it was; git history keeps it (`git show %s^:%s`)\n",
+			rep.From, rep.Unreadable, shortCommit(rep.Commit), inRepo)
+		opts.Say("%s: %s → removed\n", rep.ID, rep.From)
+		return nil
 	}
-	if env.Globals.JSON {
-		return env.PrintJSON(Moved{Commit: commit, ID: e.ID, Path: ""})
-	}
-	inRepo := path
-	if _, prefix, err := tx.Store.RepoPlace(); err == nil {
-		inRepo = prefix + path
-	}
-	env.Warn("curator memory delete: %s cannot be read (%s): its file was removed as it was; git history keeps it (`git show %s^:%s`)\n",
-		path, why.Msg, shortCommit(commit), inRepo)
-	env.Say("%s: %s → removed\n", id, path)
-	return nil
+	return printMoved(opts.Env, rep)
 }
 
 func shortCommit(h string) string {
@@ -92,37 +73,11 @@ func shortCommit(h string) string {
 	return h
 }
 
-// move runs a one-memory move under the lock, commits it and prints
-// where the memory went. A memory whose state does not allow the move is
-// a usage error; a file in the way blocks it.
-func move(env cmdutil.Env, id string, edit func(*mdstore.Memory, time.Time) (*memory.Edit, error)) error {
-	tx, err := env.OpenTx()
-	if err != nil {
-		return err
-	}
-	defer tx.Close()
-	s := tx.Store
-	m, err := s.FindMemory(id)
-	if err != nil {
-		return err
-	}
-	e, err := edit(m, s.Now())
-	switch {
-	case errors.Is(err, memory.ErrInTrash), errors.Is(err, memory.ErrNotInTrash):
-		return cmdutil.Usage(err)
-	case err != nil:
-		return err
-	}
-	if err := e.Occupied(s.Exists); err != nil {
-		return cmdutil.Blocked(err)
-	}
-	commit, err := env.Save(tx, e.Run)
-	if err != nil {
-		return err
-	}
+// printMoved prints where a memory went.
+func printMoved(env cmdutil.Env, rep *memory.Moved) error {
 	if env.Globals.JSON {
-		return env.PrintJSON(Moved{Commit: commit, ID: e.ID, Path: e.To})
+		return env.PrintJSON(rep)
 	}
-	env.Say("%s: %s → %s\n", e.ID, e.From, e.To)
+	env.Say("%s: %s → %s\n", rep.ID, rep.From, rep.Path)
 	return nil
 }

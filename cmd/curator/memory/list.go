@@ -1,12 +1,14 @@
 package memorycmd
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -14,15 +16,6 @@ import (
 type ListOptions struct {
 	cmdutil.Env
 	Query mdstore.MemoryQuery
-}
-
-// ListReport is the --json output of `memory list`.
-type ListReport struct {
-	Entries []Entry                `json:"entries"`
-	Invalid []*mdstore.InvalidFile `json:"invalid"`
-	Limit   int                    `json:"limit"`
-	Offset  int                    `json:"offset"`
-	Total   int                    `json:"total"`
 }
 
 // NewCmdList builds `curator memory list`; runF replaces the run in tests.
@@ -42,21 +35,11 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cli.Command 
 			opts := &ListOptions{Env: f.Env(c)}
 			q := &opts.Query
 			q.Status, q.Type, q.Limit, q.Offset = c.String("status"), c.String("type"), c.Int("limit"), c.Int("offset")
-			if q.Status != "" {
-				if err := cmdutil.CheckOneOf("status", q.Status, mdstore.MemoryStatuses); err != nil {
-					return err
-				}
-			}
-			if q.Type != "" {
-				if err := cmdutil.CheckOneOf("type", q.Type, mdstore.MemoryTypes); err != nil {
-					return err
-				}
-			}
-			if q.Limit < 0 || q.Offset < 0 {
-				return cmdutil.Usagef("--limit and --offset must not be negative")
-			}
 			var err error
 			if q.From, q.To, err = windowFlags(c); err != nil {
+				return err
+			}
+			if err := (memory.ListRequest{Query: *q}).Check(); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -73,23 +56,18 @@ func List(opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.ListMemories(opts.Query)
+	rep, err := memory.List(context.Background(), s, memory.ListRequest{Query: opts.Query})
 	if err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
-		entries := make([]Entry, 0, len(res.Memories))
-		for _, m := range res.Memories {
-			entries = append(entries, NewEntry(m))
-		}
-		rep := ListReport{Entries: entries, Invalid: cmdutil.InvalidList(res.Invalid), Limit: opts.Query.Limit, Offset: opts.Query.Offset, Total: res.Total}
 		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
 	} else {
-		for _, m := range res.Memories {
+		for _, m := range rep.Memories {
 			fmt.Fprintf(opts.IO.Out, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Type, m.Status, m.IngestionTime.UTC().Format(time.RFC3339), m.Brief)
 		}
 	}
-	return opts.FinishInvalid(res.Invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // NewCmd builds the `curator memory` group.
@@ -47,43 +46,4 @@ func windowFlags(c *cli.Context) (from, to time.Time, err error) {
 		}
 	}
 	return from, to, nil
-}
-
-// Moved is the --json output of a command that writes or moves one memory.
-type Moved struct {
-	Commit string `json:"commit"`
-	ID     string `json:"id"`
-	Path   string `json:"path"`
-}
-
-// Entry is one memory in --json output (fields in the order of their keys).
-type Entry struct {
-	Author            string             `json:"author"`
-	Body              string             `json:"body"`
-	Brief             string             `json:"brief"`
-	ContentConfidence int                `json:"content_confidence"`
-	ID                string             `json:"id"`
-	ImportanceFactors map[string]float64 `json:"importance_factors"`
-	IngestionTime     string             `json:"ingestion_time"`
-	Maturity          string             `json:"maturity"`
-	Observation       map[string]any     `json:"observation"`
-	Path              string             `json:"path"`
-	Scenario          string             `json:"scenario"`
-	Score             float64            `json:"score"`
-	SourceCases       []string           `json:"source_cases"`
-	Status            string             `json:"status"`
-	Tags              []string           `json:"tags"`
-	Trashed           map[string]any     `json:"trashed"`
-	Type              string             `json:"type"`
-}
-
-// NewEntry is m as --json shows it.
-func NewEntry(m *mdstore.Memory) Entry {
-	return Entry{
-		Author: m.Author, Body: m.Body(), Brief: m.Brief, ContentConfidence: m.Confidence(), ID: m.ID,
-		ImportanceFactors: m.Factors(), IngestionTime: m.IngestionTime.UTC().Format(time.RFC3339Nano),
-		Maturity: m.Maturity, Observation: m.Observation, Path: m.Path, Scenario: m.Scenario,
-		Score: memory.Score(m), SourceCases: cmdutil.NonNil(m.SourceCases), Status: m.Status,
-		Tags: cmdutil.NonNil(m.Tags), Trashed: m.Trashed, Type: m.Type,
-	}
 }

@@ -1,14 +1,13 @@
 package memorycmd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
-	"github.com/curator-dev/curator/internal/secrets"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // PromoteRuleOptions are what `memory promote-rule` was asked to do.
@@ -16,15 +15,6 @@ type PromoteRuleOptions struct {
 	cmdutil.Env
 	Scenario string
 	Author   string
-}
-
-// PromoteRuleReport is the --json output of `memory promote-rule`.
-type PromoteRuleReport struct {
-	Commit      string                 `json:"commit"`
-	ID          string                 `json:"id"`
-	Invalid     []*mdstore.InvalidFile `json:"invalid"`
-	Scenario    string                 `json:"scenario"`
-	SourceCases []string               `json:"source_cases"`
 }
 
 // NewCmdPromoteRule builds `curator memory promote-rule`; runF replaces the run in tests.
@@ -57,31 +47,16 @@ func PromoteRule(opts *PromoteRuleOptions) error {
 		return err
 	}
 	defer tx.Close()
-	s := tx.Store
-	if err := cmdutil.RefuseSecret("promote-rule", s.Secrets().Check(secrets.Field{Name: "--scenario", Text: opts.Scenario}, secrets.Field{Name: "--author", Text: opts.Author})); err != nil {
-		return err
-	}
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson", Secrets: s.Secrets()})
-	if err != nil {
-		return err
-	}
-	// a rule file that cannot be read is drawn again
-	existing, _ := s.FindMemory(memory.RuleID(opts.Scenario))
-	d, err := memory.PromoteRule(opts.Scenario, memory.RuleCases(list.Memories, opts.Scenario, s.Config.Memory.DedupPrefix), opts.Author, existing, s.Now())
-	if err != nil {
-		return cmdutil.Blocked(err)
-	}
-	commit, err := opts.Save(tx, d.Run)
+	rep, err := memory.PromoteRule(context.Background(), tx, memory.PromoteRuleRequest{Scenario: opts.Scenario, Author: opts.Author, Save: opts.SaveOptions()})
 	if err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
-		rep := PromoteRuleReport{Commit: commit, ID: d.ID, Invalid: cmdutil.InvalidList(list.Invalid), Scenario: opts.Scenario, SourceCases: d.Cases}
 		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
 	} else {
-		opts.Say("rule %s drawn from %s: %s\n", d.ID, cmdutil.Plural(len(d.Cases), "case", "cases"), strings.Join(d.Cases, ", "))
+		opts.Say("rule %s drawn from %s: %s\n", rep.ID, cmdutil.Plural(len(rep.SourceCases), "case", "cases"), strings.Join(rep.SourceCases, ", "))
 	}
-	return opts.FinishInvalid(list.Invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }

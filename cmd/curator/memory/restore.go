@@ -1,6 +1,8 @@
 package memorycmd
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
@@ -36,5 +38,14 @@ func NewCmdRestore(f *cmdutil.Factory, runF func(*RestoreOptions) error) *cli.Co
 // Restore moves the memory from the trash back to the folder it was
 // trashed from and commits it.
 func Restore(opts *RestoreOptions) error {
-	return move(opts.Env, opts.ID, memory.Undelete)
+	tx, err := opts.OpenTx()
+	if err != nil {
+		return err
+	}
+	defer tx.Close()
+	rep, err := memory.Restore(context.Background(), tx, memory.RestoreRequest{ID: opts.ID, Save: opts.SaveOptions()})
+	if err != nil {
+		return err
+	}
+	return printMoved(opts.Env, rep)
 }

@@ -1,11 +1,13 @@
 package memorycmd
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
 )
 
 // ShowOptions are what `memory show` was asked to do.
@@ -40,14 +42,14 @@ func Show(opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.FindMemory(opts.ID)
+	rep, err := memory.Show(context.Background(), s, memory.ShowRequest{ID: opts.ID})
 	if err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(NewEntry(m))
+		return opts.PrintJSON(rep)
 	}
-	fmt.Fprintf(opts.IO.Out, "# %s (%s)\n", m.Path, m.Status)
-	_, err = opts.IO.Out.Write(m.Doc.Bytes())
+	fmt.Fprintf(opts.IO.Out, "# %s (%s)\n", rep.Path, rep.Status)
+	_, err = opts.IO.Out.Write(rep.File)
 	return err
 }

@@ -1,6 +1,7 @@
 package memorycmd
 
 import (
+	"context"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -8,7 +9,6 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/internal/duration"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // NewCmdTrash builds the `curator memory trash` group.
@@ -25,13 +25,6 @@ type PurgeOptions struct {
 	cmdutil.Env
 	// OlderThan is the age since trashed.at past which an entry goes.
 	OlderThan time.Duration
-}
-
-// PurgeReport is the --json output of `memory trash purge`.
-type PurgeReport struct {
-	Commit  string                 `json:"commit"`
-	Invalid []*mdstore.InvalidFile `json:"invalid"`
-	Purged  []string               `json:"purged"`
 }
 
 // NewCmdPurge builds `curator memory trash purge`; runF replaces the run in tests.
@@ -61,22 +54,16 @@ func Purge(opts *PurgeOptions) error {
 		return err
 	}
 	defer tx.Close()
-	s := tx.Store
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "trash"})
-	if err != nil {
-		return err
-	}
-	run, purged := memory.Purge(list.Memories, opts.OlderThan, s.Now())
-	commit, err := opts.Save(tx, run)
+	rep, err := memory.PurgeTrash(context.Background(), tx, memory.PurgeRequest{OlderThan: opts.OlderThan, Save: opts.SaveOptions()})
 	if err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
-		if err := opts.PrintJSON(PurgeReport{Commit: commit, Invalid: cmdutil.InvalidList(list.Invalid), Purged: cmdutil.NonNil(purged)}); err != nil {
+		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
 	} else {
-		opts.Say("purged %s\n", cmdutil.Plural(len(purged), "entry", "entries"))
+		opts.Say("purged %s\n", cmdutil.Plural(len(rep.Purged), "entry", "entries"))
 	}
-	return opts.FinishInvalid(list.Invalid)
+	return opts.FinishInvalid(rep.Invalid)
 }

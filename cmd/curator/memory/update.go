@@ -1,8 +1,7 @@
 package memorycmd
 
 import (
-	"errors"
-	"strconv"
+	"context"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -10,7 +9,6 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/frontmatter"
-	"github.com/curator-dev/curator/internal/secrets"
 )
 
 // UpdateOptions are what `memory update` was asked to do.
@@ -18,14 +16,6 @@ type UpdateOptions struct {
 	cmdutil.Env
 	ID   string
 	Sets []memory.Set
-}
-
-// UpdateReport is the --json output of `memory update`.
-type UpdateReport struct {
-	Changed []string `json:"changed"`
-	Commit  string   `json:"commit"`
-	ID      string   `json:"id"`
-	Path    string   `json:"path"`
 }
 
 // NewCmdUpdate builds `curator memory update`; runF replaces the run in tests.
@@ -72,19 +62,6 @@ func parseSet(kv string) (memory.Set, error) {
 	return memory.Set{Key: key, Value: v}, nil
 }
 
-// refuseSecretKeys refuses an update whose key names hold a secret (they are
-// written into the file and the commit message as much as the values). It
-// runs before anything else reads the keys, so no message repeats one; the
-// key is named with its secret redacted.
-func refuseSecretKeys(p *secrets.Policy, where string, sets []memory.Set) error {
-	for _, set := range sets {
-		if red, fs := p.Redact(set.Key); len(fs) > 0 {
-			return cmdutil.RefuseSecret(where, &secrets.Error{Field: "the key " + strconv.Quote(red), Finding: fs[0]})
-		}
-	}
-	return nil
-}
-
 // Update changes the memory's keys, moves its file where the change says
 // and commits it.
 func Update(opts *UpdateOptions) error {
@@ -93,38 +70,13 @@ func Update(opts *UpdateOptions) error {
 		return err
 	}
 	defer tx.Close()
-	s := tx.Store
-	if err := refuseSecretKeys(s.Secrets(), "memory update "+opts.ID, opts.Sets); err != nil {
-		return err
-	}
-	m, err := s.FindMemory(opts.ID)
-	if err != nil {
-		return err
-	}
-	now := s.Now()
-	e, err := memory.Update(m, opts.Sets, now, s.Config.Memory.ObservationDays)
-	var fixed *memory.FixedKeyError
-	switch {
-	case errors.As(err, &fixed):
-		return cmdutil.Usagef("--set %s: %v", fixed.Key, err)
-	case errors.Is(err, memory.ErrInvalidEdit):
-		return cmdutil.Blocked(err)
-	case err != nil:
-		return err
-	}
-	if err := cmdutil.RefuseSecret("memory update "+m.ID, s.Secrets().Check(e.Memory.TextFields()...)); err != nil {
-		return err
-	}
-	if err := e.Occupied(s.Exists); err != nil {
-		return cmdutil.Blocked(err)
-	}
-	commit, err := opts.Save(tx, e.Run)
+	rep, err := memory.Update(context.Background(), tx, memory.UpdateRequest{ID: opts.ID, Sets: opts.Sets, Save: opts.SaveOptions()})
 	if err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
-		return opts.PrintJSON(UpdateReport{Changed: e.Changed, Commit: commit, ID: e.ID, Path: e.To})
+		return opts.PrintJSON(rep)
 	}
-	opts.Say("updated %s (%s)\n", e.ID, e.To)
+	opts.Say("updated %s (%s)\n", rep.ID, rep.Path)
 	return nil
 }

@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	memorycmd "github.com/curator-dev/curator/cmd/curator/memory"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/internal/memlimit"
 )
 
 // curateMemory runs the memory pass over the window from the watermark to
@@ -20,19 +21,29 @@ import (
 // both curate it: the second finds the watermark moved. A locked store
 // puts the pass off by another quiet time.
 func (w *watcher) curateMemory() {
-	out, env := w.captured()
-	err := memorycmd.Curate(&memorycmd.CurateOptions{Env: env, SkipEmpty: true})
+	if os.Getenv("GOMEMLIMIT") == "" {
+		memlimit.AtLeast(memory.PassMemoryLimit)
+	}
+	var rep *memory.CurateReport
+	tx, err := w.opts.Env.OpenTx()
+	if err == nil {
+		rep, err = memory.Curate(context.Background(), tx, memory.CurateRequest{SkipEmpty: true, Save: w.opts.Env.SaveOptions()})
+		tx.Close()
+	}
 	if w.putOff(err, w.memTimer, "memory curation") {
 		return
 	}
-	ev := Event{Event: "memory-curate", Report: bytes.TrimSpace(out.Bytes())}
-	var rep memory.Report
-	if json.Unmarshal(out.Bytes(), &rep) == nil {
+	ev := Event{Event: "memory-curate"}
+	if rep != nil {
+		ev.Report, _ = json.Marshal(rep)
 		ev.Commit = rep.Commit
 		ev.Summary = fmt.Sprintf("window %s: %d candidate(s), %d promoted, %d duplicate(s) trashed, %d discarded, %d kept",
 			rep.Window, len(rep.Candidates), len(rep.Promoted), len(rep.Duplicates), len(rep.Discarded), len(rep.Kept))
 		if len(rep.Candidates) == 0 {
 			ev.Summary = fmt.Sprintf("window %s: nothing new to curate", rep.Window)
+		}
+		if len(rep.Invalid) > 0 {
+			err = cmdutil.InvalidInputs{Files: rep.Invalid}
 		}
 	}
 	w.finishCuration(ev, err)

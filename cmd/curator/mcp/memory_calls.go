@@ -1,0 +1,64 @@
+package mcpcmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/curator-dev/curator/internal/memlimit"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// memoryCall runs one memory use-case for a tool: in a store transaction
+// taken with the server's globals (its commits name the tool), its report
+// returned as the tool's structured result.
+func memoryCall[R any](s *Server, tool string, do func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*R, error)) (Result, error) {
+	env := s.env(tool, io.Discard)
+	tx, err := env.OpenTx()
+	if err != nil {
+		return nil, toolError(err)
+	}
+	defer tx.Close()
+	rep, err := do(context.Background(), tx, env.SaveOptions())
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return asResult(tool, rep)
+}
+
+// memoryRead runs one read-only memory use-case for a tool.
+func memoryRead[R any](s *Server, tool string, do func(ctx context.Context, st *mdstore.Store) (*R, error)) (Result, error) {
+	st, err := s.env(tool, io.Discard).OpenStore()
+	if err != nil {
+		return nil, toolError(err)
+	}
+	rep, err := do(context.Background(), st)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return asResult(tool, rep)
+}
+
+// asResult is a typed report as a tool's structured result: the same
+// JSON object the command prints with --json.
+func asResult(tool string, rep any) (Result, error) {
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", tool, err)
+	}
+	res := Result{}
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("%s: the report is not a JSON object: %v", tool, err)
+	}
+	return res, nil
+}
+
+// passMemoryLimit gives a memory pass its least soft memory limit, as
+// `memory curate` does (GOMEMLIMIT overrides).
+func passMemoryLimit(least int64) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		memlimit.AtLeast(least)
+	}
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The memory tools and `curator memory …` run one set of checks: what the
+// command line refuses as a usage error (exit 2) a tool answers as
+// invalid arguments, what it blocks (exit 3) as refused, and a tool's
+// defaults are the command's.
+func TestMCPMemoryChecksAreTheCLIs(t *testing.T) {
+	dir := memoryStore(t)
+	cs := mcpSession(t, dir)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		cli  []string
+		want string
+		exit int
+	}{
+		{"add_memory", map[string]any{"id": "f-c", "type": "fact", "brief": "x", "content_confidence": 9},
+			[]string{"memory", "add", "--id", "f-c", "--type", "fact", "--brief", "x", "--confidence", "9"}, "invalid arguments: ", 2},
+		{"add_memory", map[string]any{"id": "f-p", "type": "fact", "brief": "x", "importance_factors": map[string]any{"proximity": 1.5}},
+			[]string{"memory", "add", "--id", "f-p", "--type", "fact", "--brief", "x", "--proximity", "1.5"}, "invalid arguments: ", 2},
+		{"add_memory", map[string]any{"id": "f-t", "type": "opinion", "brief": "x"},
+			[]string{"memory", "add", "--id", "f-t", "--type", "opinion", "--brief", "x"}, "invalid arguments: ", 2},
+		{"add_memory", map[string]any{"id": "f-s", "type": "fact", "brief": "key AKIAQWJ4ZT7NRX5LBV2M here"},
+			[]string{"memory", "add", "--id", "f-s", "--type", "fact", "--brief", "key AKIAQWJ4ZT7NRX5LBV2M here"}, "refused: ", 3},
+		{"curate_memory", map[string]any{"task": "整理范围：2026-11-29T09:00:00Z 到 2026-11-29T10:00:00Z", "ingestion_time_start": "2026-11-29T09:00:00Z"},
+			[]string{"memory", "curate", "--task", "整理范围：2026-11-29T09:00:00Z 到 2026-11-29T10:00:00Z", "--from", "2026-11-29T09:00:00Z"}, "invalid arguments: ", 2},
+	} {
+		if msg := callErr(t, cs, c.tool, c.args); !strings.HasPrefix(msg, c.want) {
+			t.Errorf("%s(%v): %q, want it to start with %q", c.tool, c.args, msg, c.want)
+		}
+		cmd := exec.Command("curator", c.cli...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != c.exit {
+			t.Errorf("curator %q: %v, want exit %d\n%s", c.cli, err, c.exit, out)
+		}
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, ".curator/memory/inbox/*.md")); len(entries) != 0 {
+		t.Errorf("refused memories were written: %q", entries)
+	}
+
+	// promote_to_rule without an author: the rule's author is curator, as
+	// with `memory promote-rule`.
+	for i, brief := range []string{"retry the flaky job", "pin the runner image", "cache the modules"} {
+		call(t, cs, "add_memory", map[string]any{"id": "l-" + string(rune('a'+i)), "type": "lesson", "brief": brief, "author": "agent", "scenario": "flaky CI"})
+	}
+	rule := call(t, cs, "promote_to_rule", map[string]any{"scenario": "flaky CI"})
+	id, _ := rule["id"].(string)
+	data, err := os.ReadFile(filepath.Join(dir, ".curator/memory/confirmed/lesson", id+".md"))
+	if err != nil || !strings.Contains(string(data), "\nauthor: curator\n") {
+		t.Errorf("the rule %v: %v\n%s", rule, err, data)
+	}
+}
