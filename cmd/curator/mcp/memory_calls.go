@@ -2,9 +2,6 @@ package mcpcmd
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/curator-dev/curator/internal/memlimit"
@@ -15,7 +12,7 @@ import (
 // taken with the server's globals (its commits name the tool), its report
 // returned as the tool's structured result.
 func memoryCall[R any](s *Server, tool string, do func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*R, error)) (Result, error) {
-	env := s.env(tool, io.Discard)
+	env := s.env(tool)
 	tx, err := env.OpenTx()
 	if err != nil {
 		return nil, toolError(err)
@@ -30,7 +27,7 @@ func memoryCall[R any](s *Server, tool string, do func(ctx context.Context, tx *
 
 // memoryRead runs one read-only memory use-case for a tool.
 func memoryRead[R any](s *Server, tool string, do func(ctx context.Context, st *mdstore.Store) (*R, error)) (Result, error) {
-	st, err := s.env(tool, io.Discard).OpenStore()
+	st, err := s.env(tool).OpenStore()
 	if err != nil {
 		return nil, toolError(err)
 	}
@@ -39,20 +36,6 @@ func memoryRead[R any](s *Server, tool string, do func(ctx context.Context, st *
 		return nil, toolError(err)
 	}
 	return asResult(tool, rep)
-}
-
-// asResult is a typed report as a tool's structured result: the same
-// JSON object the command prints with --json.
-func asResult(tool string, rep any) (Result, error) {
-	b, err := json.Marshal(rep)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", tool, err)
-	}
-	res := Result{}
-	if err := json.Unmarshal(b, &res); err != nil {
-		return nil, fmt.Errorf("%s: the report is not a JSON object: %v", tool, err)
-	}
-	return res, nil
 }
 
 // passMemoryLimit gives a memory pass its least soft memory limit, as

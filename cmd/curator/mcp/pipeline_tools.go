@@ -2,8 +2,6 @@ package mcpcmd
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"os"
 
 	"github.com/curator-dev/curator/pipeline"
@@ -75,7 +73,7 @@ func (s *Server) validateArtifacts(ctx context.Context, a ValidateArtifactsArgs)
 // one that saves files) and returns its report as the tool's result; a
 // failed use-case is a tool error with what its exit status means.
 func (s *Server) pipelineTool(name, home string, write bool, use func(*pipelinehome.Home) (*pipeline.ModeReport, error)) (Result, error) {
-	env := s.env(name, io.Discard)
+	env := s.env(name)
 	userHome, _ := os.UserHomeDir()
 	h, err := pipelinehome.Open(pipelinehome.Options{Store: env.OpenStore, Home: pipelineHome(home), UserHome: userHome,
 		Write: write, Tx: env.TxOptions(), Save: env.SaveOptions()})
@@ -87,18 +85,7 @@ func (s *Server) pipelineTool(name, home string, write bool, use func(*pipelineh
 	if err != nil {
 		return nil, toolError(err)
 	}
-	return pipelineResult(r)
-}
-
-// pipelineResult is a pipeline use-case's typed report as a tool's
-// structured result (the same JSON document the command prints).
-func pipelineResult(report any) (Result, error) {
-	data, err := json.Marshal(report)
-	if err != nil {
-		return nil, err
-	}
-	res := Result{}
-	return res, json.Unmarshal(data, &res)
+	return asResult(name, r)
 }
 
 // pipelineHome is the home folder asked for, else CURATOR_SDD_HOME ("" is

@@ -1,9 +1,6 @@
 package mcpcmd
 
 import (
-	"encoding/json"
-	"io"
-
 	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -11,7 +8,7 @@ import (
 // playbookStore opens the server's store for one call of tool, with the
 // options its save takes (the commit names the tool).
 func (s *Server) playbookStore(tool string) (*mdstore.Store, playbook.Saving, error) {
-	env := s.env(tool, io.Discard)
+	env := s.env(tool)
 	st, err := env.OpenStore()
 	if err != nil {
 		return nil, playbook.Saving{}, toolError(err)
@@ -27,13 +24,5 @@ func playbookResult(rep any, err error) (Result, error) {
 	if err != nil {
 		return nil, toolError(err)
 	}
-	data, err := json.Marshal(rep)
-	if err != nil {
-		return nil, err
-	}
-	res := Result{}
-	if err := json.Unmarshal(data, &res); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return asResult("", rep)
 }

@@ -1,10 +1,8 @@
 package mcpcmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -52,36 +50,33 @@ func version() string {
 	return "devel"
 }
 
-// env is the environment of one tool call: the server's globals, its
-// report written as JSON into out, the commit trailer naming the tool.
-func (s *Server) env(tool string, out io.Writer) cmdutil.Env {
-	f := &cmdutil.Factory{IO: cmdutil.Streams(strings.NewReader(""), out, io.Discard), CommandLine: "curator mcp " + tool}
+// env is the environment of one tool call: the server's globals (the
+// store, the lock wait), the save options of the process, and the command
+// line its commits record, naming the tool. Nothing is printed: the tool
+// returns its use-case's report.
+func (s *Server) env(tool string) cmdutil.Env {
+	f := &cmdutil.Factory{IO: cmdutil.Streams(strings.NewReader(""), io.Discard, io.Discard), CommandLine: "curator mcp " + tool}
 	if s.f != nil {
 		f.SaveOptions = s.f.SaveOptions
 	}
 	return f.EnvWith(s.g)
 }
 
-// Result is a tool's structured answer: the JSON report of the command
-// that did the work.
+// Result is a tool's structured answer: the report of the use-case that
+// did the work, as JSON.
 type Result = map[string]any
 
-// run calls a command's run function with its report going into a
-// buffer, and returns that report. A command that failed is a tool error
-// with its message and exit status; one that finished but skipped
-// invalid inputs returns its report, which names them.
-func (s *Server) run(tool string, do func(env cmdutil.Env) error) (Result, error) {
-	var out bytes.Buffer
-	err := do(s.env(tool, &out))
-	var inv cmdutil.InvalidInputs
-	if err != nil && !errors.As(err, &inv) {
-		return nil, toolError(err)
+// asResult is a typed report as a tool's structured result: the same
+// JSON object the command prints with --json (a value marshalled, not
+// printed output read back).
+func asResult(tool string, rep any) (Result, error) {
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", tool, err)
 	}
 	res := Result{}
-	if out.Len() > 0 {
-		if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
-			return nil, fmt.Errorf("%s: the report is not a JSON object: %v", tool, jerr)
-		}
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("%s: the report is not a JSON object: %v", tool, err)
 	}
 	return res, nil
 }

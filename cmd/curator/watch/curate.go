@@ -1,7 +1,6 @@
 package watchcmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,13 +89,6 @@ func (w *watcher) contextCuration() (*playbook.Report, error) {
 		err = cmdutil.InvalidInputs{Files: rep.Skipped}
 	}
 	return rep, err
-}
-
-// captured is the command's environment with its report going, as JSON,
-// into a buffer that becomes the event.
-func (w *watcher) captured() (*bytes.Buffer, cmdutil.Env) {
-	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
-	return out, w.opts.Env.WithOutput(cmdutil.Streams(nil, out, errOut), true)
 }
 
 // putOff reports a locked store and arms the timer again.
