@@ -170,7 +170,7 @@ func TestMCPConcurrentServers(t *testing.T) {
 	const servers, calls = 5, 50
 	sessions := make([]*mcp.ClientSession, servers)
 	for i := range sessions {
-		sessions[i] = mcpSession(t, dir, "--lock-timeout", "5m")
+		sessions[i] = mcpProcess(t, dir, "--lock-timeout", "5m")
 	}
 	before := commits(t, dir)
 	run := func(do func(server, k int) (string, map[string]any)) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,14 +12,55 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	mcpcmd "github.com/curator-dev/curator/cmd/curator/mcp"
+	"github.com/curator-dev/curator/mdstore"
 )
 
-// These tests run `curator mcp` as a real process (this test binary, as
-// testscript installs it in PATH) and talk to it with the MCP Go SDK's
-// client over stdio.
+// These tests talk to curator's MCP server with the MCP Go SDK's client:
+// in this process over the SDK's in-memory transport where the process
+// adds nothing (mcpSession), and as a real `curator mcp` process over
+// stdio (mcpProcess: this test binary, as testscript installs it in PATH)
+// where it does — its flags, several servers on one store.
 
-// mcpSession starts `curator mcp` in dir and connects a client to it.
-func mcpSession(t *testing.T, dir string, args ...string) *mcp.ClientSession {
+// mcpSession serves the store that dir holds (or lies in) in this process
+// and connects a client to it.
+func mcpSession(t *testing.T, dir string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	found, err := mdstore.Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mdstore.Open(found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &cmdutil.Factory{IO: cmdutil.Streams(strings.NewReader(""), io.Discard, io.Discard)}
+	srv, err := mcpcmd.NewServer(f, cmdutil.Globals{Store: s.Dir, JSON: true, Quiet: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverEnd, clientEnd := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, serverEnd) }()
+	client := mcp.NewClient(&mcp.Implementation{Name: "curator-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, clientEnd, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		<-done
+		srv.Close()
+	})
+	return cs
+}
+
+// mcpProcess starts `curator mcp` in dir and connects a client to it.
+func mcpProcess(t *testing.T, dir string, args ...string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
