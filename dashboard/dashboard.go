@@ -50,7 +50,7 @@ type ArtifactView struct {
 // ViewOf builds the view of a state and what the last mode reported.
 func ViewOf(st *pipeline.State, r *pipeline.Report) View {
 	v := View{
-		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
+		Project: st.ProjectName, PipelineType: st.PipelineLabel(), PipelineID: st.PipelineID, ProjectPath: st.ProjectPath,
 		OverallStatus: st.OverallStatus, StartedAt: st.StartedAt, UpdatedAt: st.UpdatedAt, Reconstructed: st.Reconstructed,
 		Confidence: fmt.Sprintf("%.0f%%", st.ReconstructionConfidence*100),
 	}

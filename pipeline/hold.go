@@ -61,7 +61,7 @@ func (e *Env) skip(req ProjectRequest, phase, reason string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.Config.Pipeline(st.PipelineType)
+	p, err := e.Config.Pipeline(st.Pipeline())
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,9 @@ func (e *Env) resume(req ProjectRequest) (*Report, error) {
 	r := &Report{Mode: "resume", Project: req.Project}
 	st := l.State
 	if st == nil {
-		if r, st, err = e.reconstructed(req, l); err != nil {
+		// with no state at all, a folder without any of the pipeline's
+		// files is most likely the wrong one: nothing is recorded
+		if r, st, err = e.reconstructed(req, l, l.Aside == nil); err != nil {
 			return nil, err
 		}
 		r.Mode = "resume"
@@ -63,7 +65,7 @@ func (e *Env) resume(req ProjectRequest) (*Report, error) {
 	if !statOK(st.ProjectPath) {
 		return nil, fmt.Errorf("project folder %s does not exist", st.ProjectPath)
 	}
-	p, err := e.Config.Pipeline(st.PipelineType)
+	p, err := e.Config.Pipeline(st.Pipeline())
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +110,7 @@ func (e *Env) reconstruct(req ProjectRequest) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, st, err := e.reconstructed(req, l)
+	r, st, err := e.reconstructed(req, l, false)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +120,9 @@ func (e *Env) reconstruct(req ProjectRequest) (*Report, error) {
 
 // reconstructed infers a state from the artifacts (and from what the old
 // state, or its newest backup, still says); the report carries the notes.
-func (e *Env) reconstructed(req ProjectRequest, l *loaded) (*Report, *State, error) {
+// With needFiles, finding none of the pipeline's artifacts is an error
+// wrapping ErrNoArtifacts that names the folder searched.
+func (e *Env) reconstructed(req ProjectRequest, l *loaded, needFiles bool) (*Report, *State, error) {
 	r := &Report{Mode: "reconstruct", Project: req.Project}
 	old := l.State
 	if l.Aside != nil {
@@ -132,7 +136,7 @@ func (e *Env) reconstructed(req ProjectRequest, l *loaded) (*Report, *State, err
 			path = old.ProjectPath
 		}
 		if typ == "" {
-			typ = old.PipelineType
+			typ = old.Pipeline()
 		}
 	}
 	if path == "" {
@@ -156,9 +160,15 @@ func (e *Env) reconstructed(req ProjectRequest, l *loaded) (*Report, *State, err
 	if err != nil {
 		return nil, nil, err
 	}
-	st, notes, err := reconstructState(e.Config, p, req.Project, path, old, now)
+	st, notes, found, err := reconstructState(e.Config, p, req.Project, path, old, now)
 	if err != nil {
 		return nil, nil, err
+	}
+	if needFiles && !found && old == nil {
+		if req.Pipeline == "" {
+			return nil, nil, wrongFolder(fmt.Errorf("%w for %s and %w of any pipeline in %s", ErrNoState, req.Project, ErrNoArtifacts, path))
+		}
+		return nil, nil, wrongFolder(fmt.Errorf("%w for %s and %w of the %s pipeline in %s: %s", ErrNoState, req.Project, ErrNoArtifacts, typ, path, lookedFor(p, path, now)))
 	}
 	if ambiguous {
 		st.ReconstructionConfidence = max(0.1, st.ReconstructionConfidence-0.2)
@@ -182,7 +192,7 @@ func (e *Env) refresh(req ProjectRequest) (*Report, error) {
 		return nil, fmt.Errorf("%w for project %s: refresh does not reconstruct (run `curator pipeline resume` or `reconstruct`)", ErrNoState, req.Project)
 	}
 	st := l.State
-	p, err := e.Config.Pipeline(st.PipelineType)
+	p, err := e.Config.Pipeline(st.Pipeline())
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +244,7 @@ func (e *Env) restart(req ProjectRequest, phase string) (*Report, error) {
 		return nil, fmt.Errorf("%w for project %s", ErrNoState, req.Project)
 	}
 	st := l.State
-	p, err := e.Config.Pipeline(st.PipelineType)
+	p, err := e.Config.Pipeline(st.Pipeline())
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +288,7 @@ func (e *Env) validate(req ProjectRequest, phase string) (*Report, error) {
 			path = l.State.ProjectPath
 		}
 		if typ == "" {
-			typ = l.State.PipelineType
+			typ = l.State.Pipeline()
 		}
 		if phase == "" {
 			phase = l.State.CurrentPhase.PhaseName

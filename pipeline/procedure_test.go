@@ -271,7 +271,7 @@ func TestBriefTemplate(t *testing.T) {
 		`(?m)^- \*\*Budget used\*\*: \d+\.\d%$`,
 		`(?m)^- \*\*Budget remaining\*\*: \d+ tokens$`,
 		`(?m)^- \*\*Status\*\*: ✅ within budget$`,
-		`(?m)^- Dashboard: .*dashboard-shop\.html$`,
+		`(?m)^- \*\*Dashboard\*\*: .*dashboard-shop\.html$`,
 		// whole first sentences, though wrapped over two lines in the spec
 		`(?m)^- ✓ User Story 1 - Write a note \(Priority: P1\): A team member writes a short note in markdown and saves it to the team's shared board, where every member of the team sees it at once without reloading the page\.$`,
 		`(?m)^- ✓ User Story 2 - Tag notes \(Priority: P2\): A member tags a note with one or more labels so that notes on the same topic can be found together later, from the board's filter bar or from a link shared in chat\.$`,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -88,23 +89,23 @@ func InferPipeline(cfg *Config, projectPath string, now time.Time) (name string,
 // invalid artifacts is in progress, one without is pending. A phase that the
 // old state says is completed is never downgraded. The confidence (0–1)
 // drops for gaps (a completed phase after an unfinished one), for invalid
-// artifacts and when there is little to go on.
-func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old *State, now time.Time) (*State, []string, error) {
+// artifacts and when there is little to go on. found reports whether any
+// of the pipeline's artifacts is in the project folder.
+func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old *State, now time.Time) (st *State, notes []string, found bool, err error) {
 	ev, err := gather(p, projectPath, now)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	st := newState(p, project, projectPath, cfg.Settings, now)
-	if old != nil && old.PipelineType == p.Name {
+	st = newState(p, project, projectPath, cfg.Settings, now)
+	if old != nil && old.Pipeline() == p.Name {
 		keep := *old
 		st.PipelineID, st.StartedAt, st.Extra = keep.PipelineID, keep.StartedAt, keep.Extra
 		st.AccumulatedContext = keep.AccumulatedContext
 		st.Phases = keep.Phases
 		syncPhases(st, p)
 	}
-	var notes []string
 	confidence := 1.0
-	anyFound := false
+	oldFound := false
 	lastDone := -1
 	for i := range p.Phases {
 		ph := &st.Phases[i]
@@ -112,20 +113,7 @@ func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old
 		x := ev[i]
 		switch {
 		case x.valid:
-			ph.Status, ph.Blockers, ph.Artifacts = StatusCompleted, nil, nil
-			summarised := false
-			for _, c := range x.checks {
-				if c.Path != "" {
-					ph.Artifacts = append(ph.Artifacts, c.Record)
-					accumulate(&st.AccumulatedContext, c.Path, ph.PhaseName, stamp(now), c.outline)
-					if c.OK && c.outline != nil && !summarised {
-						ph.Summary, summarised = phaseSummary(c.outline), true
-					}
-				}
-			}
-			if ph.CompletedAt == "" {
-				ph.CompletedAt = stamp(now)
-			}
+			completedOnDisk(st, ph, x, now)
 		case oldDone:
 			notes = append(notes, fmt.Sprintf("%s: kept completed from the old state (its artifacts no longer validate)", ph.PhaseName))
 			confidence -= 0.1
@@ -136,7 +124,8 @@ func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old
 		default:
 			ph.Status, ph.CompletedAt = StatusPending, ""
 		}
-		anyFound = anyFound || x.found || oldDone
+		found = found || x.found
+		oldFound = oldFound || oldDone
 		if ph.Status == StatusCompleted {
 			lastDone = i
 		}
@@ -148,7 +137,7 @@ func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old
 			confidence -= 0.2
 		}
 	}
-	if !anyFound {
+	if !found && !oldFound {
 		notes = append(notes, "no artifacts found in "+projectPath)
 		confidence = 0.2
 	}
@@ -169,5 +158,58 @@ func reconstructState(cfg *Config, p *Pipeline, project, projectPath string, old
 	}
 	st.Reconstructed = true
 	st.ReconstructionConfidence = math.Round(math.Max(0.1, math.Min(1, confidence))*100) / 100
-	return st, notes, nil
+	return st, notes, found, nil
+}
+
+// completedOnDisk records a phase whose artifacts validate as completed,
+// with its artifacts, their accumulated context and its summary.
+func completedOnDisk(st *State, ph *Phase, x evidence, now time.Time) {
+	ph.Status, ph.Blockers, ph.Artifacts = StatusCompleted, nil, nil
+	summarised := false
+	for _, c := range x.checks {
+		if c.Path != "" {
+			ph.Artifacts = append(ph.Artifacts, c.Record)
+			accumulate(&st.AccumulatedContext, c.Path, ph.PhaseName, stamp(now), c.outline)
+			if c.OK && c.outline != nil && !summarised {
+				ph.Summary, summarised = phaseSummary(c.outline), true
+			}
+		}
+	}
+	if ph.CompletedAt == "" {
+		ph.CompletedAt = stamp(now)
+	}
+}
+
+// earlierOnDisk fills in the phases before phase num of a new state, one
+// that begins in the middle of its pipeline, from the artifacts in the
+// project folder: a phase whose artifacts validate is completed, the
+// others stay pending. It returns what it decided and what it warns of.
+func earlierOnDisk(st *State, p *Pipeline, num int, now time.Time) (decisions, warnings []string, err error) {
+	if num <= 1 {
+		return nil, nil, nil
+	}
+	ev, err := gather(p, st.ProjectPath, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	var done []string
+	for i := 0; i < num-1; i++ {
+		ph := &st.Phases[i]
+		switch x := ev[i]; {
+		case x.valid:
+			completedOnDisk(st, ph, x, now)
+			done = append(done, ph.PhaseName)
+		case x.found:
+			warnings = append(warnings, fmt.Sprintf("%s: its artifacts were found but do not validate; it stays pending", ph.PhaseName))
+		default:
+			warnings = append(warnings, fmt.Sprintf("%s: none of its artifacts were found; it stays pending", ph.PhaseName))
+		}
+	}
+	if len(done) > 0 {
+		decisions = append(decisions, "reconstructed from the artifacts on disk: "+strings.Join(done, ", ")+" completed")
+	}
+	st.Reconstructed = true
+	st.ReconstructionConfidence = math.Round(float64(len(done))/float64(num-1)*100) / 100
+	st.ReconstructionConfidence = max(0.1, st.ReconstructionConfidence)
+	return decisions, warnings, nil
 }

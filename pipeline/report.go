@@ -23,6 +23,10 @@ var ErrNotValid = errors.New("the artifacts do not validate")
 // ErrNoState means the project has no state file (yet).
 var ErrNoState = errors.New("no pipeline state")
 
+// ErrNoArtifacts means none of a pipeline's artifacts is in the project
+// folder: curator most likely ran in the wrong folder, and records nothing.
+var ErrNoArtifacts = errors.New("no artifacts")
+
 // Env is what every mode works with.
 type Env struct {
 	Home   Home
@@ -107,9 +111,10 @@ func (e *Env) now() time.Time {
 // newState starts the state of a project at its first transition.
 func newState(p *Pipeline, project, projectPath string, cfg Settings, now time.Time) *State {
 	st := &State{
-		PipelineID: uuid.New().String(), PipelineType: p.Name, ProjectName: project, ProjectPath: projectPath,
+		PipelineID: uuid.New().String(), ProjectName: project, ProjectPath: projectPath,
 		StartedAt: stamp(now), UpdatedAt: stamp(now), OverallStatus: OverallInProgress,
 	}
+	st.setPipeline(p.Name)
 	syncPhases(st, p)
 	setConfig(st, cfg)
 	return st
@@ -144,6 +149,7 @@ func setConfig(st *State, cfg Settings) {
 // the report's files.
 func (e *Env) finish(r *Report, st *State, old []byte) error {
 	st.UpdatedAt = stamp(e.now())
+	st.setPipeline(st.Pipeline())
 	setConfig(st, e.Config.Settings)
 	previous := st.Drift
 	st.Drift = nil

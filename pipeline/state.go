@@ -26,8 +26,11 @@ const (
 // object keeps the fields it does not know in Extra, so what a newer
 // curator or another tool wrote is not lost when curator rewrites the file.
 type State struct {
-	PipelineID               string      `json:"pipeline_id"`
-	PipelineType             string      `json:"pipeline_type"`
+	PipelineID   string `json:"pipeline_id"`
+	PipelineType string `json:"pipeline_type"`
+	// CustomName is the name of a custom pipeline (pipeline_type custom);
+	// empty for a built-in one.
+	CustomName               string      `json:"pipeline_name,omitempty"`
 	ProjectName              string      `json:"project_name"`
 	ProjectPath              string      `json:"project_path"`
 	StartedAt                string      `json:"started_at"`
@@ -48,6 +51,37 @@ type State struct {
 	// recorded (curator's addition; watch mode keeps it current).
 	Drift []Drift `json:"drift,omitempty"`
 	Extra Extra   `json:"-"`
+}
+
+// PipelineCustom is the pipeline_type of a pipeline that pipeline-config.json
+// defines (not a built-in one); its name is recorded as pipeline_name.
+const PipelineCustom = "custom"
+
+// Pipeline is the name of the state's pipeline: the built-in type, or the
+// custom pipeline's name.
+func (st *State) Pipeline() string {
+	if st.PipelineType == PipelineCustom && st.CustomName != "" {
+		return st.CustomName
+	}
+	return st.PipelineType
+}
+
+// PipelineLabel is the pipeline as users read it: "sdd", or "custom (docs)".
+func (st *State) PipelineLabel() string {
+	if st.PipelineType == PipelineCustom && st.CustomName != "" {
+		return PipelineCustom + " (" + st.CustomName + ")"
+	}
+	return st.PipelineType
+}
+
+// setPipeline records the pipeline name: a built-in one as its type, any
+// other as type custom with its name.
+func (st *State) setPipeline(name string) {
+	if _, builtin := Builtin()[name]; builtin {
+		st.PipelineType, st.CustomName = name, ""
+		return
+	}
+	st.PipelineType, st.CustomName = PipelineCustom, name
 }
 
 // HoldRecord records a pipeline put on hold: why, since when, and the overall

@@ -73,7 +73,7 @@ func (e *Env) transition(req TransitionRequest) (*Report, error) {
 		if path == "" {
 			return nil, fmt.Errorf("%s; pass --project-path to reconstruct it", l.Problem)
 		}
-		if st, _, err = reconstructState(e.Config, p, req.Project, path, l.Previous, now); err != nil {
+		if st, _, _, err = reconstructState(e.Config, p, req.Project, path, l.Previous, now); err != nil {
 			return nil, err
 		}
 	}
@@ -87,9 +87,18 @@ func (e *Env) transition(req TransitionRequest) (*Report, error) {
 		}
 		st = newState(p, req.Project, path, e.Config.Settings, now)
 		r.Decisions = append(r.Decisions, "started "+p.Name+" pipeline "+st.PipelineID)
+		if statOK(st.ProjectPath) {
+			num, _, _ := p.Phase(req.From)
+			decisions, warnings, err := earlierOnDisk(st, p, num, now)
+			if err != nil {
+				return nil, err
+			}
+			r.Decisions = append(r.Decisions, decisions...)
+			r.Warnings = append(r.Warnings, warnings...)
+		}
 	}
-	if st.PipelineType != p.Name {
-		return nil, fmt.Errorf("project %s runs a %s pipeline, not %s (restart it with the same type, or use another project name)", req.Project, st.PipelineType, p.Name)
+	if st.Pipeline() != p.Name {
+		return nil, fmt.Errorf("project %s runs a %s pipeline, not %s (restart it with the same type, or use another project name)", req.Project, st.Pipeline(), p.Name)
 	}
 	if req.ProjectPath != "" && req.ProjectPath != st.ProjectPath {
 		st.ProjectPath = req.ProjectPath
@@ -112,8 +121,7 @@ func (e *Env) transition(req TransitionRequest) (*Report, error) {
 			// A first transition that finds none of the phase's files
 			// was most likely run in the wrong folder: a pipeline is not
 			// started on nothing.
-			return nil, fmt.Errorf("%w %s→%s: %s; nothing was recorded: run curator in the project folder or pass --project-path DIR",
-				ErrBlocked, req.From, req.To, missing)
+			return nil, wrongFolder(fmt.Errorf("%w %s→%s: %s", ErrBlocked, req.From, req.To, missing))
 		}
 		from.Status, from.Blockers = StatusBlocked, blockers
 		st.OverallStatus = OverallBlocked
@@ -267,7 +275,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 	rule := *t
 	rule.Chunking = chunking
 	chunk := &Chunk{}
-	var refs []string
+	var curated []Artifact
 	for _, src := range sources(st, t, toNum) {
 		abs, _, err := ProjectFile(st.ProjectPath, src.Path)
 		if err != nil {
@@ -285,7 +293,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 		if err := curate(chunk, src.Path, src.Type, o, &rule, step); err != nil {
 			return err
 		}
-		refs = append(refs, fmt.Sprintf("`%s` — %s (%s, sha256 %.12s…, validated %s)", src.Path, e.Shown(abs), src.Type, src.SHA256, src.ValidatedAt))
+		curated = append(curated, src)
 	}
 	if chunk.Step == 0 {
 		step = 0
@@ -309,16 +317,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 	if from := st.Phase(t.From); from != nil && from.ContextBriefPath != "" && from.ContextBriefPath != name {
 		prev = from.ContextBriefPath
 	}
-	statePath, _ := e.Home.Path(StateName(st.ProjectName))
-	refs = append(refs, "Pipeline state: "+e.Shown(statePath))
-	if e.Config.Settings.Dashboard() {
-		dash, _ := e.Home.Path(DashboardName(st.ProjectName))
-		refs = append(refs, "Dashboard: "+e.Shown(dash))
-	}
-	if prev != "" {
-		p, _ := e.Home.Path(prev)
-		refs = append(refs, "Previous brief: "+e.Shown(p))
-	}
+	refs := e.references(st, t, toNum, curated, prev)
 	mission := toDef.Mission
 	if mission == "" {
 		mission = "Carry out the " + toDef.Name + " phase."
@@ -328,7 +327,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 		target += fmt.Sprintf(" (step %d of %d)", step, len(chunk.Stories))
 	}
 	d := &BriefData{
-		Project: st.ProjectName, PipelineType: st.PipelineType, PipelineID: st.PipelineID, ProjectPath: e.Shown(st.ProjectPath),
+		Project: st.ProjectName, PipelineType: st.PipelineLabel(), PipelineID: st.PipelineID, ProjectPath: e.Shown(st.ProjectPath),
 		Source: t.From, Target: target, Mode: r.Mode,
 		Phase: toDef.Name, PhaseDisplay: st.Phases[toNum-1].DisplayName, From: t.From,
 		PhaseNumber: toNum, PhaseCount: len(p.Phases), Step: step, StepCount: len(chunk.Stories),
@@ -349,6 +348,66 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 			to.Steps[step-1].ContextBriefPath = name
 		}
 		st.LastBrief = &BriefInfo{Path: name, Tokens: d.Budget.Tokens, Budget: d.Budget.Limit, Status: d.Budget.Status, Compressed: d.Budget.Compressed}
+	}
+	return nil
+}
+
+// references are the brief's References, labelled as the brief template
+// labels them: the spec (the artifact of type spec, else the first
+// phase's), the previous phase's artifact, the pipeline state, the
+// dashboard, the previous brief, then the other artifacts curated.
+func (e *Env) references(st *State, t *TransitionRule, toNum int, curated []Artifact, prevBrief string) []string {
+	line := func(label string, a *Artifact) string {
+		if a == nil {
+			return "**" + label + "**: none recorded"
+		}
+		shown := a.Path
+		if abs, _, err := ProjectFile(st.ProjectPath, a.Path); err == nil {
+			shown = e.Shown(abs)
+		}
+		return fmt.Sprintf("**%s**: `%s` — %s", label, a.Path, shown)
+	}
+	spec := validatedOf(st, func(_ *Phase, a *Artifact) bool { return a.Type == "spec" })
+	if spec == nil && len(st.Phases) > 0 {
+		spec = validatedOf(st, func(ph *Phase, _ *Artifact) bool { return ph.PhaseNumber == 1 })
+	}
+	refs := []string{line("Spec", spec)}
+	var previous *Artifact
+	if from := st.Phase(t.From); from != nil && from.PhaseNumber != toNum {
+		previous = validatedOf(st, func(ph *Phase, _ *Artifact) bool { return ph == from })
+		refs = append(refs, line("Previous phase artifact", previous))
+	} else {
+		refs = append(refs, "**Previous phase artifact**: none (this is the pipeline's first phase)")
+	}
+	statePath, _ := e.Home.Path(StateName(st.ProjectName))
+	refs = append(refs, "**Pipeline state**: "+e.Shown(statePath))
+	if e.Config.Settings.Dashboard() {
+		dash, _ := e.Home.Path(DashboardName(st.ProjectName))
+		refs = append(refs, "**Dashboard**: "+e.Shown(dash))
+	}
+	if prevBrief != "" {
+		p, _ := e.Home.Path(prevBrief)
+		refs = append(refs, "**Previous brief**: "+e.Shown(p))
+	}
+	for i := range curated {
+		a := &curated[i]
+		if (spec == nil || a.Path != spec.Path) && (previous == nil || a.Path != previous.Path) {
+			refs = append(refs, line("Source", a))
+		}
+	}
+	return refs
+}
+
+// validatedOf is the first validated artifact, in phase order, that keep
+// accepts (nil when none does).
+func validatedOf(st *State, keep func(*Phase, *Artifact) bool) *Artifact {
+	for i := range st.Phases {
+		ph := &st.Phases[i]
+		for j := range ph.Artifacts {
+			if a := &ph.Artifacts[j]; a.ValidatedAt != "" && keep(ph, a) {
+				return a
+			}
+		}
 	}
 	return nil
 }

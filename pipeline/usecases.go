@@ -209,13 +209,13 @@ func workDir(dir string) string {
 
 // Refused gives the pipeline's errors the kinds of package refuse: an
 // unknown pipeline, phase or transition, or an unsafe name, is a wrong
-// request; a blocked handoff or artifacts that do not validate are
-// blocked. Other errors are returned as they are.
+// request; a blocked handoff, artifacts that do not validate and a
+// project folder without any of them are blocked. Other errors are returned as they are.
 func Refused(err error) error {
 	switch {
 	case err == nil, refuse.IsRequest(err), refuse.IsBlocked(err):
 		return err
-	case errors.Is(err, ErrBlocked), errors.Is(err, ErrNotValid):
+	case errors.Is(err, ErrBlocked), errors.Is(err, ErrNotValid), errors.Is(err, ErrNoArtifacts):
 		return refuse.Blocked(err)
 	case errors.Is(err, ErrUnknown), errors.Is(err, ErrUnsafePath):
 		return refuse.Request(err)

@@ -195,6 +195,29 @@ func NotFound(project string, checks []Check) string {
 	return strings.Join(out, "; ")
 }
 
+// wrongFolder is the error of a run that finds none of the files it needs
+// in the project folder (err names the folder): it records nothing, and
+// says how to point curator at the project.
+func wrongFolder(err error) error {
+	return fmt.Errorf("%w; nothing was recorded: run curator in the project folder or pass --project-path DIR", err)
+}
+
+// lookedFor names, phase by phase, the files of pipeline p that are not
+// in the project folder, and where they were looked for.
+func lookedFor(p *Pipeline, projectPath string, now time.Time) string {
+	var out []string
+	for i := range p.Phases {
+		checks, err := ValidatePhase(projectPath, &p.Phases[i], now)
+		if err != nil {
+			continue
+		}
+		if missing := NotFound(projectPath, checks); missing != "" {
+			out = append(out, missing)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // foundNone reports whether none of the checks found its file.
 func foundNone(checks []Check) bool {
 	for _, c := range checks {

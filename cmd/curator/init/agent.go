@@ -8,6 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strings"
+	"text/template"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
@@ -22,6 +25,41 @@ const (
 	// AgentsMD is the AGENTS.md convention of other agents.
 	AgentsMD = "agents-md"
 )
+
+// DefaultMCPServer is the name curator's MCP server is registered under in
+// .mcp.json unless --mcp-server names another.
+const DefaultMCPServer = "curator"
+
+// mcpServerName is what a server name may hold: Claude Code names the
+// server's tools mcp__<server>__<tool>.
+var mcpServerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// CheckMCPServer refuses a server name that cannot be part of a tool name
+// (a usage error).
+func CheckMCPServer(name string) error {
+	if !mcpServerName.MatchString(name) || strings.Contains(name, "__") {
+		return cmdutil.Usagef("--mcp-server %q: a server name is letters, digits, - and _ (no __), starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// claudeCommand is the slash command name of templates.ClaudeCommands,
+// for the MCP server registered as server.
+func claudeCommand(name, server string) ([]byte, error) {
+	text, err := fs.ReadFile(templates.Agents, path.Join(templates.ClaudeCommands, name))
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New(name).Option("missingkey=error").Parse(string(text))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, struct{ Server string }{server}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
 
 // KnownAgents are the values --agent accepts.
 var KnownAgents = []string{AgentClaude, AgentsMD}
@@ -56,19 +94,23 @@ type AgentFile struct {
 }
 
 // planAgent works out the files of agent in dir and what would happen to
-// each; block is the playbook block (playbook.InjectBlock). Nothing is
+// each; block is the playbook block (playbook.InjectBlock), server the name
+// Claude Code knows curator's MCP server by (DefaultMCPServer when ""). Nothing is
 // written. A file curator cannot merge into (.mcp.json that is not JSON, a
 // block with one marker) is an error naming it.
-func planAgent(dir, agent, block string) ([]AgentFile, error) {
+func planAgent(dir, agent, block, server string) ([]AgentFile, error) {
+	if server == "" {
+		server = DefaultMCPServer
+	}
 	switch agent {
 	case AgentClaude:
 		var files []AgentFile
-		f, err := planMCPJSON(dir)
+		f, err := planMCPJSON(dir, server)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
-		cmds, err := planClaudeCommands(dir)
+		cmds, err := planClaudeCommands(dir, server)
 		if err != nil {
 			return nil, err
 		}
@@ -92,14 +134,14 @@ func planAgent(dir, agent, block string) ([]AgentFile, error) {
 	return nil, cmdutil.CheckOneOf("agent", agent, KnownAgents)
 }
 
-// planMCPJSON merges curator's server into .mcp.json.
-func planMCPJSON(dir string) (AgentFile, error) {
+// planMCPJSON merges curator's server, named server, into .mcp.json.
+func planMCPJSON(dir, server string) (AgentFile, error) {
 	f := AgentFile{Path: mcpJSON}
 	old, exists, err := readAgentFile(dir, f.Path)
 	if err != nil {
 		return f, err
 	}
-	out, res, err := mergeServer(old, "curator", curatorServer)
+	out, res, err := mergeServer(old, server, curatorServer)
 	var je *jsonError
 	if errors.As(err, &je) {
 		return f, fmt.Errorf("%s:%d: %s; nothing was written", agentPath(dir, f.Path), je.Line, je.Msg)
@@ -110,7 +152,7 @@ func planMCPJSON(dir string) (AgentFile, error) {
 	switch {
 	case res == serverOther:
 		f.Action = ActionKeep
-		f.Note = "mcpServers.curator is not " + curatorServerJSON() + "; the file's entry is kept"
+		f.Note = "mcpServers." + server + " is not " + curatorServerJSON() + "; the file's entry is kept"
 	case res == serverSame:
 		f.Action = ActionUnchanged
 	case exists:
@@ -126,16 +168,17 @@ func curatorServerJSON() string {
 	return jsonStyle{colon: ": "}.compact(curatorServer)
 }
 
-// planClaudeCommands copies the slash commands to .claude/commands/; a
-// file that is there with other content is the user's and is kept.
-func planClaudeCommands(dir string) ([]AgentFile, error) {
+// planClaudeCommands writes the slash commands to .claude/commands/, with
+// the MCP server's name filled in; a file that is there with other content
+// is the user's and is kept.
+func planClaudeCommands(dir, server string) ([]AgentFile, error) {
 	entries, err := fs.ReadDir(templates.Agents, templates.ClaudeCommands)
 	if err != nil {
 		return nil, err
 	}
 	var files []AgentFile
 	for _, e := range entries {
-		want, err := fs.ReadFile(templates.Agents, path.Join(templates.ClaudeCommands, e.Name()))
+		want, err := claudeCommand(e.Name(), server)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ func actions(files []AgentFile) map[string]string {
 func TestPlanAgent(t *testing.T) {
 	dir := t.TempDir()
 	block := playbook.InjectBlock(nil, "")
-	files, err := planAgent(dir, AgentClaude, block)
+	files, err := planAgent(dir, AgentClaude, block, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestPlanAgent(t *testing.T) {
 	if err := os.WriteFile(edited, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, err = planAgent(dir, AgentClaude, block)
+	files, err = planAgent(dir, AgentClaude, block, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestPlanAgent(t *testing.T) {
 		}
 	}
 
-	files, err = planAgent(dir, AgentsMD, block)
+	files, err = planAgent(dir, AgentsMD, block, "")
 	if err != nil || len(files) != 1 || files[0].Path != "AGENTS.md" || files[0].Action != ActionCreate {
 		t.Fatalf("agents-md: %+v %v", files, err)
 	}
@@ -68,7 +68,7 @@ func TestPlanAgent(t *testing.T) {
 		t.Errorf("AGENTS.md:\n%s", s)
 	}
 
-	if _, err := planAgent(dir, "emacs", block); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "claude, agents-md") {
+	if _, err := planAgent(dir, "emacs", block, ""); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "claude, agents-md") {
 		t.Errorf("unknown agent: %v", err)
 	}
 }
@@ -78,14 +78,14 @@ func TestPlanAgentBrokenFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte("{\n  \"a\": ,\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := planAgent(dir, AgentClaude, playbook.InjectBlock(nil, ""))
+	_, err := planAgent(dir, AgentClaude, playbook.InjectBlock(nil, ""), "")
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ".mcp.json")+":2:") || cmdutil.ExitCode(err) != cmdutil.ExitFailed {
 		t.Errorf("broken .mcp.json: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(playbook.InjectBegin+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = planAgent(dir, AgentsMD, playbook.InjectBlock(nil, ""))
+	_, err = planAgent(dir, AgentsMD, playbook.InjectBlock(nil, ""), "")
 	if cmdutil.ExitCode(err) != cmdutil.ExitBlocked || !strings.Contains(err.Error(), "AGENTS.md") {
 		t.Errorf("AGENTS.md with one marker: %v", err)
 	}

@@ -19,6 +19,10 @@ type Options struct {
 	Dir string
 	// Agent is the coding agent to set up in Dir ("" none; KnownAgents).
 	Agent string
+	// MCPServer is the name curator's MCP server is registered under in
+	// .mcp.json, and that the slash commands call it by (--mcp-server;
+	// "" is DefaultMCPServer).
+	MCPServer string
 	// DryRun reports what would be created or changed and writes nothing.
 	DryRun bool
 	// MergeDriver only registers the merge driver of an existing store
@@ -45,6 +49,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(KnownAgents, " or ")},
+			&cli.StringFlag{Name: "mcp-server", Value: DefaultMCPServer, Usage: "with --agent claude: the name curator's MCP server is registered under in .mcp.json (its tools are mcp__NAME__*)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created or changed, and write nothing"},
 			&cli.BoolFlag{Name: "merge-driver", Usage: "only register curator's git merge driver for an existing store (after git clone)"},
 		},
@@ -52,7 +57,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"folders of the store layout, and a git repository in DIR when DIR is not inside one.\n" +
 			"Existing files are kept. The new store is committed as the first curator run.\n\n" +
 			"--agent claude writes, in DIR: .mcp.json with the curator MCP server (merged into an existing\n" +
-			"file; a curator entry of your own is kept), the slash commands /curate-memory, /curate-context\n" +
+			"file; an entry of that name of your own is kept) under the name --mcp-server gives (default\n" +
+			"curator; its tools are mcp__NAME__*, the name the slash commands use), the slash commands /curate-memory, /curate-context\n" +
 			"and /handoff in .claude/commands/ (a file you edited is kept), and the playbook block of\n" +
 			"`context inject` in CLAUDE.md. --agent agents-md writes the playbook block and a curator section\n" +
 			"into AGENTS.md. These files belong to your project: they are written, not committed.\n" +
@@ -68,7 +74,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("init takes at most one folder")
 			}
-			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), DryRun: c.Bool("dry-run"), MergeDriver: c.Bool("merge-driver")}
+			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), MCPServer: c.String("mcp-server"),
+				DryRun: c.Bool("dry-run"), MergeDriver: c.Bool("merge-driver")}
 			if opts.MergeDriver && (opts.DryRun || c.IsSet("agent")) {
 				return cmdutil.Usagef("--merge-driver registers the merge driver only; it takes neither --agent nor --dry-run")
 			}
@@ -79,6 +86,12 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				if err := cmdutil.CheckOneOf("agent", opts.Agent, KnownAgents); err != nil {
 					return err
 				}
+			}
+			if c.IsSet("mcp-server") && opts.Agent != AgentClaude {
+				return cmdutil.Usagef("--mcp-server names the MCP server of --agent claude; it takes --agent claude")
+			}
+			if err := CheckMCPServer(opts.MCPServer); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -107,7 +120,7 @@ func Run(opts *Options) error {
 		if err != nil {
 			return err
 		}
-		if rep.AgentFiles, err = planAgent(opts.Dir, opts.Agent, block); err != nil {
+		if rep.AgentFiles, err = planAgent(opts.Dir, opts.Agent, block, opts.MCPServer); err != nil {
 			return err
 		}
 		for _, f := range rep.AgentFiles {

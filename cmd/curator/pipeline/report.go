@@ -76,7 +76,7 @@ func printReport(o cmdutil.Env, r *pipeline.ModeReport) error {
 // printState prints the pipeline's position and one line per phase, and,
 // with blockers, each blocker of a phase under it.
 func printState(o cmdutil.Env, st *pipeline.State, blockers bool) {
-	o.Say("%s · %s pipeline · %s\n", st.ProjectName, st.PipelineType, st.OverallStatus)
+	o.Say("%s · %s pipeline · %s\n", st.ProjectName, st.PipelineLabel(), st.OverallStatus)
 	cur := fmt.Sprintf("%d. %s", st.CurrentPhase.PhaseNumber, st.CurrentPhase.PhaseName)
 	if st.CurrentPhase.StepNumber > 0 {
 		cur += fmt.Sprintf(" — step %d: %s", st.CurrentPhase.StepNumber, st.CurrentPhase.StepName)
