@@ -59,3 +59,23 @@ func TestMCPMemoryChecksAreTheCLIs(t *testing.T) {
 		t.Errorf("the rule %v: %v\n%s", rule, err, data)
 	}
 }
+
+// update_long_term never makes a single case a rule: the error names
+// promote_to_rule, and the file is left as it was.
+func TestMCPUpdateRefusesMaturityRule(t *testing.T) {
+	dir := memoryStore(t)
+	cs := mcpSession(t, dir)
+	call(t, cs, "add_memory", map[string]any{"id": "l-1", "type": "lesson", "brief": "retry the flaky job", "author": "agent", "scenario": "flaky CI"})
+	path := filepath.Join(dir, ".curator/memory/inbox/l-1.md")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := callErr(t, cs, "update_long_term", map[string]any{"id": "l-1", "patch": map[string]any{"maturity": "rule"}})
+	if !strings.Contains(msg, "promote_to_rule") || !strings.Contains(msg, "l-1") {
+		t.Errorf("message %q does not name promote_to_rule and the case", msg)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Errorf("the refused update changed the file:\n%s", after)
+	}
+}

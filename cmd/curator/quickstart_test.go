@@ -78,7 +78,7 @@ func TestReadmeQuickstart(t *testing.T) {
 	for _, want := range []string{
 		"Initialised curator store in " + filepath.Join(home, "src/myapp/.curator"),
 		"→ confirmed/fact (channel A",
-		"new_bullet           1  TESTING-001",
+		"TESTING-001: New bullet added (confidence: 0.90)",
 		"Injected 1 bullet into CLAUDE.md",
 		"ok spec.md",
 		"context-briefs/myapp/2-implementer-step-1.md",

@@ -30,6 +30,24 @@ func (e *FixedKeyError) Error() string {
 	return e.Key + " follows the file; use delete/restore or maturity=confirmed (status may only be set to what that makes it)"
 }
 
+// RuleMaturityError is an update that would make a single memory a rule:
+// maturity rule is reached only by drawing a rule from at least
+// MinRuleCases cases of one scenario (PromoteRule), never by one case.
+type RuleMaturityError struct {
+	ID       string
+	Scenario string
+}
+
+func (e *RuleMaturityError) Error() string {
+	scenario := "S"
+	if e.Scenario != "" {
+		scenario = fmt.Sprintf("%q", e.Scenario)
+	}
+	return fmt.Sprintf("memory %s cannot be made a rule by an update: maturity rule is reached only by drawing a rule "+
+		"from at least %d distinct cases of one scenario, with `curator memory promote-rule --scenario %s` (MCP: promote_to_rule); "+
+		"the case stays as it is", e.ID, MinRuleCases, scenario)
+}
+
 // Set is one change of `memory update`: Key is a top-level key, or
 // "key.sub" for one entry of a map; Value is the decoded YAML value.
 type Set struct {
@@ -71,7 +89,8 @@ func PlanAdd(m *mdstore.Memory, now time.Time) *Edit {
 // maturity to confirmed on an inbox entry promotes it (to confirmed/<type>/,
 // with its observation period started), changing the type of a confirmed
 // memory moves it to the folder of the new type; any other update rewrites
-// the file in place. id cannot be set, nor status to anything but what the
+// the file in place. id cannot be set, maturity cannot become rule
+// (*RuleMaturityError: rules are drawn by PlanRule), nor status to anything but what the
 // edit makes it (*FixedKeyError). A promotion starts an observation period
 // of days (config.yaml memory.observation_days). The edited
 // record gets every check a file gets (ErrInvalidEdit). m's document is
@@ -95,6 +114,9 @@ func PlanUpdate(m *mdstore.Memory, sets []Set, now time.Time, days int) (*Edit, 
 	checked, err := mdstore.ParseMemory(m.Path, m.Doc.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidEdit, err)
+	}
+	if checked.Maturity == "rule" && m.Maturity != "rule" {
+		return nil, &RuleMaturityError{ID: m.ID, Scenario: strings.TrimSpace(checked.Scenario)}
 	}
 	// status follows the folder: it may be set only to what the edit makes
 	// it (status: confirmed beside maturity: confirmed, as the memory-curate

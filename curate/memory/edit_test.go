@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -332,4 +334,57 @@ func TestUpdateMapKeyKeepsOrder(t *testing.T) {
 	if got := string(onlyChange(t, e.Run).Data); !strings.Contains(got, "importance_factors:\n  surprisal: 0.5\n  proximity: 0.9\n  unambiguity: 0.2\n  entity_priority: 0.1\n") {
 		t.Errorf("importance_factors order changed:\n%s", got)
 	}
+}
+
+// A single case is never made a rule by an update: maturity rule is
+// reached only through promote-rule. An existing rule may be updated.
+func TestUpdateRefusesMaturityRule(t *testing.T) {
+	cases := []struct {
+		name string
+		m    *mdstore.Memory
+		sets []Set
+		ok   bool
+	}{
+		{"inbox case", stored(t, "inbox", "lesson", "c-1"), []Set{{Key: "maturity", Value: "rule"}}, false},
+		{"confirmed lesson", stored(t, "confirmed", "lesson", "c-2"), []Set{{Key: "maturity", Value: "rule"}}, false},
+		{"beside other keys", stored(t, "inbox", "lesson", "c-3"), []Set{{Key: "brief", Value: "b"}, {Key: "maturity", Value: "rule"}}, false},
+		{"a fact", stored(t, "inbox", "fact", "f-1"), []Set{{Key: "maturity", Value: "rule"}}, false},
+		{"a rule stays a rule", storedRule(t, "r-1"), []Set{{Key: "maturity", Value: "rule"}, {Key: "brief", Value: "b"}}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := PlanUpdate(c.m, c.sets, t0, mdstore.DefaultObservationDays)
+			var rule *RuleMaturityError
+			switch {
+			case c.ok && err != nil:
+				t.Errorf("refused: %v", err)
+			case !c.ok && (!errors.As(err, &rule) || !strings.Contains(err.Error(), "promote-rule") || !strings.Contains(err.Error(), c.m.ID)):
+				t.Errorf("got %v, want a refusal naming promote-rule", err)
+			}
+		})
+	}
+}
+
+// A rule's id is a UUID, as the memory procedure names rule files
+// (confirmed/lesson/<rule_uuid>.md), and the same for the same scenario.
+func TestRuleIDIsUUID(t *testing.T) {
+	id := RuleID("flaky CI")
+	u, err := uuid.Parse(id)
+	if err != nil || u.String() != id || u.Version() != 5 {
+		t.Fatalf("RuleID = %q (%v), want a version 5 UUID", id, err)
+	}
+	if RuleID(" flaky CI ") != id || RuleID("deploys") == id {
+		t.Errorf("RuleID not stable per scenario")
+	}
+}
+
+// storedRule is a confirmed lesson of maturity rule.
+func storedRule(t *testing.T, id string) *mdstore.Memory {
+	t.Helper()
+	m := stored(t, "confirmed", "lesson", id)
+	r, err := mdstore.ParseMemory(m.Path, []byte(strings.Replace(string(m.Doc.Bytes()), "maturity: case", "maturity: rule", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

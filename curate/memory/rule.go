@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/secrets"
@@ -22,9 +24,21 @@ const MinRuleCases = 3
 // ErrTooFewCases means a scenario has fewer than MinRuleCases distinct cases.
 var ErrTooFewCases = errors.New("too few distinct cases to draw a rule")
 
-// RuleID is the id of the rule drawn for a scenario (stable, so drawing it
-// again updates the same file).
+// ruleNamespace is the namespace of the rules' name-based UUIDs.
+var ruleNamespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://curator.dev/memory/rule"))
+
+// RuleID is the id of the rule drawn for a scenario: a UUID, as the
+// memory-curate procedure names rule files (confirmed/lesson/<rule_uuid>.md),
+// derived from the scenario (version 5), so drawing it again updates the
+// same file.
 func RuleID(scenario string) string {
+	return uuid.NewSHA1(ruleNamespace, []byte(strings.TrimSpace(scenario))).String()
+}
+
+// legacyRuleID is the id rules were drawn under before they were named by
+// UUIDs ("rule-" and 12 hex digits of the scenario's SHA-256); drawing such
+// a rule again moves it to its UUID.
+func legacyRuleID(scenario string) string {
 	h := sha256.Sum256([]byte(strings.TrimSpace(scenario)))
 	return "rule-" + hex.EncodeToString(h[:6])
 }
@@ -171,6 +185,10 @@ func PromoteRule(_ context.Context, tx *mdstore.Tx, req PromoteRuleRequest) (*Pr
 	d, err := PlanRule(scenario, RuleCases(list.Memories, scenario, s.Config.Memory.DedupPrefix), author, existing, s.Now())
 	if err != nil {
 		return nil, refuse.Blocked(err)
+	}
+	if legacy, err := s.FindMemory(legacyRuleID(scenario)); err == nil && legacy.Maturity == "rule" {
+		d.Run.Changes.Delete(legacy.Path)
+		d.Run.Decide(fmt.Sprintf("rule %s is now %s", legacy.ID, d.ID))
 	}
 	commit, err := tx.Save(d.Run, req.Save...)
 	if err != nil {

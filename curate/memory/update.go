@@ -50,8 +50,9 @@ func Update(_ context.Context, tx *mdstore.Tx, req UpdateRequest) (*UpdateReport
 	}
 	e, err := PlanUpdate(m, req.Sets, s.Now(), s.Config.Memory.ObservationDays)
 	var fixed *FixedKeyError
+	var rule *RuleMaturityError
 	switch {
-	case errors.As(err, &fixed):
+	case errors.As(err, &fixed), errors.As(err, &rule):
 		return nil, refuse.Request(err)
 	case errors.Is(err, ErrInvalidEdit):
 		return nil, refuse.Blocked(err)

@@ -1,7 +1,6 @@
 package playbook
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,8 +100,7 @@ func PlanDocument(pb *Playbook, data []byte) ([]Action, error) {
 // no bullet ever had it (an id in use refuses the document).
 func PlanAnswer(pb *Playbook, data []byte, ans Answer) ([]Action, error) {
 	var doc CurationDocument
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
+	if err := decodeAnswer(data, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidDocument, err)
 	}
 	if doc.CurationActions == nil {
@@ -111,6 +109,9 @@ func PlanAnswer(pb *Playbook, data []byte, ans Answer) ([]Action, error) {
 	rid := ans.ReflectionID
 	if rid == "" {
 		rid = doc.ReflectionID
+	}
+	for i := range doc.CurationActions {
+		doc.CurationActions[i].Action = firstChoice(doc.CurationActions[i].Action)
 	}
 	var problems []string
 	// The ids the answer's new bullets give are reserved first, so that an
@@ -193,12 +194,11 @@ func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Act
 	}
 	switch {
 	case isNewBullet(d.Action):
-		if strings.TrimSpace(content) == "" {
-			return a, errors.New("content (or merged_content) is missing")
+		text, lesson, n, err := newBulletText(d, refl)
+		if err != nil {
+			return a, err
 		}
-		a.Type, a.Content = ActNewBullet, content
-		lesson, n := lessonOf(refl, content)
-		a.Lesson = n
+		a.Type, a.Content, a.Lesson = ActNewBullet, text, n
 		conf := d.Confidence
 		switch {
 		case d.Category != "":
@@ -273,6 +273,36 @@ func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Act
 		return a, fmt.Errorf("unknown action %q (want new_bullet, increment_helpful, increment_harmful, merge_similar, proposal, archive, prune or skip)", d.Action)
 	}
 	return a, nil
+}
+
+// firstChoice reads an action written as the procedure's list of choices
+// ("new_bullet|increment_helpful|…") as its first choice.
+func firstChoice(action string) string {
+	first, _, _ := strings.Cut(action, "|")
+	return strings.TrimSpace(first)
+}
+
+// newBulletText is the text of a new bullet and the lesson it comes from:
+// its content; without content, the text of the lesson it answers (the
+// reflection's only lesson, or the one whose words merged_content shares);
+// without such a lesson, merged_content.
+func newBulletText(d CurationDocAction, refl *mdstore.Reflection) (string, *mdstore.Lesson, int, error) {
+	text := d.Content
+	if strings.TrimSpace(text) == "" {
+		text = d.MergedContent
+	}
+	lesson, n := lessonOf(refl, text)
+	switch {
+	case strings.TrimSpace(d.Content) != "":
+		return d.Content, lesson, n, nil
+	case lesson != nil:
+		return lesson.Content, lesson, n, nil
+	case strings.TrimSpace(d.MergedContent) != "":
+		return d.MergedContent, nil, 0, nil
+	case refl != nil && len(refl.Lessons) > 1:
+		return "", nil, 0, fmt.Errorf("content is missing and reflection %s has %d lessons (give content, the bullet's text)", refl.ID, len(refl.Lessons))
+	}
+	return "", nil, 0, errors.New("content is missing (give content, or answer a reflection with --reflection-id whose lesson becomes the bullet)")
 }
 
 // lessonOf finds the lesson of a reflection a new bullet's text comes from:

@@ -60,25 +60,20 @@ func (r *Run) Report(commit string, dry bool) Report {
 	return rep
 }
 
-// lessonsProcessed counts the lesson decisions of the run.
-func (rep Report) lessonsProcessed() int {
-	n := 0
-	for _, a := range rep.Actions {
-		if a.Lesson > 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// SummaryStyle is how a summary marks its status lines and colours its
-// decisions; the zero value writes status symbols (✅, ⚠️) and no colour.
+// SummaryStyle is how a summary marks its status lines, shows its section
+// icons and colours its decisions; the zero value writes status symbols
+// (✅, ⚠️), the procedure's icons (📊, 📈, 💡) and no colour.
 type SummaryStyle struct {
 	// Mark is the mark of a status line: status is "ok" or "warning".
 	Mark func(status string) string
+	// Icon is the icon of a section ("actions", "stats", "next"), "" for none.
+	Icon func(section string) string
 	// Paint colours text in the colour of a merge type.
 	Paint func(mergeType, text string) string
 }
+
+// SectionIcons are the icons the procedure gives the summary's sections.
+var SectionIcons = map[string]string{"actions": "📊", "stats": "📈", "next": "💡"}
 
 func (st SummaryStyle) mark(status string) string {
 	if st.Mark != nil {
@@ -90,6 +85,18 @@ func (st SummaryStyle) mark(status string) string {
 	return "⚠️ "
 }
 
+// icon is the section's icon followed by a space, or "".
+func (st SummaryStyle) icon(section string) string {
+	icon := SectionIcons[section]
+	if st.Icon != nil {
+		icon = st.Icon(section)
+	}
+	if icon == "" {
+		return ""
+	}
+	return icon + " "
+}
+
 func (st SummaryStyle) paint(mergeType, text string) string {
 	if st.Paint != nil {
 		return st.Paint(mergeType, text)
@@ -97,22 +104,31 @@ func (st SummaryStyle) paint(mergeType, text string) string {
 	return text
 }
 
-// WriteSummary prints the run as the ACE curate procedure does: the headline,
-// the merge actions, context stats and the next step. markdown renders it
-// as a report file (--output).
+// WriteSummary prints the run as the context-curate procedure does: the
+// reflections in the header, each merge action with its numbers, the
+// context stats and the next step. markdown renders it as a report file
+// (--output).
 func (rep Report) WriteSummary(w io.Writer, markdown bool) {
 	rep.WriteStyledSummary(w, markdown, SummaryStyle{})
 }
 
-// WriteStyledSummary is WriteSummary with the given marks and colours.
+// maxActionsShown is how many actions a text summary lists (the JSON
+// report lists them all).
+const maxActionsShown = 50
+
+// WriteStyledSummary is WriteSummary with the given marks, icons and colours.
 func (rep Report) WriteStyledSummary(w io.Writer, markdown bool, st SummaryStyle) {
-	h := func(s string) string {
+	h := func(section, s string) string {
 		if markdown {
-			return "## " + s + "\n\n"
+			return "## " + st.icon(section) + s + "\n\n"
 		}
-		return s + "\n"
+		return st.icon(section) + s + ":\n"
 	}
-	title := fmt.Sprintf("%s Curation Complete: %d lessons processed, %d reflections merged", st.mark("ok"), rep.lessonsProcessed(), len(rep.ReflectionsMerged))
+	reflections := "no reflection merged"
+	if len(rep.ReflectionsMerged) > 0 {
+		reflections = shortList(rep.ReflectionsMerged, 8)
+	}
+	title := fmt.Sprintf("%s Curation Complete: %s", st.mark("ok"), reflections)
 	if rep.DryRun {
 		title += " (dry run: nothing changed)"
 	}
@@ -121,86 +137,135 @@ func (rep Report) WriteStyledSummary(w io.Writer, markdown bool, st SummaryStyle
 		if rep.Commit != "" {
 			title += ", commit `" + rep.Commit + "`"
 		}
-		title += ".\n"
+		title += "."
 	}
 	fmt.Fprintf(w, "%s\n", title)
-	if len(rep.ReflectionsMerged) > 0 {
-		fmt.Fprintf(w, "Reflections: %s\n", strings.Join(rep.ReflectionsMerged, ", "))
-	}
 	for _, note := range rep.Warnings {
 		fmt.Fprintf(w, "%s %s\n", st.mark("warning"), note)
 	}
-	fmt.Fprint(w, h("Merge actions:"))
-	for _, t := range ActionTypes {
-		var ids []string
-		for _, a := range rep.Actions {
-			if a.Type == t && a.Subject() != "" {
-				ids = append(ids, a.Subject())
-			}
-		}
-		if rep.Counts[t] == 0 && (t == ActReview || t == ActRebalance) {
-			continue
-		}
-		fmt.Fprintf(w, "  - %s %3d  %s\n", st.paint(t, fmt.Sprintf("%-18s", t)), rep.Counts[t], shortList(ids, 8))
-	}
-	fmt.Fprint(w, "\n"+h("Decisions:"))
+	fmt.Fprint(w, "\n"+h("actions", "Merge Actions"))
 	if len(rep.Actions) == 0 {
-		fmt.Fprintln(w, "  (none)")
+		fmt.Fprintln(w, "   - none")
 	}
-	for _, a := range rep.Actions {
-		line := fmt.Sprintf("  - %s %s", st.paint(a.Type, a.Type), a.Subject())
-		if a.BulletID != "" && a.TargetBulletID != "" {
-			line += " ← " + strings.Join(a.MergedFrom, " + ")
-		}
-		if a.ReflectionID != "" && a.Lesson > 0 {
-			line += fmt.Sprintf(" [%s#%d]", a.ReflectionID, a.Lesson)
-		}
-		fmt.Fprintf(w, "%s: %s\n", line, a.Reasoning)
+	totals := map[string]BulletTotals{}
+	for _, b := range rep.Bullets {
+		totals[b.ID] = b
 	}
-	if len(rep.Bullets) > 0 {
-		fmt.Fprint(w, "\n"+h("Bullets now:"))
-		writeTotals(w, rep.Bullets)
-	}
-	if m := rep.Maintenance; m != nil {
-		fmt.Fprint(w, "\n"+h("Maintenance:"))
-		fmt.Fprintf(w, "  - exact duplicate groups: %d (%d extra copies)\n", len(m.ExactGroups), m.ExactExtra)
-		for _, g := range m.ExactGroups {
-			fmt.Fprintf(w, "    - %s\n", strings.Join(g, " = "))
+	for i, a := range rep.Actions {
+		if i == maxActionsShown {
+			fmt.Fprintf(w, "   - … and %d more: %s (--json lists every action)\n", len(rep.Actions)-i, rep.countList())
+			break
 		}
-		fmt.Fprintf(w, "  - near-duplicate pairs (> %.2f): %d\n", DedupThreshold, len(m.NearPairs))
-		for _, p := range m.NearPairs {
-			fmt.Fprintf(w, "    - %s ~ %s (%.4f)\n", p.A, p.B, p.Score)
-		}
-		fmt.Fprintf(w, "  - overlapping pairs: %d\n", len(m.Overlapping))
+		fmt.Fprintf(w, "   - %s\n", actionLine(a, totals[a.Subject()], st))
 	}
 	for _, hr := range rep.ReflectionsHeld {
-		fmt.Fprintf(w, "\n%s reflection %s held: %s; it stays pending, nothing of it was written\n", st.mark("warning"), hr.ReflectionID, hr.Problem())
+		fmt.Fprintf(w, "%s reflection %s held: %s; it stays pending, nothing of it was written\n", st.mark("warning"), hr.ReflectionID, hr.Problem())
 	}
-	fmt.Fprint(w, "\n"+h("Context stats:"))
-	fmt.Fprintf(w, "  - active bullets: %d → %d (archived %d → %d)\n", rep.Before.Active, rep.After.Active, rep.Before.Archived, rep.After.Archived)
-	fmt.Fprintf(w, "  - by category: %s\n", categoryList(rep.After.ByCategory))
-	fmt.Fprintf(w, "  - average confidence: %.3f; helpful %d, harmful %d; ~%d tokens\n", rep.After.AvgConfidence, rep.After.Helpful, rep.After.Harmful, rep.After.Tokens)
-	fmt.Fprintf(w, "  - awaiting review: %d\n", rep.After.ValidationRequired)
-	fmt.Fprint(w, "\n"+h("Next step:"))
-	switch {
-	case rep.DryRun:
-		fmt.Fprintln(w, "  run the same command without --dry-run to apply these decisions")
-	case rep.Counts[ActProposal] > 0 || rep.After.ValidationRequired > 0:
-		var ids []string
-		for _, a := range rep.Actions {
-			if a.Type == ActProposal || a.Validation == "required" {
-				ids = append(ids, a.Subject())
-			}
+	if m := rep.Maintenance; m != nil {
+		fmt.Fprint(w, "\n"+h("", "Maintenance"))
+		fmt.Fprintf(w, "   - exact duplicate groups: %d (%d extra copies)\n", len(m.ExactGroups), m.ExactExtra)
+		for _, g := range m.ExactGroups {
+			fmt.Fprintf(w, "     - %s\n", strings.Join(g, " = "))
 		}
-		first := "ID"
-		if len(ids) > 0 {
-			first = ids[0]
+		fmt.Fprintf(w, "   - near-duplicate pairs (> %.2f): %d\n", DedupThreshold, len(m.NearPairs))
+		for _, p := range m.NearPairs {
+			fmt.Fprintf(w, "     - %s ~ %s (%.4f)\n", p.A, p.B, p.Score)
 		}
-		fmt.Fprintf(w, "  review %d bullet(s) awaiting validation: curator context review approve|reject %s\n", rep.After.ValidationRequired, first)
-		fmt.Fprintln(w, "  "+InjectHint)
+		fmt.Fprintf(w, "   - overlapping pairs: %d\n", len(m.Overlapping))
+	}
+	fmt.Fprint(w, "\n"+h("stats", "Context Stats"))
+	active := fmt.Sprintf("%d", rep.After.Active)
+	if rep.Before.Active != rep.After.Active {
+		active += fmt.Sprintf(" (was %d)", rep.Before.Active)
+	}
+	if rep.After.Archived != rep.Before.Archived {
+		active += fmt.Sprintf("; archived %d → %d", rep.Before.Archived, rep.After.Archived)
+	}
+	fmt.Fprintf(w, "   - Total active bullets: %s\n", active)
+	fmt.Fprintf(w, "   - Avg confidence: %.2f\n", rep.After.AvgConfidence)
+	fmt.Fprintf(w, "   - Bullets needing validation: %d\n", rep.After.ValidationRequired)
+	fmt.Fprintf(w, "   - By category: %s\n", categoryList(rep.After.ByCategory))
+	fmt.Fprintf(w, "   - Helpful %d, harmful %d; ~%d tokens\n", rep.After.Helpful, rep.After.Harmful, rep.After.Tokens)
+	fmt.Fprintf(w, "\n%sNext: %s\n", st.icon("next"), rep.nextStep())
+}
+
+// actionLine is one merge action as the procedure words it, with the
+// numbers the run left its bullet with (t) and the lesson it answers.
+func actionLine(a Action, t BulletTotals, st SummaryStyle) string {
+	now := fmt.Sprintf("(now %d helpful, %d harmful)", t.Helpful, t.Harmful)
+	review := ""
+	if a.Validation == "required" {
+		review = ", needs validation"
+	}
+	var what string
+	switch a.Type {
+	case ActNewBullet:
+		what = fmt.Sprintf("%s (confidence: %.2f%s)", st.paint(a.Type, "New bullet added"), a.Confidence, review)
+	case ActIncrementHelpful:
+		what = st.paint(a.Type, "Helpful count +1") + " " + now
+	case ActIncrementHarmful:
+		what = st.paint(a.Type, "Harmful count +1") + " " + now
+	case ActMergeSimilar:
+		what = fmt.Sprintf("%s %s (similarity: %.2f%s)", st.paint(a.Type, "Merged"), strings.Join(a.MergedFrom, " + "), a.Similarity, review)
+	case ActProposal:
+		what = st.paint(a.Type, "Proposed for review") + ": " + a.Reasoning
+	case ActArchive:
+		what = st.paint(a.Type, "Archived") + ": " + a.Reasoning
+	case ActPrune:
+		what = st.paint(a.Type, "Pruned") + ": " + a.Reasoning
+	case ActRebalance:
+		what = fmt.Sprintf("%s %d", st.paint(a.Type, "Priority rebalanced to"), a.Priority)
+	case ActSkip:
+		what = st.paint(a.Type, "Lesson skipped")
+		if a.Subject() != "" {
+			what += " (" + a.Subject() + ")"
+		}
+		if a.ReflectionID != "" && a.Lesson > 0 {
+			what += fmt.Sprintf(" [%s#%d]", a.ReflectionID, a.Lesson)
+		}
+		return what + ": " + a.Reasoning
 	default:
-		fmt.Fprintln(w, "  "+InjectHint)
+		what = st.paint(a.Type, a.Type) + ": " + a.Reasoning
 	}
+	line := a.Subject() + ": " + what
+	if a.ReflectionID != "" && a.Lesson > 0 {
+		line += fmt.Sprintf(" [%s#%d]", a.ReflectionID, a.Lesson)
+	}
+	return line
+}
+
+// countList is the run's action counts, "2 new_bullet, 1 skip".
+func (rep Report) countList() string {
+	var parts []string
+	for _, t := range ActionTypes {
+		if n := rep.Counts[t]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, t))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nextStep is what the summary suggests to do next.
+func (rep Report) nextStep() string {
+	if rep.DryRun {
+		return "Run the same command without --dry-run to apply these decisions"
+	}
+	inject := "curator context inject --top 10 --file CLAUDE.md to add the top bullets to CLAUDE.md"
+	if rep.After.ValidationRequired == 0 {
+		return "Run " + inject
+	}
+	first := "ID"
+	for _, a := range rep.Actions {
+		if a.Type == ActProposal || a.Validation == "required" {
+			first = a.Subject()
+			break
+		}
+	}
+	bullets := "bullets"
+	if rep.After.ValidationRequired == 1 {
+		bullets = "bullet"
+	}
+	return fmt.Sprintf("Run curator context review approve|reject %s for the %d %s awaiting validation, then %s", first, rep.After.ValidationRequired, bullets, inject)
 }
 
 // InjectHint is the next step a run that changed the playbook suggests.

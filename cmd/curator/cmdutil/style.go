@@ -85,6 +85,14 @@ func (s Style) Mark(status string) string {
 	return s.paint(statusColor[status], word)
 }
 
+// Icon is an icon (a section's 📊) on a terminal, "" elsewhere.
+func (s Style) Icon(symbol string) string {
+	if s.Symbols {
+		return symbol
+	}
+	return ""
+}
+
 // Decision paints text in the colour of a decision kind (promoted,
 // trashed, increment_helpful, …); text is unchanged without colour or for
 // an unknown kind.

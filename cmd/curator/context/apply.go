@@ -29,7 +29,9 @@ func NewCmdApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cli.Comman
 		ArgsUsage: "FILE | -",
 		Description: "The whole document is validated before anything is written: an unknown action, an unknown\n" +
 			"or archived bullet, a merge without merged_content, a new bullet_id already in use or a secret\n" +
-			"refuses it (exit 3). A new_bullet without category takes its lesson's (or its bullet_id prefix's).",
+			"refuses it (exit 3). A new_bullet without category takes its lesson's (or its bullet_id prefix's),\n" +
+			"and without content its lesson's text. // and /* */ comments are ignored, as in the\n" +
+			"context-curate procedure's example; an action written as its choices (a|b|c) is the first.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reflection-id", Usage: "the pending reflection the document answers (it moves to merged/)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the actions and change nothing"},

@@ -81,7 +81,8 @@ func Curate(opts *CurateOptions) error {
 		}
 	} else if !opts.Globals.Quiet {
 		st := opts.IO.OutStyle()
-		rep.WriteStyledSummary(opts.IO.Out, false, playbook.SummaryStyle{Mark: st.Mark, Paint: st.Decision})
+		rep.WriteStyledSummary(opts.IO.Out, false, playbook.SummaryStyle{Mark: st.Mark, Paint: st.Decision,
+			Icon: func(section string) string { return st.Icon(playbook.SectionIcons[section]) }})
 		switch {
 		case rep.Commit != "":
 			fmt.Fprintf(opts.IO.Out, "\nCommitted %s\n", short(rep.Commit))

@@ -86,7 +86,8 @@ func (s *Server) addMemoryTools() {
 	})
 	tool(s, "add_memory", "A new inbox entry (one commit). Refused if it holds a secret.", s.addMemory)
 	tool(s, "update_long_term", "Set fields of a memory (one commit). maturity: confirmed on an inbox entry moves it to confirmed/<type>/ "+
-		"with status confirmed, in the same commit. The result is checked again; an invalid patch changes nothing.", s.updateLongTerm)
+		"with status confirmed, in the same commit. maturity: rule is refused: rules are drawn by promote_to_rule from at least 3 cases. "+
+		"The result is checked again; an invalid patch changes nothing.", s.updateLongTerm)
 	tool(s, "delete_memory", "Move a memory to the trash with trashed.reason set (one commit; restore_memory undoes it).",
 		func(_ context.Context, a DeleteArgs) (Result, error) {
 			return memoryCall(s, "delete_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {

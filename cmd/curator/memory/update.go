@@ -26,7 +26,8 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(*UpdateOptions) error) *cli.Comm
 		ArgsUsage: "ID --set key=value [--set key=value …]",
 		Description: "Values are YAML: --set tags='[go, build]', --set content_confidence=4,\n" +
 			"--set importance_factors.proximity=0.8 (a dotted key changes one entry of a map).\n" +
-			"Only the changed keys' lines change in the file.",
+			"Only the changed keys' lines change in the file. maturity=rule is refused: a rule is drawn\n" +
+			"from at least 3 cases of a scenario by `curator memory promote-rule`.",
 		Flags: []cli.Flag{&cli.StringSliceFlag{Name: "set", Required: true, Usage: "key=value (repeatable)"}},
 		Action: func(c *cli.Context) error {
 			id, err := oneID(c)
