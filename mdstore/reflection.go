@@ -24,10 +24,10 @@ var ReflectionStatuses = []string{"pending", "merged", "rejected"}
 
 // Lesson is one lesson of a reflection.
 type Lesson struct {
-	Content    string   `yaml:"content" json:"content"`
-	Category   string   `yaml:"category" json:"category,omitempty"`
-	Confidence *float64 `yaml:"confidence" json:"confidence,omitempty"`
-	Tags       []string `yaml:"tags" json:"tags,omitempty"`
+	Content    string    `yaml:"content" json:"content"`
+	Category   string    `yaml:"category" json:"category,omitempty"`
+	Confidence *float64  `yaml:"confidence" json:"confidence,omitempty"`
+	Tags       []string  `yaml:"tags" json:"tags,omitempty"`
 	Priority   *Priority `yaml:"priority" json:"priority,omitempty"`
 }
 

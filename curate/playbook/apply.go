@@ -225,6 +225,7 @@ func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Act
 		if a.Confidence < LowConfidence-Tolerance || d.ValidationRequired {
 			a.Validation = "required"
 		}
+		pb.Sensitive.flagSensitive(&a)
 	case d.Action == ActIncrementHelpful || d.Action == ActIncrementHarmful || d.Action == ActArchive || d.Action == ActPrune || d.Action == ActProposal:
 		if subject == "" {
 			return a, errors.New("bullet_id is missing")

@@ -253,6 +253,7 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 				why = fmt.Sprintf("similarity under %.1f", AutoMergeMin)
 			}
 			base.Reasoning = fmt.Sprintf("similarity %.4f to %s is in [%.2f, %.2f]: merge proposed (%s), validation required", m.Score, m.ID, MergeFloor, set.Threshold, why)
+			pb.Sensitive.flagSensitive(&base)
 			return base
 		}
 		base.Type = ActMergeSimilar
@@ -261,6 +262,7 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 			base.Validation = "required"
 		}
 		base.Reasoning = fmt.Sprintf("similarity %.4f to %s is in [%.2f, %.2f]: merged into %s", m.Score, m.ID, MergeFloor, set.Threshold, base.BulletID)
+		pb.Sensitive.flagSensitive(&base)
 	default:
 		base.Type = ActNewBullet
 		base.BulletID = pb.IDs.Next(cat)
@@ -276,6 +278,7 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 		} else {
 			base.Reasoning = "no similar bullet: a new bullet"
 		}
+		pb.Sensitive.flagSensitive(&base)
 	}
 	return base
 }

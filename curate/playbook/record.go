@@ -38,6 +38,9 @@ func open(s *mdstore.Store, withMatcher bool, now time.Time, readOnly bool) (*Pl
 		newMatcher = func() Matcher { return similar.NewIndex(e) }
 	}
 	pb, invalid, err := load(s, e, newMatcher, now, readOnly)
+	if err == nil {
+		pb.Sensitive, err = LoadSensitivity(s)
+	}
 	if !withMatcher {
 		e = nil
 	}
