@@ -83,11 +83,21 @@ type ReflectionOutcome struct {
 	Complete bool
 }
 
+// RejectedLesson is a lesson the quality check refused (NotActionable):
+// it is skipped, and no bullet is made of it.
+type RejectedLesson struct {
+	ReflectionID string `json:"reflection_id"`
+	Lesson       int    `json:"lesson"` // 1-based
+	Content      string `json:"content"`
+	Reason       string `json:"reason"`
+}
+
 // Plan is the decisions of one curate run.
 type Plan struct {
 	Actions     []Action
 	Reflections []ReflectionOutcome
 	Held        []HeldReflection
+	Rejected    []RejectedLesson
 	Maintenance *MaintenanceReport `json:",omitempty"`
 }
 
@@ -151,7 +161,14 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 			if set.Category != "" && cat != set.Category {
 				continue
 			}
-			a := planLesson(pb, r.ID, n, l, cat, set)
+			var a Action
+			if why := NotActionable(l.Content); why == "" || l.Conf() < set.MinConfidence-Tolerance {
+				a = planLesson(pb, r.ID, n, l, cat, set)
+			} else {
+				a = Action{Type: ActSkip, ReflectionID: r.ID, Lesson: n, Category: cat, Confidence: l.Conf(),
+					Content: l.Content, Reasoning: "not actionable: " + why}
+				plan.Rejected = append(plan.Rejected, RejectedLesson{ReflectionID: r.ID, Lesson: n, Content: strings.TrimSpace(l.Content), Reason: why})
+			}
 			if err := do(a); err != nil {
 				return nil, err
 			}

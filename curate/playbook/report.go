@@ -18,6 +18,8 @@ type Report struct {
 	Actions           []Action         `json:"actions"`
 	ReflectionsMerged []string         `json:"reflections_merged"`
 	ReflectionsHeld   []HeldReflection `json:"reflections_held"`
+	// RejectedLessons are the lessons the quality check skipped.
+	RejectedLessons []RejectedLesson `json:"rejected_lessons"`
 	// Bullets are the bullets the run touched, as it left them.
 	Bullets     []BulletTotals     `json:"bullets"`
 	Maintenance *MaintenanceReport `json:"maintenance,omitempty"`
@@ -46,6 +48,7 @@ func (r *Run) Report(commit string, dry bool) Report {
 	if rep.ReflectionsHeld == nil {
 		rep.ReflectionsHeld = []HeldReflection{}
 	}
+	rep.RejectedLessons = append([]RejectedLesson{}, r.Plan.Rejected...)
 	for _, t := range ActionTypes {
 		rep.Counts[t] = r.Plan.Count(t)
 	}
@@ -156,6 +159,12 @@ func (rep Report) WriteStyledSummary(w io.Writer, markdown bool, st SummaryStyle
 			line += fmt.Sprintf(" [%s#%d]", a.ReflectionID, a.Lesson)
 		}
 		fmt.Fprintf(w, "%s: %s\n", line, a.Reasoning)
+	}
+	if len(rep.RejectedLessons) > 0 {
+		fmt.Fprint(w, "\n"+h("Rejected lessons (not actionable):"))
+		for _, l := range rep.RejectedLessons {
+			fmt.Fprintf(w, "  - %s#%d %q: %s\n", l.ReflectionID, l.Lesson, l.Content, l.Reason)
+		}
 	}
 	if len(rep.Bullets) > 0 {
 		fmt.Fprint(w, "\n"+h("Bullets now:"))
