@@ -65,6 +65,9 @@ id_prefixes:
 context:
   similarity_threshold: 0.85
   min_confidence: 0.5
+  # Regular expressions for lessons that are sensitive (as is a lesson
+  # tagged "sensitive"): their bullets wait for review (validation: required).
+  sensitive_patterns: []
 similarity:
   engine: lexical           # or "embeddings" (OpenAI-compatible /v1/embeddings)
 pipelines:

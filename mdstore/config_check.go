@@ -54,7 +54,7 @@ var configSchema = section{
 	"lock_timeout": durationSetting,
 	"memory":       section{"dedup_prefix": atLeast(1), "observation_days": atLeast(1)},
 	"id_prefixes":  section{anyKey: textSetting},
-	"context":      section{"similarity_threshold": unitNumber, "min_confidence": unitNumber},
+	"context":      section{"similarity_threshold": unitNumber, "min_confidence": unitNumber, "sensitive_patterns": listOf(regexpText)},
 	"similarity": section{"engine": settingOneOf("lexical", "embeddings"), "base_url": textSetting, "model": textSetting, "api_key_env": textSetting,
 		"cache_file": textSetting, "fallback": settingOneOf("", "local"), "timeout": durationSetting},
 	"pipelines": section{"context_window": atLeast(1), "compression_threshold": unitNumber, "state_backups": atLeast(0),

@@ -24,11 +24,11 @@ var ReflectionStatuses = []string{"pending", "merged", "rejected"}
 
 // Lesson is one lesson of a reflection.
 type Lesson struct {
-	Content    string   `yaml:"content" json:"content"`
-	Category   string   `yaml:"category" json:"category,omitempty"`
-	Confidence *float64 `yaml:"confidence" json:"confidence,omitempty"`
-	Tags       []string `yaml:"tags" json:"tags,omitempty"`
-	Priority   *int     `yaml:"priority" json:"priority,omitempty"`
+	Content    string    `yaml:"content" json:"content"`
+	Category   string    `yaml:"category" json:"category,omitempty"`
+	Confidence *float64  `yaml:"confidence" json:"confidence,omitempty"`
+	Tags       []string  `yaml:"tags" json:"tags,omitempty"`
+	Priority   *Priority `yaml:"priority" json:"priority,omitempty"`
 }
 
 // DefaultLessonConfidence is a lesson's confidence when it gives none.
@@ -47,7 +47,7 @@ func (l Lesson) Prio() int {
 	if l.Priority == nil {
 		return 5
 	}
-	return *l.Priority
+	return int(*l.Priority)
 }
 
 // Reflection is what an agent learned from a task (SPEC §2.3): markdown

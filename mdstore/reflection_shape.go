@@ -22,6 +22,7 @@ const (
 	shapeTime                       // a time (RFC 3339)
 	shapeNumber                     // a number
 	shapeWhole                      // a whole number
+	shapePriority                   // a whole number or a tier name
 	shapeTextList                   // a list of scalars
 	shapeWholeList                  // a list of whole numbers
 	shapeLessons                    // a list of lessons
@@ -55,7 +56,7 @@ var lessonShapes = map[string]fieldShape{
 	"category":   {kind: shapeText, want: "a category name such as strategy"},
 	"confidence": {kind: shapeNumber, want: "a number in [0,1]"},
 	"tags":       {kind: shapeTextList, want: "a list of tags", item: "a tag"},
-	"priority":   {kind: shapeWhole, want: "a whole number 1–10"},
+	"priority":   {kind: shapePriority, want: PriorityWant},
 }
 
 // shapeError is a field whose value has the wrong shape, at a line of the
@@ -132,6 +133,10 @@ func checkShape(v *yaml.Node, key string, s fieldShape) *shapeError {
 		}
 	case shapeNumber, shapeWhole:
 		if !isNumber(v) {
+			return wrongShape(v, key, s.want)
+		}
+	case shapePriority:
+		if !isPriority(v) {
 			return wrongShape(v, key, s.want)
 		}
 	case shapeTextList, shapeWholeList, shapeLessons:

@@ -388,3 +388,35 @@ func TestMCPPipelineTools(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPReviewQueue lists the bullets that wait for a human, as `curator
+// context review --json` does, and decides on them.
+func TestMCPReviewQueue(t *testing.T) {
+	dir := memoryStore(t)
+	cs := mcpSession(t, dir)
+	if !toolNames(t, cs)["review_queue"] {
+		t.Fatal("no tool review_queue")
+	}
+	refl := "---\nid: refl-q\nlessons:\n  - content: Compare checksums before and after copying large archives.\n    category: check\n    confidence: 0.5\n" +
+		"  - content: Back up the database before running any schema migration.\n    category: strategy\n    confidence: 0.9\n    priority: high\n---\n"
+	call(t, cs, "add_reflection", map[string]any{"reflection": refl})
+	call(t, cs, "curate_playbook", map[string]any{"dry_run": false})
+	res := call(t, cs, "review_queue", map[string]any{})
+	bullets, _ := res["bullets"].([]any)
+	if len(bullets) != 2 {
+		t.Fatalf("review_queue: %v", res)
+	}
+	first := bullets[0].(map[string]any)
+	if first["id"] != "STRAT-001" || first["reasons"].([]any)[0] != "high priority 9, not approved yet" {
+		t.Errorf("review_queue first: %v", first)
+	}
+	call(t, cs, "review_queue", map[string]any{"decision": "approve", "id": "STRAT-001"})
+	if b := call(t, cs, "review_queue", map[string]any{})["bullets"].([]any); len(b) != 1 {
+		t.Errorf("after approving STRAT-001: %v", b)
+	}
+	call(t, cs, "review_queue", map[string]any{"decision": "reject", "all": true})
+	if b := call(t, cs, "review_queue", map[string]any{})["bullets"].([]any); len(b) != 0 {
+		t.Errorf("after rejecting all: %v", b)
+	}
+	wantMessage(t, "review_queue (bad decision)", callErr(t, cs, "review_queue", map[string]any{"decision": "maybe"}), "approve or reject")
+}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
+
 	"strings"
 
 	"github.com/curator-dev/curator/internal/refuse"
@@ -43,11 +43,9 @@ type CurationDocAction struct {
 }
 
 // AnswerPriority is a bullet's priority in an answer: a number 1–10 or one of
-// the tiers "high" (9), "medium" (5) and "low" (2); 0 when absent.
+// the tiers "high" (9), "medium" (5) and "low" (2) (mdstore.PriorityTiers);
+// 0 when absent.
 type AnswerPriority int
-
-// PriorityTiers are the numbers the tier names of an answer stand for.
-var PriorityTiers = map[string]AnswerPriority{"high": 9, "medium": 5, "low": 2}
 
 // UnmarshalJSON reads a number or a tier name.
 func (p *AnswerPriority) UnmarshalJSON(b []byte) error {
@@ -58,18 +56,14 @@ func (p *AnswerPriority) UnmarshalJSON(b []byte) error {
 	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("priority %s: want a number 1–10 or high, medium or low", b)
+		return fmt.Errorf("priority %s: want %s", b, mdstore.PriorityWant)
 	}
-	s = strings.ToLower(strings.TrimSpace(s))
-	if t, ok := PriorityTiers[s]; ok {
-		*p = t
-		return nil
+	n, err := mdstore.ParsePriority(s)
+	if err != nil {
+		return err
 	}
-	if n, err := strconv.Atoi(s); err == nil {
-		*p = AnswerPriority(n)
-		return nil
-	}
-	return fmt.Errorf("priority %q: want a number 1–10 or high, medium or low", s)
+	*p = AnswerPriority(n)
+	return nil
 }
 
 // ErrInvalidDocument means a curation document was refused; nothing was written.
@@ -217,7 +211,7 @@ func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Act
 				conf = lesson.Confidence
 			}
 			if a.Priority == 0 && lesson.Priority != nil {
-				a.Priority = *lesson.Priority
+				a.Priority = int(*lesson.Priority)
 			}
 			if a.Tags == nil {
 				a.Tags = lesson.Tags
@@ -231,6 +225,7 @@ func docAction(pb *Playbook, d CurationDocAction, refl *mdstore.Reflection) (Act
 		if a.Confidence < LowConfidence-Tolerance || d.ValidationRequired {
 			a.Validation = "required"
 		}
+		pb.Sensitive.flagSensitive(&a)
 	case d.Action == ActIncrementHelpful || d.Action == ActIncrementHarmful || d.Action == ActArchive || d.Action == ActPrune || d.Action == ActProposal:
 		if subject == "" {
 			return a, errors.New("bullet_id is missing")

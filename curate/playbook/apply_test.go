@@ -48,7 +48,7 @@ func TestPlanDocumentRefuses(t *testing.T) {
 	}
 }
 
-func iptr(n int) *int { return &n }
+func iptr(n int) *mdstore.Priority { p := mdstore.Priority(n); return &p }
 
 // The context-curate procedure's own answer: curation_actions with
 // bullet_id, action, similarity_score, content, reasoning and

@@ -83,11 +83,21 @@ type ReflectionOutcome struct {
 	Complete bool
 }
 
+// RejectedLesson is a lesson the quality check refused (NotActionable):
+// it is skipped, and no bullet is made of it.
+type RejectedLesson struct {
+	ReflectionID string `json:"reflection_id"`
+	Lesson       int    `json:"lesson"` // 1-based
+	Content      string `json:"content"`
+	Reason       string `json:"reason"`
+}
+
 // Plan is the decisions of one curate run.
 type Plan struct {
 	Actions     []Action
 	Reflections []ReflectionOutcome
 	Held        []HeldReflection
+	Rejected    []RejectedLesson
 	Maintenance *MaintenanceReport `json:",omitempty"`
 }
 
@@ -151,7 +161,14 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 			if set.Category != "" && cat != set.Category {
 				continue
 			}
-			a := planLesson(pb, r.ID, n, l, cat, set)
+			var a Action
+			if why := NotActionable(l.Content); why == "" || l.Conf() < set.MinConfidence-Tolerance {
+				a = planLesson(pb, r.ID, n, l, cat, set)
+			} else {
+				a = Action{Type: ActSkip, ReflectionID: r.ID, Lesson: n, Category: cat, Confidence: l.Conf(),
+					Content: l.Content, Reasoning: "not actionable: " + why}
+				plan.Rejected = append(plan.Rejected, RejectedLesson{ReflectionID: r.ID, Lesson: n, Content: strings.TrimSpace(l.Content), Reason: why})
+			}
 			if err := do(a); err != nil {
 				return nil, err
 			}
@@ -253,6 +270,7 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 				why = fmt.Sprintf("similarity under %.1f", AutoMergeMin)
 			}
 			base.Reasoning = fmt.Sprintf("similarity %.4f to %s is in [%.2f, %.2f]: merge proposed (%s), validation required", m.Score, m.ID, MergeFloor, set.Threshold, why)
+			pb.Sensitive.flagSensitive(&base)
 			return base
 		}
 		base.Type = ActMergeSimilar
@@ -261,6 +279,7 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 			base.Validation = "required"
 		}
 		base.Reasoning = fmt.Sprintf("similarity %.4f to %s is in [%.2f, %.2f]: merged into %s", m.Score, m.ID, MergeFloor, set.Threshold, base.BulletID)
+		pb.Sensitive.flagSensitive(&base)
 	default:
 		base.Type = ActNewBullet
 		base.BulletID = pb.IDs.Next(cat)
@@ -276,6 +295,7 @@ func planLesson(pb *Playbook, rid string, n int, l mdstore.Lesson, cat string, s
 		} else {
 			base.Reasoning = "no similar bullet: a new bullet"
 		}
+		pb.Sensitive.flagSensitive(&base)
 	}
 	return base
 }

@@ -80,9 +80,9 @@ func TestPlanSimilarityBoundaries(t *testing.T) {
 
 func TestPlanIncrementCapsConfidence(t *testing.T) {
 	for _, c := range []struct{ before, after float64 }{{0.95, 1.0}, {0.98, 1.0}, {1.0, 1.0}, {0.5, 0.55}} {
-		e := stubEngine{{"L", "B"}: 0.9}
+		e := stubEngine{{"Retry the upload twice.", "B"}: 0.9}
 		_, pb := planOne(t, e, []*mdstore.Bullet{bullet("STRAT-001", "strategy", "B", 1, 0, c.before)},
-			mdstore.Lesson{Content: "L", Category: "strategy", Confidence: fptr(0.9)}, DefaultSettings())
+			mdstore.Lesson{Content: "Retry the upload twice.", Category: "strategy", Confidence: fptr(0.9)}, DefaultSettings())
 		b := pb.Bullet("STRAT-001")
 		if b.Confidence != c.after || b.HelpfulCount != 2 || b.UsageCount != 1 || !b.LastUsedAt.Equal(now) {
 			t.Errorf("confidence %v: got %+v", c.before, b)
@@ -163,14 +163,14 @@ func TestPlanHoldsSecrets(t *testing.T) {
 }
 
 func TestPlanSameCategoryFirst(t *testing.T) {
-	e := stubEngine{{"L", "in strategy"}: 0.7, {"L", "in api"}: 0.95}
+	e := stubEngine{{"Retry the upload twice.", "in strategy"}: 0.7, {"Retry the upload twice.", "in api"}: 0.95}
 	bs := []*mdstore.Bullet{bullet("STRAT-001", "strategy", "in strategy", 0, 0, 0.5), bullet("API-001", "api", "in api", 0, 0, 0.5)}
-	p, _ := planOne(t, e, bs, mdstore.Lesson{Content: "L", Category: "strategy", Confidence: fptr(0.9)}, DefaultSettings())
+	p, _ := planOne(t, e, bs, mdstore.Lesson{Content: "Retry the upload twice.", Category: "strategy", Confidence: fptr(0.9)}, DefaultSettings())
 	if a := p.Actions[0]; a.TargetBulletID != "STRAT-001" || a.Type != ActProposal {
 		t.Errorf("got %+v", a)
 	}
 	// No bullet in the lesson's category: all categories are searched.
-	p, _ = planOne(t, e, bs, mdstore.Lesson{Content: "L", Category: "pattern", Confidence: fptr(0.9)}, DefaultSettings())
+	p, _ = planOne(t, e, bs, mdstore.Lesson{Content: "Retry the upload twice.", Category: "pattern", Confidence: fptr(0.9)}, DefaultSettings())
 	if a := p.Actions[0]; a.TargetBulletID != "API-001" || a.Type != ActIncrementHelpful {
 		t.Errorf("got %+v", a)
 	}

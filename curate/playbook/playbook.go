@@ -28,6 +28,9 @@ type Playbook struct {
 	Matcher *CategoryMatcher
 	// Secrets is the store's secret policy (nil: the built-in rules).
 	Secrets *secrets.Policy
+	// Sensitive tells the sensitive lessons, whose bullets wait for
+	// review (nil: only the sensitive tag).
+	Sensitive *Sensitivity
 
 	bullets *bulletSet
 	// origPath: the file each bullet that an action added or replaced was

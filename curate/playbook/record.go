@@ -38,6 +38,9 @@ func open(s *mdstore.Store, withMatcher bool, now time.Time, readOnly bool) (*Pl
 		newMatcher = func() Matcher { return similar.NewIndex(e) }
 	}
 	pb, invalid, err := load(s, e, newMatcher, now, readOnly)
+	if err == nil {
+		pb.Sensitive, err = LoadSensitivity(s)
+	}
 	if !withMatcher {
 		e = nil
 	}
@@ -213,27 +216,34 @@ func (e *RefusedError) Unwrap() error { return e.Err }
 
 // reviewRun approves or rejects a bullet (see PlanReview) and builds its run.
 // An unknown bullet is mdstore.ErrNotFound; a refused review a *RefusedError.
-func reviewRun(s *mdstore.Store, pb *Playbook, id string, approve bool) ([]Action, *mdstore.Run, error) {
+func reviewRun(s *mdstore.Store, pb *Playbook, ids []string, approve bool) ([]Action, *mdstore.Run, error) {
 	logs, _, err := s.ReadMergeLogs()
 	if err != nil {
 		return nil, nil, err
-	}
-	acts, err := PlanReview(pb, logs, id, approve)
-	if errors.Is(err, mdstore.ErrNotFound) {
-		return nil, nil, err
-	}
-	if err != nil {
-		return nil, nil, &RefusedError{err}
 	}
 	verb := "reject"
 	if approve {
 		verb = "approve"
 	}
-	summary := fmt.Sprintf("context review %s %s", verb, id)
-	for _, a := range acts {
-		if a.Type == ActMergeSimilar {
-			summary += fmt.Sprintf(": merged %s into %s", strings.Join(a.MergedFrom, " + "), a.BulletID)
+	var acts []Action
+	summary := fmt.Sprintf("context review %s %s", verb, strings.Join(ids, ", "))
+	for _, id := range ids {
+		if b := pb.Bullet(id); len(ids) > 1 && b != nil && !b.IsActive {
+			continue // merged by an earlier approval of this review
 		}
+		done, err := PlanReview(pb, logs, id, approve)
+		if errors.Is(err, mdstore.ErrNotFound) {
+			return nil, nil, err
+		}
+		if err != nil {
+			return nil, nil, &RefusedError{err}
+		}
+		for _, a := range done {
+			if a.Type == ActMergeSimilar {
+				summary += fmt.Sprintf(": merged %s into %s", strings.Join(a.MergedFrom, " + "), a.BulletID)
+			}
+		}
+		acts = append(acts, done...)
 	}
 	if arch := pb.ArchivedNow(); len(arch) > 0 {
 		summary += fmt.Sprintf(", archived %s", strings.Join(arch, ", "))

@@ -18,6 +18,8 @@ type Report struct {
 	Actions           []Action         `json:"actions"`
 	ReflectionsMerged []string         `json:"reflections_merged"`
 	ReflectionsHeld   []HeldReflection `json:"reflections_held"`
+	// RejectedLessons are the lessons the quality check skipped.
+	RejectedLessons []RejectedLesson `json:"rejected_lessons"`
 	// Bullets are the bullets the run touched, as it left them.
 	Bullets     []BulletTotals     `json:"bullets"`
 	Maintenance *MaintenanceReport `json:"maintenance,omitempty"`
@@ -46,6 +48,7 @@ func (r *Run) Report(commit string, dry bool) Report {
 	if rep.ReflectionsHeld == nil {
 		rep.ReflectionsHeld = []HeldReflection{}
 	}
+	rep.RejectedLessons = append([]RejectedLesson{}, r.Plan.Rejected...)
 	for _, t := range ActionTypes {
 		rep.Counts[t] = r.Plan.Count(t)
 	}
@@ -160,6 +163,12 @@ func (rep Report) WriteStyledSummary(w io.Writer, markdown bool, st SummaryStyle
 	}
 	for _, hr := range rep.ReflectionsHeld {
 		fmt.Fprintf(w, "%s reflection %s held: %s; it stays pending, nothing of it was written\n", st.mark("warning"), hr.ReflectionID, hr.Problem())
+	}
+	if len(rep.RejectedLessons) > 0 {
+		fmt.Fprint(w, "\n"+h("", "Rejected lessons (not actionable)"))
+		for _, l := range rep.RejectedLessons {
+			fmt.Fprintf(w, "   - %s#%d %q: %s\n", l.ReflectionID, l.Lesson, l.Content, l.Reason)
+		}
 	}
 	if m := rep.Maintenance; m != nil {
 		fmt.Fprint(w, "\n"+h("", "Maintenance"))

@@ -10,19 +10,26 @@ import (
 )
 
 // ReviewRequest is a decision on a bullet awaiting validation (`context
-// review approve|reject ID`).
+// review approve|reject ID`), or on every bullet of the review queue
+// (All: `context review approve|reject --all`).
 type ReviewRequest struct {
 	ID      string
+	All     bool
 	Approve bool
 	Saving  Saving
 }
 
-// Review records the decision on the bullet, one commit: approve applies
-// its pending merge proposal. An unknown bullet is a refused request; a
+// ErrNothingToReview means --all found the review queue empty.
+var ErrNothingToReview = errors.New("no bullet waits for review")
+
+// Review records the decision on the bullet (or on every bullet of the
+// review queue), one commit: approve applies its pending merge proposal. An unknown bullet is a refused request; a
 // review the bullet's state does not allow is refuse.Blocked.
 func Review(_ context.Context, s *mdstore.Store, req ReviewRequest) (*ActionsReport, error) {
-	if err := checkID("id", req.ID); err != nil {
-		return nil, err
+	if !req.All {
+		if err := checkID("id", req.ID); err != nil {
+			return nil, err
+		}
 	}
 	tx, err := s.Begin(req.Saving.Tx)
 	if err != nil {
@@ -33,7 +40,20 @@ func Review(_ context.Context, s *mdstore.Store, req ReviewRequest) (*ActionsRep
 	if err != nil {
 		return nil, err
 	}
-	acts, run, err := reviewRun(s, pb, req.ID, req.Approve)
+	ids := []string{req.ID}
+	if req.All {
+		ids = nil
+		for _, it := range pb.ReviewQueue() {
+			ids = append(ids, it.ID)
+		}
+		if err := pb.Err(); err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return nil, refuse.Blocked(fmt.Errorf("%w (see `curator context review`)", ErrNothingToReview))
+		}
+	}
+	acts, run, err := reviewRun(s, pb, ids, req.Approve)
 	var refused *RefusedError
 	switch {
 	case errors.Is(err, mdstore.ErrNotFound):

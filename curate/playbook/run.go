@@ -39,6 +39,8 @@ func Engine(s *mdstore.Store) (similar.Engine, error) {
 type Config struct {
 	SimilarityThreshold *float64 `yaml:"similarity_threshold"`
 	MinConfidence       *float64 `yaml:"min_confidence"`
+	// SensitivePatterns are regular expressions for sensitive lessons.
+	SensitivePatterns []string `yaml:"sensitive_patterns"`
 }
 
 // Load reads the playbook: every bullet (active and archived) and every id

@@ -109,7 +109,19 @@ func TestReviewFlags(t *testing.T) {
 	if err != nil || o.Approve || o.ID != "STRAT-002" {
 		t.Errorf("reject: %+v %v", o, err)
 	}
-	for _, args := range [][]string{nil, {"approve"}, {"accept", "X"}, {"approve", "X", "Y"}} {
+	for _, args := range [][]string{nil, {"list"}} {
+		o, err = parse(t, NewCmdReview, args...)
+		if err != nil || !o.List {
+			t.Errorf("%v: %+v %v", args, o, err)
+		}
+	}
+	for _, args := range [][]string{{"approve", "--all"}, {"--all", "approve"}} {
+		o, err = parse(t, NewCmdReview, args...)
+		if err != nil || !o.All || !o.Approve || o.ID != "" {
+			t.Errorf("%v: %+v %v", args, o, err)
+		}
+	}
+	for _, args := range [][]string{{"approve"}, {"accept", "X"}, {"approve", "X", "Y"}, {"approve", "--all", "X"}, {"list", "X"}, {"--all"}} {
 		_, err := parse(t, NewCmdReview, args...)
 		wantUsage(t, err, "review args")
 	}

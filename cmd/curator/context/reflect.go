@@ -55,7 +55,7 @@ frontmatter and free text after it:
       category: strategy          # optional: the bullet category (default: other)
       confidence: 0.9             # optional: a number in [0,1] (default 0.5)
       tags: [pagination, api]     # optional: a list
-      priority: 8                 # optional: a whole number 1–10 (default 5)
+      priority: 8                 # optional: 1–10 or high, medium, low (default 5)
   helpful_bullets: [STRAT-001]    # optional: ids of bullets that helped
   harmful_bullets: []             # optional: ids of bullets that misled
   ---
@@ -66,7 +66,7 @@ or the same fields as one JSON object (the free text as "body"):
   {"id": "refl-verify", "agent": "reviewer",
    "lessons": [{"content": "List the folder again after deleting files.", "category": "verification"}]}
 
-It is checked first (lessons with content, confidence in [0,1], priority 1–10, no secrets in any
+It is checked first (lessons with content, confidence in [0,1], priority 1–10 or a tier, no secrets in any
 field); a bad one is refused with its file, line and field (exit 3) and nothing is stored. A
 reflection whose id is already stored is refused. Read from stdin (- or no FILE) without an id,
 each reflection gets a fresh id, refl-<UTC time>, with -2, -3, … when that one is taken.`

@@ -2,6 +2,7 @@ package contextcmd
 
 import (
 	"context"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,25 +13,56 @@ import (
 // ReviewOptions are what `context review` was asked to do.
 type ReviewOptions struct {
 	cmdutil.Env
+	// List shows the review queue and decides nothing.
+	List    bool
 	Approve bool
-	ID      string
+	// All decides on every bullet of the review queue.
+	All bool
+	ID  string
 }
+
+const reviewUsage = "usage: curator context review [list] | approve|reject ID | approve|reject --all"
 
 // NewCmdReview builds `curator context review`; runF replaces the run in tests.
 func NewCmdReview(f *cmdutil.Factory, runF func(*ReviewOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "review",
-		Usage:     "approve or reject a bullet awaiting validation (approve applies its pending merge proposal)",
-		ArgsUsage: "approve|reject ID",
+		Usage:     "list the bullets that wait for a human, and approve or reject them (approve applies a pending merge proposal)",
+		ArgsUsage: "[list] | approve|reject ID | approve|reject --all",
+		Description: `Without arguments (or with list), the review queue: every active bullet marked validation:
+required, of high priority (8–10) and never approved, of confidence under 0.6 and never approved,
+or sensitive (tagged sensitive, or matching context.sensitive_patterns) and never approved; highest
+priority first, each with why it is listed. approve|reject ID decides on one bullet, --all on every
+bullet of the queue, in one commit.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve or reject every bullet of the review queue"}},
 		Action: func(c *cli.Context) error {
-			verb, id := c.Args().Get(0), c.Args().Get(1)
-			if (verb != "approve" && verb != "reject") || id == "" || c.NArg() != 2 {
-				return cmdutil.Usagef("usage: curator context review approve|reject ID")
+			all := c.Bool("all")
+			var args []string
+			for _, a := range c.Args().Slice() {
+				if a == "--all" {
+					all = true
+					continue
+				}
+				args = append(args, a)
 			}
-			if err := cmdutil.CheckID("ID", id); err != nil {
-				return err
+			opts := &ReviewOptions{Env: f.Env(c), All: all}
+			verb := ""
+			if len(args) > 0 {
+				verb = args[0]
 			}
-			opts := &ReviewOptions{Env: f.Env(c), Approve: verb == "approve", ID: id}
+			switch {
+			case (verb == "" || verb == "list") && len(args) <= 1 && !all:
+				opts.List = true
+			case (verb == "approve" || verb == "reject") && all && len(args) == 1:
+				opts.Approve = verb == "approve"
+			case (verb == "approve" || verb == "reject") && !all && len(args) == 2:
+				if err := cmdutil.CheckID("ID", args[1]); err != nil {
+					return err
+				}
+				opts.Approve, opts.ID = verb == "approve", args[1]
+			default:
+				return cmdutil.Usagef(reviewUsage)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -39,13 +71,40 @@ func NewCmdReview(f *cmdutil.Factory, runF func(*ReviewOptions) error) *cli.Comm
 	}
 }
 
-// Review records the decision on the bullet, one commit.
+// Review lists the review queue, or records the decision (one commit).
 func Review(opts *ReviewOptions) error {
 	s, err := opts.OpenStore()
 	if err != nil {
 		return err
 	}
-	rep, err := playbook.Review(context.Background(), s, playbook.ReviewRequest{ID: opts.ID, Approve: opts.Approve, Saving: saving(opts.Env)})
+	if opts.List {
+		q, err := playbook.ListReviewQueue(context.Background(), s)
+		if err != nil {
+			return err
+		}
+		if opts.Globals.JSON {
+			if err := opts.PrintJSON(q); err != nil {
+				return err
+			}
+			return opts.FinishInvalid(q.Skipped)
+		}
+		if len(q.Bullets) == 0 {
+			opts.Say("No bullet waits for review.\n")
+			return opts.FinishInvalid(q.Skipped)
+		}
+		wait := "wait"
+		if len(q.Bullets) == 1 {
+			wait = "waits"
+		}
+		opts.Say("%s %s for review (highest priority first):\n", cmdutil.Plural(len(q.Bullets), "bullet", "bullets"), wait)
+		for _, it := range q.Bullets {
+			opts.Say("  %s (%s, p%d, confidence %.2f, validation %s): %s\n      %s\n", it.ID, it.Category, it.Priority, it.Confidence,
+				it.Validation, strings.Join(it.Reasons, "; "), strings.Join(strings.Fields(it.Content), " "))
+		}
+		opts.Say("Approve or reject one with `curator context review approve|reject ID`, or all with --all.\n")
+		return opts.FinishInvalid(q.Skipped)
+	}
+	rep, err := playbook.Review(context.Background(), s, playbook.ReviewRequest{ID: opts.ID, All: opts.All, Approve: opts.Approve, Saving: saving(opts.Env)})
 	if err != nil {
 		return err
 	}

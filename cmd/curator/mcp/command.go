@@ -26,7 +26,7 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 		Description: "Reads JSON-RPC on stdin and answers on stdout until stdin ends. The store is the one found\n" +
 			"from the working directory (or --store), fixed when the server starts. Tools: list_entries,\n" +
 			"get_memory, add_memory, update_long_term, delete_memory, restore_memory, promote_to_rule,\n" +
-			"curate_memory, query_playbook, add_reflection, curate_playbook, playbook_stats,\n" +
+			"curate_memory, query_playbook, add_reflection, curate_playbook, playbook_stats, review_queue,\n" +
 			"pipeline_status, pipeline_transition, validate_artifacts. Each mutating call is one commit.\n" +
 			"Set up Claude Code with `curator init --agent claude` or `claude mcp add curator -- curator mcp`.",
 		Action: func(c *cli.Context) error {

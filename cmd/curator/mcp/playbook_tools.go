@@ -36,6 +36,13 @@ type CuratePlaybookArgs struct {
 	Maintenance         bool     `json:"maintenance,omitempty" jsonschema:"also tidy the playbook: dedup, archive harmful, prune unused, merge overlapping, rebalance priorities"`
 }
 
+// ReviewQueueArgs are review_queue's parameters: none lists the queue.
+type ReviewQueueArgs struct {
+	Decision string `json:"decision,omitempty" jsonschema:"approve or reject; left out, the queue is listed and nothing changes"`
+	ID       string `json:"id,omitempty" jsonschema:"the bullet to approve or reject"`
+	All      bool   `json:"all,omitempty" jsonschema:"approve or reject every bullet of the queue"`
+}
+
 // NoArgs is a tool without parameters.
 type NoArgs struct{}
 
@@ -51,6 +58,9 @@ func (s *Server) addPlaybookTools() {
 	tool(s, "curate_playbook", "Merge the pending reflections into the playbook: similarity above the threshold reinforces a bullet, "+
 		"from 0.6 up to it merges (a proposal unless auto_merge), below 0.6 adds a bullet. A dry run unless dry_run is false; "+
 		"then one commit. The `curator context curate --json` report.", s.curatePlaybook)
+	tool(s, "review_queue", "The bullets that wait for a human, highest priority first, each with why: validation required, "+
+		"high priority (8–10) never approved, confidence under 0.6, sensitive (as `curator context review --json`). With decision "+
+		"approve or reject and an id (or all), decides on them in one commit (as `curator context review approve|reject`).", s.reviewQueue)
 	tool(s, "playbook_stats", "Playbook statistics: bullets by category, confidence, helpful/harmful counters, pending reflections "+
 		"(as `curator context stats --json`).", func(ctx context.Context, _ NoArgs) (Result, error) {
 		return s.playbookStats(ctx)
@@ -136,4 +146,23 @@ func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Resu
 	}
 	req.Saving = saving
 	return playbookResult(playbook.Curate(ctx, st, req))
+}
+
+func (s *Server) reviewQueue(ctx context.Context, a ReviewQueueArgs) (Result, error) {
+	switch {
+	case a.Decision == "" && (a.ID != "" || a.All):
+		return nil, fmt.Errorf("invalid arguments: id and all need a decision (approve or reject)")
+	case a.Decision != "" && a.Decision != "approve" && a.Decision != "reject":
+		return nil, fmt.Errorf("invalid arguments: decision %q: want approve or reject", a.Decision)
+	case a.Decision != "" && (a.ID == "") == !a.All:
+		return nil, fmt.Errorf("invalid arguments: give an id or all (not both)")
+	}
+	st, saving, err := s.playbookStore("review_queue")
+	if err != nil {
+		return nil, err
+	}
+	if a.Decision == "" {
+		return playbookResult(playbook.ListReviewQueue(ctx, st))
+	}
+	return playbookResult(playbook.Review(ctx, st, playbook.ReviewRequest{ID: a.ID, All: a.All, Approve: a.Decision == "approve", Saving: saving}))
 }
