@@ -12,7 +12,7 @@ import (
 var mcpTools = []string{
 	"list_entries", "get_memory", "add_memory", "update_long_term", "delete_memory", "restore_memory",
 	"promote_to_rule", "curate_memory", "query_playbook", "add_reflection", "curate_playbook",
-	"playbook_stats", "pipeline_status", "pipeline_transition", "validate_artifacts",
+	"playbook_stats", "review_queue", "pipeline_status", "pipeline_transition", "validate_artifacts",
 }
 
 var mcpNames = map[string]bool{
