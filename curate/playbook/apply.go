@@ -381,15 +381,11 @@ func Apply(_ context.Context, s *mdstore.Store, req ApplyRequest) (*ActionsRepor
 	if err := checkID("reflection_id", req.ReflectionID); err != nil {
 		return nil, err
 	}
-	tx, err := s.Begin(req.Saving.Tx)
+	tx, pb, invalid, err := openLocked(s, req.Saving)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Close()
-	pb, _, invalid, err := Open(s, false, s.Now())
-	if err != nil {
-		return nil, err
-	}
 	res, err := applyRun(s, pb, req.Data, filepath.Base(req.Name), req.ReflectionID)
 	switch {
 	case errors.Is(err, ErrInvalidDocument):

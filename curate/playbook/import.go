@@ -53,15 +53,11 @@ func Import(_ context.Context, s *mdstore.Store, req ImportRequest) (*ImportRepo
 	if err != nil {
 		return nil, refuse.Blocked(fmt.Errorf("%s: %w", req.Name, err))
 	}
-	tx, err := s.Begin(req.Saving.Tx)
+	tx, pb, invalid, err := openLocked(s, req.Saving)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Close()
-	pb, _, invalid, err := Open(s, false, s.Now())
-	if err != nil {
-		return nil, err
-	}
 	acts, refused, run, err := importRun(s, pb, in, filepath.Base(req.Name))
 	if err != nil {
 		return nil, err

@@ -59,3 +59,19 @@ func checkUnit(param string, v float64) error {
 	}
 	return nil
 }
+
+// openLocked takes the store's lock with sv's options and opens the
+// playbook under it, for a use-case that changes it; the caller closes
+// the transaction.
+func openLocked(s *mdstore.Store, sv Saving) (*mdstore.Tx, *Playbook, []*mdstore.InvalidFile, error) {
+	tx, err := s.Begin(sv.Tx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pb, _, invalid, err := Open(s, false, s.Now())
+	if err != nil {
+		tx.Close()
+		return nil, nil, nil, err
+	}
+	return tx, pb, invalid, nil
+}

@@ -31,15 +31,11 @@ func Review(_ context.Context, s *mdstore.Store, req ReviewRequest) (*ActionsRep
 			return nil, err
 		}
 	}
-	tx, err := s.Begin(req.Saving.Tx)
+	tx, pb, invalid, err := openLocked(s, req.Saving)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Close()
-	pb, _, invalid, err := Open(s, false, s.Now())
-	if err != nil {
-		return nil, err
-	}
 	ids := []string{req.ID}
 	if req.All {
 		ids = nil
