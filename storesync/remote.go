@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/http"
 	"github.com/go-git/go-git/v5/plumbing/transport/ssh"
+	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -147,8 +148,7 @@ func (rm Remote) Fetch() (plumbing.Hash, error) {
 }
 
 func isMissingRef(err error) bool {
-	var nf git.NoMatchingRefSpecError
-	return errors.As(err, &nf) || strings.Contains(err.Error(), "couldn't find remote ref")
+	return errors.Is(err, git.NoMatchingRefSpecError{})
 }
 
 // Push sends the local branch to the remote branch. A push the remote
@@ -171,16 +171,37 @@ func (rm Remote) Push() error {
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
 		return nil
-	case errors.Is(err, git.ErrNonFastForwardUpdate), rejected(err):
+	case errors.Is(err, git.ErrNonFastForwardUpdate), errors.Is(err, storage.ErrReferenceHasChanged):
+		return fmt.Errorf("%w: %v", ErrRejected, err)
+	}
+	if rm.movedSinceFetch(r, auth) {
 		return fmt.Errorf("%w: %v", ErrRejected, err)
 	}
 	return fmt.Errorf("pushing %s to %s: %w", rm.Branch, rm.URL(), err)
 }
 
-func rejected(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "non-fast-forward") || strings.Contains(s, "fetch first") ||
-		strings.Contains(s, "failed to update ref") || strings.Contains(s, "reference has changed")
+// movedSinceFetch tells whether the remote's branch is no longer the
+// commit this clone last fetched: a push the remote turned down then was
+// turned down because another clone pushed first (git's "fetch first"),
+// and a new fetch and merge will get through. A push turned down while the
+// branch stayed put (a server hook, permissions, a full disk) is not, and
+// is reported as it is. The remote's own words are never parsed.
+func (rm Remote) movedSinceFetch(r *git.Remote, auth transport.AuthMethod) bool {
+	refs, err := r.ListContext(rm.context(), &git.ListOptions{Auth: auth})
+	if err != nil {
+		return false
+	}
+	fetched := plumbing.ZeroHash
+	if ref, err := rm.Repo.Reference(rm.trackingRef(), true); err == nil {
+		fetched = ref.Hash()
+	}
+	want := plumbing.NewBranchReferenceName(rm.Branch)
+	for _, ref := range refs {
+		if ref.Name() == want {
+			return ref.Hash() != fetched
+		}
+	}
+	return false
 }
 
 // MergeBase is the best common ancestor of two commits (zero when they
