@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/curator-dev/curator/internal/durable"
@@ -55,7 +56,8 @@ func (r *Repo) refDir(name string) string {
 // readRef returns a ref's commit: its loose file, else its packed-refs
 // line; the zero hash when it does not exist.
 func (r *Repo) readRef(name string) (plumbing.Hash, error) {
-	b, err := os.ReadFile(filepath.Join(r.refDir(name), filepath.FromSlash(name)))
+	path := filepath.Join(r.refDir(name), filepath.FromSlash(name))
+	b, err := os.ReadFile(path)
 	if err == nil {
 		v := strings.TrimSpace(string(b))
 		if strings.HasPrefix(v, "ref:") {
@@ -66,15 +68,22 @@ func (r *Repo) readRef(name string) (plumbing.Hash, error) {
 		}
 		return plumbing.NewHash(v), nil
 	}
-	if !errors.Is(err, os.ErrNotExist) && !isDirErr(err) {
+	if !errors.Is(err, os.ErrNotExist) && !noLooseRef(path, err) {
 		return plumbing.ZeroHash, err
 	}
 	return r.packedRef(name)
 }
 
-func isDirErr(err error) bool {
-	var pe *os.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "directory")
+// noLooseRef tells whether reading a ref's file failed because no loose
+// ref can be there: its path is a folder (refs/heads/a when refs/heads/a/b
+// exists) or passes through a file (refs/heads/a/b when refs/heads/a is a
+// ref). It may still be packed.
+func noLooseRef(path string, err error) bool {
+	if errors.Is(err, syscall.ENOTDIR) {
+		return true
+	}
+	fi, serr := os.Stat(path)
+	return serr == nil && fi.IsDir()
 }
 
 func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
