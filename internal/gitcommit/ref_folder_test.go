@@ -36,7 +36,7 @@ func TestReadRefBesideOtherRefs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
-		"refs/heads/team":      b, // a folder on disk, packed
+		"refs/heads/team":      b,  // a folder on disk, packed
 		"refs/heads/solo/more": "", // through a ref's file: missing
 		"refs/heads/team/one":  a,
 	} {
