@@ -110,7 +110,9 @@ func PlanObservations(ms []*mdstore.Memory, now time.Time, prefix int) []Closing
 		}
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID || (out[i].ID == out[j].ID && out[i].Path < out[j].Path) })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].ID < out[j].ID || (out[i].ID == out[j].ID && out[i].Path < out[j].Path)
+	})
 	return out
 }
 

@@ -18,8 +18,8 @@ type Server struct {
 	mcp *mcp.Server
 	// f carries the save options of the process (crash tests, timing);
 	// g the global flags every tool runs with (the store, --lock-timeout).
-	f     *cmdutil.Factory
-	g     cmdutil.Globals
+	f      *cmdutil.Factory
+	g      cmdutil.Globals
 	pages  *snapshots
 	live   *liveListing
 	search searchIndex
