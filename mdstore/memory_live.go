@@ -75,7 +75,8 @@ type LiveMemories struct {
 	byFolder []*liveEntry            // invalid in ListMemories' folder order; nil: to sort
 	byPath   []*liveEntry            // invalid by path; nil: to sort
 	orders   liveOrders
-	count    int // entries
+	count    int    // entries
+	version  uint64 // counts the changes applied (ListChanged)
 }
 
 // OpenLiveMemories starts following the store's memory folders and reads
@@ -139,6 +140,35 @@ func (l *LiveMemories) List(q MemoryQuery) (*MemoryList, error) {
 	return l.answer(q), nil
 }
 
+// ListChanged is List, unless no record changed since the listing that
+// returned since: then the list is nil (the answer would be that
+// listing's) and the version is since. A listing that cannot follow the
+// files (Fallback) always lists, with version 0.
+func (l *LiveMemories) ListChanged(q MemoryQuery, since uint64) (*MemoryList, uint64, error) {
+	l.run.Lock()
+	defer l.run.Unlock()
+	if l.closed {
+		return nil, 0, errors.New("memory listing: closed")
+	}
+	q.Light = true
+	if l.f == nil {
+		res, err := l.s.ListMemories(q)
+		return res, 0, err
+	}
+	l.f.barrier()
+	if err := l.refresh(q.Secrets, q.Progress); err != nil {
+		if l.f == nil {
+			res, err := l.s.ListMemories(q)
+			return res, 0, err
+		}
+		return nil, 0, err
+	}
+	if since != 0 && since == l.version {
+		return nil, since, nil
+	}
+	return l.answer(q), l.version, nil
+}
+
 // Close stops following the store.
 func (l *LiveMemories) Close() error {
 	l.run.Lock()
@@ -167,6 +197,7 @@ func (l *LiveMemories) reset() {
 	l.byFolder, l.byPath = nil, nil
 	l.orders = liveOrders{}
 	l.count = 0
+	l.version++
 }
 
 // stopFollowing switches to ListMemories for good.
@@ -325,6 +356,9 @@ func (l *LiveMemories) apply(rels []string, read []*liveEntry) {
 			l.count++
 		}
 		changes = append(changes, liveChange{old, e})
+	}
+	if len(changes) > 0 {
+		l.version++
 	}
 	if len(changes) > l.count/4 && len(changes) > 4*smallChange {
 		all := make([]*liveEntry, 0, l.count)

@@ -13,6 +13,7 @@ var mcpTools = []string{
 	"list_entries", "get_memory", "add_memory", "update_long_term", "delete_memory", "restore_memory",
 	"promote_to_rule", "curate_memory", "query_playbook", "add_reflection", "curate_playbook",
 	"playbook_stats", "review_queue", "pipeline_status", "pipeline_transition", "validate_artifacts",
+	"search_memory", "close_observation", "record_usage",
 }
 
 var mcpNames = map[string]bool{
@@ -20,7 +21,7 @@ var mcpNames = map[string]bool{
 	"ingestion_time_start": true, "ingestion_time_end": true, "include_body": true, "dry_run": true,
 	"reflection_id": true, "project_path": true, "auto_merge": true, "similarity_threshold": true,
 	// result fields
-	"brief_path": true, "left_for_reflection": true,
+	"brief_path": true, "left_for_reflection": true, "observations_closed": true,
 	// reflection fields
 	"helpful_bullets": true, "harmful_bullets": true,
 }

@@ -49,8 +49,9 @@ func (r CurateRequest) Check() error {
 	return nil
 }
 
-// Curate runs the memory pass over the window (PreparePass) and commits
-// it, then keeps the memory state in its cache; a dry run only reports.
+// Curate runs the memory pass over the window (PreparePass), closes the
+// observation windows due after it (Run.CloseDue) and commits both in one
+// commit, then keeps the memory state in its cache; a dry run only reports.
 // A pass that changes nothing makes no commit. Files it could not read
 // are named in the report's Invalid, left untouched.
 func Curate(_ context.Context, tx *mdstore.Tx, req CurateRequest) (*CurateReport, error) {
@@ -80,8 +81,11 @@ func Curate(_ context.Context, tx *mdstore.Tx, req CurateRequest) (*CurateReport
 	if err != nil {
 		return nil, err
 	}
+	if err := r.CloseDue(s, now, prefix); err != nil {
+		return nil, err
+	}
 	commit := ""
-	if !req.DryRun && !(req.SkipEmpty && len(r.Plan.Candidates) == 0 && len(r.Invalid) == 0) {
+	if !req.DryRun && !(req.SkipEmpty && len(r.Plan.Candidates) == 0 && len(r.Invalid) == 0 && len(r.Closed) == 0) {
 		if commit, err = tx.Save(r.Run, req.Save...); err != nil {
 			return nil, err
 		}

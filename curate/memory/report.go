@@ -16,9 +16,12 @@ type CurateReport struct {
 	Late []string `json:"late"`
 	// LeftForReflection: entries sharing a dedup key with other authors'.
 	LeftForReflection []Action `json:"left_for_reflection"`
-	Promoted          []Action `json:"promoted"`
-	RunID             string   `json:"run_id"`
-	Window            Window   `json:"window"`
+	// ObservationsClosed: the observation windows that were due after
+	// the pass, closed in its commit (see PlanObservations).
+	ObservationsClosed []Closing `json:"observations_closed"`
+	Promoted           []Action  `json:"promoted"`
+	RunID              string    `json:"run_id"`
+	Window             Window    `json:"window"`
 	// NothingToChange: the pass found nothing to move or write.
 	NothingToChange bool `json:"-"`
 }
@@ -34,6 +37,6 @@ func (r *Run) Report(commit string, dryRun bool) CurateReport {
 	return CurateReport{
 		Candidates: p.Candidates, Commit: commit, Discarded: p.Discarded, DryRun: dryRun,
 		Duplicates: p.Duplicates, Invalid: inv, Kept: p.Kept, Late: p.Late, LeftForReflection: p.LeftForReflection, Promoted: p.Promoted,
-		RunID: r.Commit.RunID, Window: p.Window, NothingToChange: r.Changes.Empty(),
+		ObservationsClosed: nonNil(r.Closed), RunID: r.Commit.RunID, Window: p.Window, NothingToChange: r.Changes.Empty(),
 	}
 }

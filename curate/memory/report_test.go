@@ -14,7 +14,7 @@ func TestReportKeysInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"candidates":["a"],"commit":"c1","discarded":null,"dry_run":true,"duplicates":null,"invalid":[],"kept":null,"late":null,"left_for_reflection":null,"promoted":null,"run_id":"r1","window":{"from":"2026-11-29T09:00:00Z","from_watermark":false,"to":"2026-11-29T10:00:00Z"}}`
+	want := `{"candidates":["a"],"commit":"c1","discarded":null,"dry_run":true,"duplicates":null,"invalid":[],"kept":null,"late":null,"left_for_reflection":null,"observations_closed":[],"promoted":null,"run_id":"r1","window":{"from":"2026-11-29T09:00:00Z","from_watermark":false,"to":"2026-11-29T10:00:00Z"}}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}

@@ -20,6 +20,27 @@ type Run struct {
 	// State is the memory state after the pass, for the cache
 	// (mdstore.Store.WriteMemoryStateCache) once the pass is saved.
 	State mdstore.MemoryState
+	// Closed are the observation windows the run closes (CloseDue).
+	Closed []Closing
+}
+
+// CloseDue adds to the pass the closing of every observation window due at
+// now, as the pass leaves the confirmed and trashed memories (one commit
+// with the pass).
+func (r *Run) CloseDue(s *mdstore.Store, now time.Time, prefix int) error {
+	closed, invalid, err := closeDue(s, now, prefix, r.Changes)
+	if err != nil {
+		return err
+	}
+	r.Closed = closed
+	r.Invalid = append(r.Invalid, invalid...)
+	for _, c := range closed {
+		r.Commit.Decisions = append(r.Commit.Decisions, c.decision())
+	}
+	if len(closed) > 0 {
+		r.Commit.Summary += ", " + windows(len(closed)) + " closed"
+	}
+	return nil
 }
 
 // PreparePass reads every inbox entry of the window (all of them, before

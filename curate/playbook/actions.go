@@ -40,6 +40,7 @@ var ActionTypes = []string{
 //   - archive / prune: TargetBulletID.
 //   - rebalance: TargetBulletID, Priority.
 //   - review: TargetBulletID, Validation (approved or rejected).
+//   - usage: TargetBulletID (used in a task: usage_count + 1, last_used_at).
 //   - skip: nothing changes.
 type Action struct {
 	Type           string   `json:"merge_type"`

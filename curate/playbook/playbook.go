@@ -359,6 +359,14 @@ func (p *Playbook) Do(a Action) error {
 			b.SourceReflections = append(b.SourceReflections, a.ReflectionID)
 		}
 		p.touched[b.ID] = true
+	case ActUsage:
+		b, err := p.activeBullet(a.TargetBulletID, "target")
+		if err != nil {
+			return err
+		}
+		b.UsageCount++
+		b.LastUsedAt, b.UpdatedAt = now, now
+		p.touched[b.ID] = true
 	case ActMergeSimilar:
 		return p.merge(a)
 	case ActProposal:

@@ -23,7 +23,7 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 		Subcommands: []*cli.Command{
 			NewCmdReflect(f, nil), NewCmdCurate(f, nil), NewCmdApply(f, nil), NewCmdPrompt(f, nil),
 			NewCmdQuery(f, nil), NewCmdStats(f, nil), NewCmdReview(f, nil), NewCmdInject(f, nil),
-			NewCmdImport(f, nil), NewCmdExport(f, nil),
+			NewCmdImport(f, nil), NewCmdExport(f, nil), NewCmdUsed(f, nil),
 		},
 	}
 }

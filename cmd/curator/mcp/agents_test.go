@@ -42,7 +42,7 @@ func TestAgentFilesNameRealTools(t *testing.T) {
 	}
 	known := map[string]bool{
 		// fields of results and records the files quote
-		"brief_path": true, "helpful_bullets": true, "harmful_bullets": true, "left_for_reflection": true,
+		"brief_path": true, "helpful_bullets": true, "harmful_bullets": true, "left_for_reflection": true, "observations_closed": true,
 	}
 	for _, tl := range tools.Tools {
 		known[tl.Name] = true

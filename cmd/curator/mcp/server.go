@@ -18,10 +18,11 @@ type Server struct {
 	mcp *mcp.Server
 	// f carries the save options of the process (crash tests, timing);
 	// g the global flags every tool runs with (the store, --lock-timeout).
-	f     *cmdutil.Factory
-	g     cmdutil.Globals
-	pages *snapshots
-	live  *liveListing
+	f      *cmdutil.Factory
+	g      cmdutil.Globals
+	pages  *snapshots
+	live   *liveListing
+	search searchIndex
 }
 
 // NewServer builds the server with every tool, resource and prompt.
@@ -33,6 +34,7 @@ func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
 	})
 	s.addMemoryTools()
 	s.addPlaybookTools()
+	s.addFeedbackTools()
 	s.addPipelineTools()
 	s.addResources()
 	s.addPrompts()

@@ -130,6 +130,12 @@ func printReport(w io.Writer, st cmdutil.Style, p *memory.CurateReport) {
 	section("left for reflection", p.LeftForReflection, func(a memory.Action) string {
 		return fmt.Sprintf("%s, same dedup key as %s (other authors)", a.Type, strings.Join(a.SharesKeyWith, ", "))
 	})
+	if len(p.ObservationsClosed) > 0 {
+		fmt.Fprintf(w, "  observations closed:  %d\n", len(p.ObservationsClosed))
+		for _, c := range p.ObservationsClosed {
+			fmt.Fprintf(w, "    %s  %s\n", c.ID, strings.TrimSpace(c.Outcome+" "+c.SupersededBy))
+		}
+	}
 	if len(p.Invalid) > 0 {
 		fmt.Fprintf(w, "  invalid (skipped):    %d\n", len(p.Invalid))
 	}

@@ -20,7 +20,7 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 		Subcommands: []*cli.Command{
 			NewCmdAdd(f, nil), NewCmdList(f, nil), NewCmdShow(f, nil), NewCmdUpdate(f, nil),
 			NewCmdDelete(f, nil), NewCmdRestore(f, nil), NewCmdCurate(f, nil), NewCmdPromoteRule(f, nil),
-			NewCmdTrash(f),
+			NewCmdTrash(f), NewCmdSearch(f, nil), NewCmdObserve(f, nil),
 		},
 	}
 }

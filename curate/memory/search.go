@@ -1,0 +1,300 @@
+package memory
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/internal/refuse"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// SearchFloor is the least similarity of a result found by the similarity
+// engine; below it, a memory is a result only when it holds every word of
+// the query (the lexical fallback).
+const SearchFloor = 0.3
+
+// DefaultSearchLimit is how many results a search returns when not told.
+const DefaultSearchLimit = 20
+
+// Kinds of search results: how the memory matched.
+const (
+	MatchSimilarity = "similarity"
+	MatchWords      = "words"
+)
+
+// SearchRequest asks for the memories most similar to a query.
+type SearchRequest struct {
+	Query string
+	// Status is the folder searched: confirmed when empty (the memory
+	// procedure searches long-term memory, never the inbox, unless asked).
+	Status string
+	Type   string
+	// Tags a result must all carry.
+	Tags []string
+	// Author a result must have (exactly, ignoring case).
+	Author string
+	// Since: a result's ingestion_time is at or after it (zero: any).
+	Since time.Time
+	// Limit is the most results (0: DefaultSearchLimit); negative is wrong.
+	Limit int
+}
+
+// Check refuses an empty query, an unknown status or type and a negative limit.
+func (r SearchRequest) Check() error {
+	if strings.TrimSpace(r.Query) == "" {
+		return refuse.Requestf("query: give the words to search for")
+	}
+	if r.Status != "" && !slices.Contains(mdstore.MemoryStatuses, r.Status) {
+		return refuse.Requestf("status %q: want one of %s", r.Status, strings.Join(mdstore.MemoryStatuses, ", "))
+	}
+	if r.Type != "" && !slices.Contains(mdstore.MemoryTypes, r.Type) {
+		return refuse.Requestf("type %q: want one of %s", r.Type, strings.Join(mdstore.MemoryTypes, ", "))
+	}
+	if r.Limit < 0 {
+		return refuse.Requestf("limit %d: want at least 1 (0 is the default, %d)", r.Limit, DefaultSearchLimit)
+	}
+	return nil
+}
+
+// SearchResult is one memory found: its entry (with its body), how
+// similar its brief is to the query, and how it matched (MatchSimilarity,
+// MatchWords).
+type SearchResult struct {
+	Entry
+	Similarity float64 `json:"similarity"`
+	Match      string  `json:"match"`
+}
+
+// SearchReport is a search's answer: the results, best first, and the
+// files that could not be read.
+type SearchReport struct {
+	Query   string                 `json:"query"`
+	Status  string                 `json:"status"`
+	Engine  string                 `json:"engine"`
+	Results []SearchResult         `json:"results"`
+	Invalid []*mdstore.InvalidFile `json:"invalid"`
+	Notes   []string               `json:"notes"`
+}
+
+// Listing reads the memories of a query. since is the version of the
+// listing the caller holds: a listing that can tell that nothing changed
+// since then returns a nil list and since (mdstore.LiveMemories.ListChanged);
+// one that cannot returns the list and version 0.
+type Listing func(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error)
+
+// StoreListing lists the store's files on every call (ListMemories).
+func StoreListing(s *mdstore.Store) Listing {
+	return func(q mdstore.MemoryQuery, _ uint64) (*mdstore.MemoryList, uint64, error) {
+		res, err := s.ListMemories(q)
+		return res, 0, err
+	}
+}
+
+// SearchIndex is the candidate index of the similarity engine over the
+// briefs of the memories of each status, kept from one search to the next
+// (the MCP server keeps one warm; a command makes one per run). Each search
+// brings it up to date with its listing: only memories whose brief
+// changed are indexed again. It is safe for concurrent use.
+type SearchIndex struct {
+	engine  similar.Engine
+	list    Listing
+	mu      sync.Mutex
+	folders map[string]*searchFolder
+}
+
+// searchFolder is the index of one status's memories.
+type searchFolder struct {
+	version uint64
+	ix      *similar.Index
+	byPath  map[string]*searched
+	invalid []*mdstore.InvalidFile
+}
+
+// searched is one indexed memory: its record, the text indexed and the
+// words the fallback looks for.
+type searched struct {
+	m     *mdstore.Memory
+	text  string
+	words string
+}
+
+// NewSearchIndex returns an empty index that ranks with e and reads the
+// memories from list.
+func NewSearchIndex(e similar.Engine, list Listing) *SearchIndex {
+	return &SearchIndex{engine: e, list: list, folders: map[string]*searchFolder{}}
+}
+
+// searchText is what the engine compares with the query: the brief, and a
+// lesson's scenario.
+func searchText(m *mdstore.Memory) string {
+	if m.Scenario != "" {
+		return m.Brief + "\n" + m.Scenario
+	}
+	return m.Brief
+}
+
+// fallbackText is where the fallback looks for the query's words: the
+// brief, the scenario, the tags, the author and the id, in lower case.
+func fallbackText(m *mdstore.Memory) string {
+	return strings.ToLower(strings.Join(append([]string{m.Brief, m.Scenario, m.Author, m.ID}, m.Tags...), "\n"))
+}
+
+// sync brings the index of a status up to date with the listing.
+func (x *SearchIndex) sync(status string) (*searchFolder, error) {
+	f := x.folders[status]
+	if f == nil {
+		f = &searchFolder{ix: similar.NewIndex(x.engine), byPath: map[string]*searched{}}
+		x.folders[status] = f
+	}
+	res, version, err := x.list(mdstore.MemoryQuery{Status: status, Light: true}, f.version)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return f, nil
+	}
+	seen := make(map[string]bool, len(res.Memories))
+	for _, m := range res.Memories {
+		seen[m.Path] = true
+		text := searchText(m)
+		old := f.byPath[m.Path]
+		if old == nil || old.text != text {
+			f.ix.Add(m.Path, text)
+		}
+		f.byPath[m.Path] = &searched{m: m, text: text, words: fallbackText(m)}
+	}
+	for p := range f.byPath {
+		if !seen[p] {
+			f.ix.Remove(p)
+			delete(f.byPath, p)
+		}
+	}
+	f.version, f.invalid = version, res.Invalid
+	return f, nil
+}
+
+// Search finds the memories of a status (confirmed by default) whose
+// brief is most similar to the query, by the similarity engine through its
+// candidate index, best first; when fewer than the limit reach
+// SearchFloor, the memories that hold every word of the query (in brief,
+// scenario, tags, author or id) follow, newest first. The filters (type,
+// tags, author, since) hold for both. The results' bodies are read from
+// their files. An engine that fails stops the search.
+func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchRequest) (*SearchReport, error) {
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	if req.Status == "" {
+		req.Status = "confirmed"
+	}
+	limit := req.Limit
+	if limit == 0 {
+		limit = DefaultSearchLimit
+	}
+	x.mu.Lock()
+	f, err := x.sync(req.Status)
+	if err != nil {
+		x.mu.Unlock()
+		return nil, err
+	}
+	accept := func(p string) bool { return req.accepts(f.byPath[p].m) }
+	hits := f.ix.Top(req.Query, SearchFloor, limit, accept)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	found := make(map[string]bool, len(hits))
+	results := make([]SearchResult, 0, len(hits))
+	for _, h := range hits {
+		found[h.ID] = true
+		results = append(results, SearchResult{Entry: NewEntry(f.byPath[h.ID].m), Similarity: round(h.Score), Match: MatchSimilarity})
+	}
+	if len(results) < limit {
+		results = append(results, x.byWords(f, req, found, limit-len(results))...)
+	}
+	invalid := nonNil(f.invalid)
+	x.mu.Unlock()
+	if err := engineErr(x.engine); err != nil {
+		return nil, err
+	}
+	for i := range results {
+		if m, err := s.ReadMemory(results[i].Path); err == nil {
+			results[i].Body = m.Body()
+		}
+	}
+	rep := &SearchReport{Query: req.Query, Status: req.Status, Engine: x.engine.Name(), Results: results, Invalid: invalid, Notes: []string{}}
+	if name := x.engine.Name(); strings.HasPrefix(name, "lexical (fallback") {
+		rep.Notes = append(rep.Notes, "similarity: scored with the "+name+", as similarity.fallback: local asks")
+	}
+	return rep, nil
+}
+
+// byWords is the lexical fallback: the accepted memories not found yet
+// that hold every word of the query, newest first (then by path), at most n.
+func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[string]bool, n int) []SearchResult {
+	words := strings.FieldsFunc(strings.ToLower(req.Query), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(words) == 0 {
+		return nil
+	}
+	var hits []*searched
+	for p, e := range f.byPath {
+		if !found[p] && req.accepts(e.m) && holdsAll(e.words, words) {
+			hits = append(hits, e)
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i].m, hits[j].m
+		if !a.IngestionTime.Equal(b.IngestionTime) {
+			return a.IngestionTime.After(b.IngestionTime)
+		}
+		return a.Path < b.Path
+	})
+	hits = hits[:min(n, len(hits))]
+	out := make([]SearchResult, 0, len(hits))
+	for _, e := range hits {
+		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.text)), Match: MatchWords})
+	}
+	return out
+}
+
+func holdsAll(text string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// accepts reports whether a memory passes the request's filters.
+func (r SearchRequest) accepts(m *mdstore.Memory) bool {
+	if r.Type != "" && m.Type != r.Type {
+		return false
+	}
+	if r.Author != "" && !strings.EqualFold(m.Author, r.Author) {
+		return false
+	}
+	if !r.Since.IsZero() && m.IngestionTime.Before(r.Since) {
+		return false
+	}
+	for _, t := range r.Tags {
+		if !slices.Contains(m.Tags, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// engineErr is the error of an engine that failed while it ranked (an
+// embeddings server that did not answer, without a fallback).
+func engineErr(e similar.Engine) error {
+	if f, ok := e.(interface{ Err() error }); ok && f.Err() != nil {
+		return f.Err()
+	}
+	return nil
+}
