@@ -58,7 +58,7 @@ var configSchema = section{
 	"similarity": section{"engine": settingOneOf("lexical", "embeddings"), "base_url": textSetting, "model": textSetting, "api_key_env": textSetting,
 		"cache_file": textSetting, "fallback": settingOneOf("", "local"), "timeout": durationSetting},
 	"pipelines": section{"context_window": atLeast(1), "compression_threshold": unitNumber, "state_backups": atLeast(0),
-		"enable_drift_detection": boolSetting, "enable_dashboard": boolSetting},
+		"enable_drift_detection": boolSetting, "enable_dashboard": boolSetting, "hooks": pipelineHooksSchema},
 	"secrets": section{"allow": listOf(regexpText)},
 }
 

@@ -14,8 +14,13 @@ import (
 // open opens the home of the command's pipeline files; write begins the
 // store's transaction when the home is in the store.
 func (o *HomeOptions) open(write bool) (*pipelinehome.Home, error) {
-	return pipelinehome.Open(pipelinehome.Options{Store: o.OpenStore, Home: o.Home, UserHome: userHome(),
-		Write: write, Tx: o.TxOptions(), Save: o.SaveOptions()})
+	return pipelinehome.Open(o.homeOptions(write))
+}
+
+// homeOptions say which home the command opens, and how it saves there.
+func (o *HomeOptions) homeOptions(write bool) pipelinehome.Options {
+	return pipelinehome.Options{Store: o.OpenStore, Home: o.Home, UserHome: userHome(),
+		Write: write, Tx: o.TxOptions(), Save: o.SaveOptions()}
 }
 
 // run runs one use-case in the opened home and prints its report. The
@@ -34,6 +39,12 @@ func (o *HomeOptions) run(write bool, use func(*pipelinehome.Home) (*pipeline.Mo
 	if err := printReport(o.Env, r); err != nil {
 		return err
 	}
+	return o.finish(runErr)
+}
+
+// finish is the command's error once its report is printed: a blocked
+// handoff or failed validation said once, with whether it was recorded.
+func (o *HomeOptions) finish(runErr error) error {
 	if !o.Globals.JSON && !o.Globals.Quiet {
 		// the report above named every blocker: say it once, and
 		// whether it was recorded
