@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/hooks"
 	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
@@ -26,6 +27,8 @@ type PipelineTransitionArgs struct {
 	// SkipRemaining is the reason recorded on the ending phase's steps
 	// that never ran (else they stay pending).
 	SkipRemaining string `json:"skip_remaining,omitempty" jsonschema:"mark the steps of the phase that ends which never ran as skipped, with this reason (default: they stay pending)"`
+	// NoHooks skips the playbook curations the transition triggers.
+	NoHooks bool `json:"no_hooks,omitempty" jsonschema:"do not run the playbook curations this transition triggers (pipelines.hooks in config.yaml)"`
 }
 
 // ValidateArtifactsArgs are validate_artifacts' parameters.
@@ -48,17 +51,21 @@ func (s *Server) addPipelineTools() {
 	tool(s, "pipeline_transition", "Hand a pipeline over from one phase to the next: validate the artifacts of from, write the "+
 		"brief for to, update the state and dashboard (one commit when the files are in the store). When validation fails "+
 		"the transition is refused with every problem named, and the blocked state is still recorded (except at a first "+
-		"transition that finds none of the phase's files: then nothing is written).", s.pipelineTransition)
+		"transition that finds none of the phase's files: then nothing is written). Then, unless no_hooks, the playbook "+
+		"curations the transition's events trigger run, each its own commit, listed in the result's hooks (a failed one "+
+		"never undoes the transition).", s.pipelineTransition)
 	tool(s, "validate_artifacts", "Check the artifacts of a phase (default: the current one) against its rules: files, sizes, "+
 		"required sections; changes nothing and records nothing in the state. Failed checks are an error naming every problem.", s.validateArtifacts)
 }
 
 func (s *Server) pipelineTransition(ctx context.Context, a PipelineTransitionArgs) (Result, error) {
-	req := pipeline.TransitionRequest{Project: a.Project, Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step,
-		ProjectPath: a.ProjectPath, SkipRemaining: a.SkipRemaining}
-	return s.pipelineTool("pipeline_transition", a.Home, true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
-		return pipeline.Transition(ctx, h.Env, h.Saver(), req)
-	})
+	req := hooks.TransitionRequest{NoHooks: a.NoHooks, TransitionRequest: pipeline.TransitionRequest{Project: a.Project,
+		Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step, ProjectPath: a.ProjectPath, SkipRemaining: a.SkipRemaining}}
+	r, err := hooks.Transition(ctx, s.homeOptions("pipeline_transition", a.Home, true), req)
+	if err != nil {
+		return nil, toolError(err)
+	}
+	return asResult("pipeline_transition", r)
 }
 
 func (s *Server) validateArtifacts(ctx context.Context, a ValidateArtifactsArgs) (Result, error) {
@@ -73,10 +80,7 @@ func (s *Server) validateArtifacts(ctx context.Context, a ValidateArtifactsArgs)
 // one that saves files) and returns its report as the tool's result; a
 // failed use-case is a tool error with what its exit status means.
 func (s *Server) pipelineTool(name, home string, write bool, use func(*pipelinehome.Home) (*pipeline.ModeReport, error)) (Result, error) {
-	env := s.env(name)
-	userHome, _ := os.UserHomeDir()
-	h, err := pipelinehome.Open(pipelinehome.Options{Store: env.OpenStore, Home: pipelineHome(home), UserHome: userHome,
-		Write: write, Tx: env.TxOptions(), Save: env.SaveOptions()})
+	h, err := pipelinehome.Open(s.homeOptions(name, home, write))
 	if err != nil {
 		return nil, toolError(err)
 	}
@@ -86,6 +90,15 @@ func (s *Server) pipelineTool(name, home string, write bool, use func(*pipelineh
 		return nil, toolError(err)
 	}
 	return asResult(name, r)
+}
+
+// homeOptions say which pipeline home a tool opens (home: its argument),
+// and how it saves there.
+func (s *Server) homeOptions(name, home string, write bool) pipelinehome.Options {
+	env := s.env(name)
+	userHome, _ := os.UserHomeDir()
+	return pipelinehome.Options{Store: env.OpenStore, Home: pipelineHome(home), UserHome: userHome,
+		Write: write, Tx: env.TxOptions(), Save: env.SaveOptions()}
 }
 
 // pipelineHome is the home folder asked for, else CURATOR_SDD_HOME ("" is
