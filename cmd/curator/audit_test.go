@@ -165,7 +165,6 @@ func TestAuditPreReceive(t *testing.T) {
 	}
 	branch := strings.TrimSpace(mustGit(t, dir, "branch", "--show-current"))
 	mustGit(t, dir, "push", "-q", bare, branch)
-	pushed := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
 
 	// one more curator run is taken too (old..new)
 	f := filepath.Join(dir, "refl.json")
@@ -174,7 +173,7 @@ func TestAuditPreReceive(t *testing.T) {
 	curator(t, dir, "context", "curate")
 	os.Remove(f)
 	mustGit(t, dir, "push", "-q", bare, branch)
-	pushed = strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
+	pushed := strings.TrimSpace(mustGit(t, dir, "rev-parse", "HEAD"))
 
 	bullet := onlyFile(t, filepath.Join(dir, ".curator/context/bullets/strategy/STRAT-001.md"))
 	data, _ := os.ReadFile(bullet)
