@@ -60,6 +60,7 @@ var configSchema = section{
 	"pipelines": section{"context_window": atLeast(1), "compression_threshold": unitNumber, "state_backups": atLeast(0),
 		"enable_drift_detection": boolSetting, "enable_dashboard": boolSetting, "hooks": pipelineHooksSchema},
 	"secrets": section{"allow": listOf(regexpText)},
+	"access":  accessSchema,
 }
 
 // checkConfig refuses a config.yaml with unknown keys or bad values: the

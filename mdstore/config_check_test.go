@@ -32,7 +32,7 @@ func TestConfigIsStrict(t *testing.T) {
 	}
 	for text, want := range map[string]string{
 		"lock_timeout: 5\n":                      `config.yaml:1: lock_timeout: "5" is not a duration: 5 has no unit`,
-		"author:\n  name: a\nbogus_key: 1\n":     "config.yaml:3: bogus_key: unknown key (known: author, context,",
+		"author:\n  name: a\nbogus_key: 1\n":     "config.yaml:3: bogus_key: unknown key (known: access, author, context,",
 		"memory:\n  dedup_prefx: 10\n":           "config.yaml:2: memory.dedup_prefx: unknown key (known: dedup_prefix, observation_days)",
 		"memory:\n  dedup_prefix: 0\n":           `config.yaml:2: memory.dedup_prefix: "0": want a whole number ≥ 1`,
 		"memory:\n  dedup_prefix: 4.5\n":         `memory.dedup_prefix: "4.5": want a whole number ≥ 1`,

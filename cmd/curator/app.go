@@ -78,7 +78,8 @@ func newApp(f *cmdutil.Factory) *cli.App {
 		Usage:     "curate what coding agents learn, as reviewable files in git",
 		UsageText: "curator [global flags] <group> <command> [flags]",
 		Description: "Exit status: 0 done; 1 failed; 2 usage error; 3 validation blocked the operation;\n" +
-			"4 another curator run holds the store's lock; 5 done, but some inputs were invalid and skipped.",
+			"4 another curator run holds the store's lock; 5 done, but some inputs were invalid and skipped;\n" +
+			"6 the agent's access level (config.yaml access) is below what the command needs.",
 		Reader:    f.IO.In,
 		Writer:    f.IO.Out,
 		ErrWriter: f.IO.ErrOut,

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	auditcmd "github.com/curator-dev/curator/cmd/curator/audit"
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
 	diffcmd "github.com/curator-dev/curator/cmd/curator/diff"
@@ -34,5 +35,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		synccmd.NewResolveCmd(f, nil),
 		diffcmd.NewCmd(f, nil),
 		diffcmd.NewCmdShow(f, nil),
+		auditcmd.NewCmd(f, nil),
 	}
 }

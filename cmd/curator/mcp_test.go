@@ -28,6 +28,13 @@ import (
 // and connects a client to it.
 func mcpSession(t *testing.T, dir string) *mcp.ClientSession {
 	t.Helper()
+	return mcpSessionAs(t, dir, "curator-test", cmdutil.Globals{})
+}
+
+// mcpSessionAs is mcpSession with a client of that name, the server run
+// with the given global flags (--agent) beside the store's.
+func mcpSessionAs(t *testing.T, dir, client string, g cmdutil.Globals) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	found, err := mdstore.Find(dir)
@@ -39,15 +46,16 @@ func mcpSession(t *testing.T, dir string) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	f := &cmdutil.Factory{IO: cmdutil.Streams(strings.NewReader(""), io.Discard, io.Discard)}
-	srv, err := mcpcmd.NewServer(f, cmdutil.Globals{Store: s.Dir, JSON: true, Quiet: true})
+	g.Store, g.JSON, g.Quiet = s.Dir, true, true
+	srv, err := mcpcmd.NewServer(f, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx, serverEnd) }()
-	client := mcp.NewClient(&mcp.Implementation{Name: "curator-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, clientEnd, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil)
+	cs, err := c.Connect(ctx, clientEnd, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -381,6 +381,11 @@ func Apply(_ context.Context, s *mdstore.Store, req ApplyRequest) (*ActionsRepor
 	if err := checkID("reflection_id", req.ReflectionID); err != nil {
 		return nil, err
 	}
+	if !req.DryRun {
+		if err := allowed(s, req.Saving, "applying curation actions"); err != nil {
+			return nil, err
+		}
+	}
 	tx, pb, invalid, err := openLocked(s, req.Saving)
 	if err != nil {
 		return nil, err

@@ -51,6 +51,11 @@ func Curate(_ context.Context, s *mdstore.Store, req CurateRequest) (*Report, er
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
+	if !req.DryRun {
+		if err := allowed(s, req.Saving, "curating the playbook"); err != nil {
+			return nil, err
+		}
+	}
 	set := req.Settings
 	var cfg Config
 	if err := s.Config.Section("context", &cfg); err != nil {

@@ -43,6 +43,9 @@ func Import(_ context.Context, s *mdstore.Store, req ImportRequest) (*ImportRepo
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
+	if err := allowed(s, req.Saving, "importing bullets"); err != nil {
+		return nil, err
+	}
 	var in []ImportedBullet
 	var err error
 	if req.Format == "kayba" {

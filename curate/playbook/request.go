@@ -14,6 +14,16 @@ import (
 type Saving struct {
 	Tx   mdstore.TxOptions
 	Save []mdstore.SaveOption
+	// Agent is the agent asking ("" unnamed), whose level config.yaml's
+	// access section gives: changing the playbook needs level 4.
+	Agent string
+}
+
+// allowed refuses (refuse.PermissionError) an agent of sv below level 4
+// (project) when config.yaml has an access section; operation says what
+// it asked ("curating the playbook").
+func allowed(s *mdstore.Store, sv Saving, operation string) error {
+	return s.Require(sv.Agent, mdstore.LevelProject, operation)
 }
 
 // ParamError is a request parameter that cannot be used: Param names it

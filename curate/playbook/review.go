@@ -31,6 +31,9 @@ func Review(_ context.Context, s *mdstore.Store, req ReviewRequest) (*ActionsRep
 			return nil, err
 		}
 	}
+	if err := allowed(s, req.Saving, "reviewing bullets"); err != nil {
+		return nil, err
+	}
 	tx, pb, invalid, err := openLocked(s, req.Saving)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,11 @@
-// Package refuse names the two ways a request is turned down before
+// Package refuse names the ways a request is turned down before
 // anything is written: the request itself is wrong (an id that cannot name
 // a record, an unknown setting, a value out of range: the user's input), or
 // validation blocked the operation (an artifact that fails its checks,
-// values both sides changed, a secret). The use-cases of every domain
-// return them; the command line gives the first exit status 2 and the
-// second 3, and the MCP server answers both as tool errors.
+// values both sides changed, a secret), or the agent asking is below the
+// access level the operation needs. The use-cases of every domain return
+// them; the command line gives them exit statuses 2, 3 and 6, and the MCP
+// server answers them as tool errors.
 package refuse
 
 import (
@@ -57,4 +58,44 @@ func IsRequest(err error) bool {
 func IsBlocked(err error) bool {
 	var b *BlockedError
 	return errors.As(err, &b)
+}
+
+// PermissionError is a request from an agent whose access level (the
+// store's config.yaml access section) is below what the operation needs;
+// nothing was changed.
+type PermissionError struct {
+	// Agent is the agent's name ("" an unnamed agent).
+	Agent string
+	// Level is the agent's level, Required the operation's.
+	Level, Required int
+	// Operation says what was refused, in the user's words ("curating
+	// the playbook").
+	Operation string
+}
+
+func (e *PermissionError) Error() string {
+	who := fmt.Sprintf("agent %q", e.Agent)
+	if e.Agent == "" {
+		who = "an unnamed agent (no --agent, CURATOR_AGENT or MCP client name)"
+	}
+	return fmt.Sprintf("%s has access level %d; %s needs level %d (%s) in config.yaml's access section: nothing was changed",
+		who, e.Level, e.Operation, e.Required, LevelName(e.Required))
+}
+
+// LevelName is what an access level is for: 4 project (changing the
+// playbook), 5 system (auditing the store's history).
+func LevelName(level int) string {
+	switch level {
+	case 4:
+		return "project"
+	case 5:
+		return "system"
+	}
+	return fmt.Sprintf("level %d", level)
+}
+
+// IsPermission reports whether err is, or wraps, a PermissionError.
+func IsPermission(err error) bool {
+	var p *PermissionError
+	return errors.As(err, &p)
 }

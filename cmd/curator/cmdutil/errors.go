@@ -20,6 +20,8 @@ import (
 //	3 validation blocked the operation
 //	4 another curator run holds the store's lock
 //	5 done, but some inputs were invalid and were skipped (reported)
+//	6 the agent's access level (config.yaml access) is below what the
+//	  operation needs; nothing was changed
 const (
 	ExitOK      = 0
 	ExitFailed  = 1
@@ -27,6 +29,7 @@ const (
 	ExitBlocked = 3
 	ExitLocked  = 4
 	ExitInvalid = 5
+	ExitDenied  = 6
 )
 
 // UsageError marks an error in how the command was called.
@@ -105,6 +108,8 @@ func ExitCode(err error) int {
 		return ExitUsage // the user's settings: fix config.yaml and run again
 	case errors.Is(err, safepath.ErrUnsafeID):
 		return ExitUsage // an id given to the command cannot name a record
+	case refuse.IsPermission(err):
+		return ExitDenied
 	case errors.Is(err, mdstore.ErrLocked), errors.Is(err, mdstore.ErrGitLocked):
 		return ExitLocked
 	case errors.As(err, &ce):

@@ -17,6 +17,9 @@ type Globals struct {
 	// LockTimeout is --lock-timeout; nil when the flag was not given (the
 	// store's configured lock_timeout applies), so 0s means "do not wait".
 	LockTimeout *time.Duration
+	// Agent is the agent curator runs for (--agent, else CURATOR_AGENT;
+	// "" unnamed): config.yaml's access section gives it its level.
+	Agent string
 }
 
 // GlobalFlags are the flags every command accepts.
@@ -27,6 +30,7 @@ func GlobalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only errors"},
 		&cli.BoolFlag{Name: "no-commit", Usage: "change the files but make no git commit"},
 		lockTimeoutFlag(),
+		&cli.StringFlag{Name: "agent", Usage: "the agent curator runs for, whose level config.yaml's access section gives", DefaultText: "CURATOR_AGENT, else unnamed (in curator mcp: the MCP client's name)"},
 	}
 }
 
@@ -72,7 +76,22 @@ func GlobalsOf(c *cli.Context) Globals {
 	if g.Store == "" {
 		g.Store = os.Getenv("CURATOR_STORE")
 	}
+	g.Agent = agentOf(c)
 	return g
+}
+
+// agentOf is --agent given anywhere on the command line but to `init`,
+// whose own --agent names the coding agent to set up; else CURATOR_AGENT.
+func agentOf(c *cli.Context) string {
+	for _, l := range c.Lineage() {
+		if l.Command != nil && l.Command.Name == "init" {
+			continue
+		}
+		if l.IsSet("agent") {
+			return l.String("agent")
+		}
+	}
+	return os.Getenv("CURATOR_AGENT")
 }
 
 func lockTimeoutFlag() cli.Flag {

@@ -49,7 +49,7 @@ func readInput(env cmdutil.Env, file string) (string, []byte, error) {
 
 // saving is the store transaction's and save's options of the invocation.
 func saving(env cmdutil.Env) playbook.Saving {
-	return playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions()}
+	return playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions(), Agent: env.Globals.Agent}
 }
 
 // short is a commit hash as the human output shows it.

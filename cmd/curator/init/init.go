@@ -28,6 +28,9 @@ type Options struct {
 	// MergeDriver only registers the merge driver of an existing store
 	// (a fresh clone's repository config lacks it).
 	MergeDriver bool
+	// Codeowners is the code owner to give the merge log in the
+	// repository's CODEOWNERS ("" none).
+	Codeowners string
 }
 
 // Report is the --json output of init.
@@ -39,6 +42,9 @@ type Report struct {
 	// written, never committed.
 	AgentFiles []AgentFile `json:"agent_files"`
 	DryRun     bool        `json:"dry_run,omitempty"`
+	// Codeowners is the CODEOWNERS file that got the merge log's entry
+	// (written, not committed; "" none).
+	Codeowners string `json:"codeowners,omitempty"`
 }
 
 // NewCmd builds `curator init`; runF replaces the run in tests.
@@ -52,6 +58,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			&cli.StringFlag{Name: "mcp-server", Value: DefaultMCPServer, Usage: "with --agent claude: the name curator's MCP server is registered under in .mcp.json (its tools are mcp__NAME__*)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created or changed, and write nothing"},
 			&cli.BoolFlag{Name: "merge-driver", Usage: "only register curator's git merge driver for an existing store (after git clone)"},
+			&cli.StringFlag{Name: "codeowners", Usage: "give the merge log (context/log/) this code owner (@user, @org/team or an email) in the repository's CODEOWNERS"},
 		},
 		Description: "Creates DIR/.curator (DIR defaults to the working directory) with config.yaml and the\n" +
 			"folders of the store layout, and a git repository in DIR when DIR is not inside one.\n" +
@@ -69,13 +76,22 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"merge.curator.driver in the repository's config runs `curator merge-driver` (the absolute path\n" +
 			"of this curator when `curator` is not on PATH; a driver git cannot find is warned about). A git\n" +
 			"clone does not copy repository config: run `curator init` (or `curator init --merge-driver`)\n" +
-			"in each clone.",
+			"in each clone.\n\n" +
+			"--codeowners OWNER adds `/<store>/context/log/ OWNER` to the repository's CODEOWNERS (the one\n" +
+			"that exists, else .github/CODEOWNERS when there is a .github folder, else CODEOWNERS at the\n" +
+			"root), so every change to the merge log waits for that owner's review; a line for that path\n" +
+			"already there is kept. Like the agent files, it is written, not committed.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return cmdutil.Usagef("init takes at most one folder")
 			}
 			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), MCPServer: c.String("mcp-server"),
-				DryRun: c.Bool("dry-run"), MergeDriver: c.Bool("merge-driver")}
+				DryRun: c.Bool("dry-run"), MergeDriver: c.Bool("merge-driver"), Codeowners: c.String("codeowners")}
+			if c.IsSet("codeowners") {
+				if err := checkOwner(opts.Codeowners); err != nil {
+					return err
+				}
+			}
 			if opts.MergeDriver && (opts.DryRun || c.IsSet("agent")) {
 				return cmdutil.Usagef("--merge-driver registers the merge driver only; it takes neither --agent nor --dry-run")
 			}
@@ -158,6 +174,18 @@ func Run(opts *Options) error {
 	}
 	if err := writeAgentFiles(opts.Dir, rep.AgentFiles); err != nil {
 		return err
+	}
+	if opts.Codeowners != "" {
+		file, changed, err := writeCodeowners(s.Dir, opts.Codeowners)
+		if err != nil {
+			return err
+		}
+		rep.Codeowners = file
+		if changed {
+			opts.Say("CODEOWNERS: %s gives the merge log to %s\n", file, opts.Codeowners)
+		} else {
+			opts.Say("CODEOWNERS: %s already names an owner of the merge log; kept\n", file)
+		}
 	}
 	if opts.Globals.JSON {
 		if err := opts.PrintJSON(rep); err != nil {

@@ -1,19 +1,27 @@
 package mcpcmd
 
 import (
+	"context"
+
 	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
 )
 
 // playbookStore opens the server's store for one call of tool, with the
-// options its save takes (the commit names the tool).
-func (s *Server) playbookStore(tool string) (*mdstore.Store, playbook.Saving, error) {
+// options its save takes (the commit names the tool) and the agent it is
+// for: --agent or CURATOR_AGENT of `curator mcp`, else the MCP client's
+// name.
+func (s *Server) playbookStore(ctx context.Context, tool string) (*mdstore.Store, playbook.Saving, error) {
 	env := s.env(tool)
 	st, err := env.OpenStore()
 	if err != nil {
 		return nil, playbook.Saving{}, toolError(err)
 	}
-	return st, playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions()}, nil
+	agent := env.Globals.Agent
+	if agent == "" {
+		agent = clientOf(ctx)
+	}
+	return st, playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions(), Agent: agent}, nil
 }
 
 // playbookResult is a playbook use-case's typed report as the tool's

@@ -68,7 +68,7 @@ func (s *Server) addPlaybookTools() {
 }
 
 func (s *Server) playbookStats(ctx context.Context) (Result, error) {
-	st, _, err := s.playbookStore("playbook_stats")
+	st, _, err := s.playbookStore(ctx, "playbook_stats")
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +88,7 @@ func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result
 	if a.Category != "" {
 		q.Category = playbook.NormCategory(a.Category)
 	}
-	st, _, err := s.playbookStore("query_playbook")
+	st, _, err := s.playbookStore(ctx, "query_playbook")
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (s *Server) addReflection(ctx context.Context, a AddReflectionArgs) (Result
 	default:
 		return nil, fmt.Errorf("invalid arguments: format %q: want markdown or json", a.Format)
 	}
-	st, saving, err := s.playbookStore("add_reflection")
+	st, saving, err := s.playbookStore(ctx, "add_reflection")
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Resu
 	if a.MinConfidence != nil {
 		set.MinConfidence, req.MinConfidenceSet = *a.MinConfidence, true
 	}
-	st, saving, err := s.playbookStore("curate_playbook")
+	st, saving, err := s.playbookStore(ctx, "curate_playbook")
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (s *Server) reviewQueue(ctx context.Context, a ReviewQueueArgs) (Result, er
 	case a.Decision != "" && (a.ID == "") == !a.All:
 		return nil, fmt.Errorf("invalid arguments: give an id or all (not both)")
 	}
-	st, saving, err := s.playbookStore("review_queue")
+	st, saving, err := s.playbookStore(ctx, "review_queue")
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func (s *Server) addPrompts() {
 
 func (s *Server) curateReflectionPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	id := req.Params.Arguments["reflection_id"]
-	st, _, err := s.playbookStore("curate_reflection")
+	st, _, err := s.playbookStore(ctx, "curate_reflection")
 	if err != nil {
 		return nil, err
 	}

@@ -92,23 +92,52 @@ func toolError(err error) error {
 		return fmt.Errorf("refused: %v", err)
 	case cmdutil.ExitLocked:
 		return fmt.Errorf("busy: %v", err)
+	case cmdutil.ExitDenied:
+		return fmt.Errorf("permission denied: %v", err)
 	}
 	return err
 }
 
 // tool registers a tool whose handler returns a Result.
 func tool[In any](s *Server, name, description string, h func(context.Context, In) (Result, error)) {
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: description}, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (_ *mcp.CallToolResult, _ Result, err error) {
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: name, Description: description}, func(ctx context.Context, req *mcp.CallToolRequest, in In) (_ *mcp.CallToolResult, _ Result, err error) {
 		// A bug in one call is that call's error; the server goes on.
 		defer func() {
 			if p := recover(); p != nil {
 				err = fmt.Errorf("%s: internal error: %v", name, p)
 			}
 		}()
-		res, err := h(ctx, in)
+		res, err := h(withClient(ctx, req), in)
 		if err != nil {
 			return nil, nil, err
 		}
 		return nil, res, nil
 	})
+}
+
+// clientKey holds the name of the MCP client a call came from in its
+// context.
+type clientKey struct{}
+
+// withClient is ctx carrying the name the client of req gave itself (its
+// initialize request's clientInfo, or the call's own client info).
+func withClient(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	name := ""
+	if req != nil && req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+			name = p.ClientInfo.Name
+		}
+	}
+	if name == "" && req != nil && req.Params != nil {
+		if info, ok := req.Params.GetMeta()[mcp.MetaKeyClientInfo].(map[string]any); ok {
+			name, _ = info["name"].(string)
+		}
+	}
+	return context.WithValue(ctx, clientKey{}, name)
+}
+
+// clientOf is the MCP client's name of a call's context ("" none).
+func clientOf(ctx context.Context) string {
+	name, _ := ctx.Value(clientKey{}).(string)
+	return name
 }

@@ -83,7 +83,7 @@ func (w *watcher) contextCuration() (*playbook.Report, error) {
 	}
 	req := *w.opts.Curate
 	req.OutputJSON = true
-	req.Saving = playbook.Saving{Tx: w.opts.TxOptions(), Save: w.opts.SaveOptions()}
+	req.Saving = playbook.Saving{Tx: w.opts.TxOptions(), Save: w.opts.SaveOptions(), Agent: w.opts.Globals.Agent}
 	rep, err := playbook.Curate(context.Background(), s, req)
 	if err == nil && len(rep.Skipped) > 0 {
 		err = cmdutil.InvalidInputs{Files: rep.Skipped}
