@@ -61,6 +61,9 @@ func Usage(_ context.Context, s *mdstore.Store, req UsageRequest) (*ActionsRepor
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
+	if err := allowed(s, req.Saving, "recording the use of bullets"); err != nil {
+		return nil, err
+	}
 	tx, pb, invalid, err := openLocked(s, req.Saving)
 	if err != nil {
 		return nil, err

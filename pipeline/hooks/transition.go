@@ -15,6 +15,9 @@ type TransitionRequest struct {
 	pipeline.TransitionRequest
 	// NoHooks skips the curations (`--no-hooks`).
 	NoHooks bool
+	// Agent is the agent asking, whose access level the curations need
+	// (config.yaml's access section; "" unnamed).
+	Agent string
 }
 
 // TransitionReport is the transition's report, with the curations it
@@ -61,7 +64,7 @@ func Transition(ctx context.Context, o pipelinehome.Options, req TransitionReque
 		return out, nil
 	}
 	if err == nil {
-		out.Hooks, err = Run(ctx, s, Request{Pipeline: p, From: req.From, To: req.To, Saving: playbook.Saving{Tx: o.Tx, Save: o.Save}})
+		out.Hooks, err = Run(ctx, s, Request{Pipeline: p, From: req.From, To: req.To, Saving: playbook.Saving{Tx: o.Tx, Save: o.Save, Agent: req.Agent}})
 	}
 	if err != nil {
 		r.Warnings = append(r.Warnings, "the curations of this transition did not run: "+err.Error())

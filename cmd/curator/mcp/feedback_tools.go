@@ -58,7 +58,7 @@ func (s *Server) addFeedbackTools() {
 	tool(s, "record_usage", "Record that playbook bullets were used in a task: usage_count + 1 and last_used_at, and "+
 		"helpful or harmful when told, without a reflection (one commit, as `curator context used`).",
 		func(ctx context.Context, a RecordUsageArgs) (Result, error) {
-			st, saving, err := s.playbookStore("record_usage")
+			st, saving, err := s.playbookStore(ctx, "record_usage")
 			if err != nil {
 				return nil, err
 			}

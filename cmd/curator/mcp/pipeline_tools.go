@@ -59,7 +59,11 @@ func (s *Server) addPipelineTools() {
 }
 
 func (s *Server) pipelineTransition(ctx context.Context, a PipelineTransitionArgs) (Result, error) {
-	req := hooks.TransitionRequest{NoHooks: a.NoHooks, TransitionRequest: pipeline.TransitionRequest{Project: a.Project,
+	agent := s.env("pipeline_transition").Globals.Agent
+	if agent == "" {
+		agent = clientOf(ctx)
+	}
+	req := hooks.TransitionRequest{NoHooks: a.NoHooks, Agent: agent, TransitionRequest: pipeline.TransitionRequest{Project: a.Project,
 		Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step, ProjectPath: a.ProjectPath, SkipRemaining: a.SkipRemaining}}
 	r, err := hooks.Transition(ctx, s.homeOptions("pipeline_transition", a.Home, true), req)
 	if err != nil {

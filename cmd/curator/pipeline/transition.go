@@ -57,7 +57,7 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 // records the new state, brief and dashboard as one run; then the
 // curations its events trigger run, each its own commit.
 func Transition(opts *TransitionOptions) error {
-	req := hooks.TransitionRequest{NoHooks: opts.NoHooks, TransitionRequest: pipeline.TransitionRequest{Project: opts.Project,
+	req := hooks.TransitionRequest{NoHooks: opts.NoHooks, Agent: opts.Globals.Agent, TransitionRequest: pipeline.TransitionRequest{Project: opts.Project,
 		Pipeline: opts.Pipeline, From: opts.From, To: opts.To, Step: opts.Step, ProjectPath: opts.ProjectPath, SkipRemaining: opts.SkipRemaining}}
 	r, runErr := hooks.Transition(context.Background(), opts.homeOptions(true), req)
 	if r == nil {
