@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -30,7 +31,7 @@ func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOptio
 		if !errors.As(err, &inv) || jsonWanted(args) {
 			reportError(ios, err, code, jsonWanted(args))
 		}
-		if code == cmdutil.ExitUsage && !jsonWanted(args) && !errors.Is(err, mdstore.ErrConfig) {
+		if code == cmdutil.ExitUsage && !jsonWanted(args) && !errors.Is(err, config.ErrInvalid) {
 			fmt.Fprintln(ios.ErrOut, "Run 'curator --help' (or 'curator COMMAND --help') for usage.")
 		}
 	}
