@@ -254,7 +254,6 @@ func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
 	if req.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
 		return nil, err
 	}
-	passMemoryLimit(memory.PassMemoryLimit)
 	return memoryCall(s, "curate_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.CurateReport, error) {
 		req.Save = save
 		return memory.Curate(ctx, tx, req)

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/internal/memlimit"
 )
 
 // curateMemory runs the memory pass over the window from the watermark to
@@ -20,9 +18,6 @@ import (
 // both curate it: the second finds the watermark moved. A locked store
 // puts the pass off by another quiet time.
 func (w *watcher) curateMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.AtLeast(memory.PassMemoryLimit)
-	}
 	var rep *memory.CurateReport
 	tx, err := w.opts.Env.OpenTx()
 	if err == nil {
