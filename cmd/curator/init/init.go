@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/agentsetup"
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -17,11 +18,11 @@ type Options struct {
 	cmdutil.Env
 	// Dir is the folder that gets .curator (default: the working directory).
 	Dir string
-	// Agent is the coding agent to set up in Dir ("" none; KnownAgents).
+	// Agent is the coding agent to set up in Dir ("" none; agentsetup.KnownAgents).
 	Agent string
 	// MCPServer is the name curator's MCP server is registered under in
 	// .mcp.json, and that the slash commands call it by (--mcp-server;
-	// "" is DefaultMCPServer).
+	// "" is agentsetup.DefaultMCPServer).
 	MCPServer string
 	// DryRun reports what would be created or changed and writes nothing.
 	DryRun bool
@@ -37,8 +38,8 @@ type Report struct {
 	Commit  string   `json:"commit"`
 	// AgentFiles are the files of --agent, relative to DIR; they are
 	// written, never committed.
-	AgentFiles []AgentFile `json:"agent_files"`
-	DryRun     bool        `json:"dry_run,omitempty"`
+	AgentFiles []agentsetup.AgentFile `json:"agent_files"`
+	DryRun     bool                   `json:"dry_run,omitempty"`
 }
 
 // NewCmd builds `curator init`; runF replaces the run in tests.
@@ -48,8 +49,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Usage:     "create a .curator store (config.yaml, folders, a git repository if there is none); --agent sets up a coding agent",
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(KnownAgents, " or ")},
-			&cli.StringFlag{Name: "mcp-server", Value: DefaultMCPServer, Usage: "with --agent claude: the name curator's MCP server is registered under in .mcp.json (its tools are mcp__NAME__*)"},
+			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(agentsetup.KnownAgents, " or ")},
+			&cli.StringFlag{Name: "mcp-server", Value: agentsetup.DefaultMCPServer, Usage: "with --agent claude: the name curator's MCP server is registered under in .mcp.json (its tools are mcp__NAME__*)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created or changed, and write nothing"},
 			&cli.BoolFlag{Name: "merge-driver", Usage: "only register curator's git merge driver for an existing store (after git clone)"},
 		},
@@ -83,15 +84,15 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				opts.Dir = "."
 			}
 			if c.IsSet("agent") {
-				if err := cmdutil.CheckOneOf("agent", opts.Agent, KnownAgents); err != nil {
-					return err
+				if err := agentsetup.CheckAgent(opts.Agent); err != nil {
+					return cmdutil.Usage(fmt.Errorf("--agent %w", err))
 				}
 			}
-			if c.IsSet("mcp-server") && opts.Agent != AgentClaude {
+			if c.IsSet("mcp-server") && opts.Agent != agentsetup.AgentClaude {
 				return cmdutil.Usagef("--mcp-server names the MCP server of --agent claude; it takes --agent claude")
 			}
-			if err := CheckMCPServer(opts.MCPServer); err != nil {
-				return err
+			if err := agentsetup.CheckMCPServer(opts.MCPServer); err != nil {
+				return cmdutil.Usage(fmt.Errorf("--mcp-server %w", err))
 			}
 			if runF != nil {
 				return runF(opts)
@@ -110,22 +111,22 @@ func Run(opts *Options) error {
 	if opts.MergeDriver {
 		return mergeDriver(opts, storeDir)
 	}
-	rep := Report{AgentFiles: []AgentFile{}, DryRun: opts.DryRun}
+	rep := Report{AgentFiles: []agentsetup.AgentFile{}, DryRun: opts.DryRun}
 	// invalid are the bullets left out of the agent file's playbook block
 	var invalid []*mdstore.InvalidFile
 	if opts.Agent != "" {
 		var block string
 		var err error
-		block, invalid, err = playbookBlock(storeDir)
+		block, invalid, err = agentsetup.PlaybookBlock(storeDir)
 		if err != nil {
 			return err
 		}
-		if rep.AgentFiles, err = planAgent(opts.Dir, opts.Agent, block, opts.MCPServer); err != nil {
+		if rep.AgentFiles, err = agentsetup.Plan(opts.Dir, opts.Agent, block, opts.MCPServer); err != nil {
 			return err
 		}
 		for _, f := range rep.AgentFiles {
-			if f.Action == ActionKeep && f.Path == mcpJSON {
-				opts.Warn("curator: warning: %s: %s\n", filepath.Join(opts.Dir, mcpJSON), f.Note)
+			if f.Action == agentsetup.ActionKeep && f.Path == agentsetup.MCPJSON {
+				opts.Warn("curator: warning: %s: %s\n", filepath.Join(opts.Dir, agentsetup.MCPJSON), f.Note)
 			}
 		}
 	}
@@ -156,7 +157,7 @@ func Run(opts *Options) error {
 			return err
 		}
 	}
-	if err := writeAgentFiles(opts.Dir, rep.AgentFiles); err != nil {
+	if err := agentsetup.Write(opts.Dir, rep.AgentFiles); err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
@@ -198,7 +199,7 @@ func dryRun(opts *Options, storeDir string, rep Report) error {
 }
 
 // sayAgentFiles lists the agent files, one a line with its action.
-func sayAgentFiles(opts *Options, files []AgentFile) {
+func sayAgentFiles(opts *Options, files []agentsetup.AgentFile) {
 	if len(files) == 0 {
 		return
 	}
@@ -210,7 +211,7 @@ func sayAgentFiles(opts *Options, files []AgentFile) {
 		}
 	}
 	for _, f := range files {
-		if f.data != nil && !opts.DryRun {
+		if f.Writes() && !opts.DryRun {
 			opts.Say("Agent files are written, not committed: they belong to your project.\n")
 			return
 		}
@@ -228,7 +229,7 @@ func mergeDriver(opts *Options, storeDir string) error {
 	if err != nil {
 		return err
 	}
-	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []AgentFile{}}
+	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []agentsetup.AgentFile{}}
 	if err := checkDriver(opts, opts.Dir); err != nil {
 		return err
 	}
