@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/internal/mcpstdio"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -50,7 +51,7 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 			defer srv.Close()
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			err = srv.Run(ctx, &lineTransport{in: f.IO.In, out: f.IO.Out})
+			err = srv.Run(ctx, mcpstdio.New(f.IO.In, f.IO.Out))
 			if ctx.Err() != nil {
 				return nil
 			}
