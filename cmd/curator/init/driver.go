@@ -2,9 +2,13 @@ package initcmd
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/storesync"
 )
 
 // checkDriver makes sure git can run the merge driver registered in the
@@ -13,16 +17,16 @@ import (
 // PATH; a definition of the user's whose program git cannot find is kept,
 // with a warning that says how to fix it.
 func checkDriver(opts *Options, dir string) error {
-	d, err := cmdutil.ReadMergeDriver(dir)
+	d, err := storesync.ReadMergeDriver(dir)
 	if err != nil || d.Command == "" || d.Found {
 		return err
 	}
-	self, err := cmdutil.SelfPath()
+	self, err := selfPath()
 	if err != nil {
 		return fmt.Errorf("finding this curator's path for the merge driver: %w", err)
 	}
 	if d.Command == mdstore.MergeDriverCommand {
-		if err := cmdutil.SetMergeDriver(dir, cmdutil.DriverCommand(self)); err != nil {
+		if err := storesync.SetMergeDriver(dir, storesync.DriverCommand(self)); err != nil {
 			return err
 		}
 		opts.Warn("curator: curator is not on PATH, so merge.curator.driver runs %s; if you move it, put curator on PATH or run `curator init --merge-driver` again\n", self)
@@ -30,6 +34,18 @@ func checkDriver(opts *Options, dir string) error {
 	}
 	opts.Warn("curator: warning: merge.curator.driver runs %s, which git cannot find (not on PATH, or not an executable file): "+
 		"git would leave each store file it merges as a conflict, whole. Put curator on PATH, or run: git config merge.curator.driver %q\n",
-		d.Program, cmdutil.DriverCommand(self))
+		d.Program, storesync.DriverCommand(self))
 	return nil
+}
+
+// selfPath is the absolute path of the running curator: the one it was
+// started as (a symbolic link stays one, so that an upgrade in place
+// keeps working), else the executable's.
+func selfPath() (string, error) {
+	if a := os.Args[0]; strings.ContainsRune(a, filepath.Separator) {
+		return filepath.Abs(a)
+	} else if p, err := exec.LookPath(a); err == nil {
+		return filepath.Abs(p)
+	}
+	return os.Executable()
 }
