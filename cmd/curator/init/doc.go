@@ -1,4 +1,4 @@
-// Package initcmd is `curator init`: it creates a store and commits it,
-// and with --agent sets up a coding agent in the same folder; the agent's
-// files are agentsetup's, printed with what happens to each.
+// Package initcmd is `curator init`: its flags, and what storeinit did
+// printed (the store, each agent file with what happens to it, the
+// warnings).
 package initcmd

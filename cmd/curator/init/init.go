@@ -3,6 +3,7 @@ package initcmd
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 
 	"github.com/curator-dev/curator/agentsetup"
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/storeinit"
 )
 
 // Options are what `curator init` was asked to do.
@@ -29,17 +30,6 @@ type Options struct {
 	// MergeDriver only registers the merge driver of an existing store
 	// (a fresh clone's repository config lacks it).
 	MergeDriver bool
-}
-
-// Report is the --json output of init.
-type Report struct {
-	Store   string   `json:"store"`
-	Created []string `json:"created"`
-	Commit  string   `json:"commit"`
-	// AgentFiles are the files of --agent, relative to DIR; they are
-	// written, never committed.
-	AgentFiles []agentsetup.AgentFile `json:"agent_files"`
-	DryRun     bool                   `json:"dry_run,omitempty"`
 }
 
 // NewCmd builds `curator init`; runF replaces the run in tests.
@@ -102,100 +92,47 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	}
 }
 
-// Run creates the store and commits what it created, then writes the
-// agent's files (not committed). The agent's files are worked out before
-// anything is written, so a file curator cannot merge into stops the run
-// with nothing changed.
+// Run runs init and prints what it did: the store, and what happens to
+// each agent file.
 func Run(opts *Options) error {
-	storeDir := filepath.Join(opts.Dir, mdstore.DirName)
 	if opts.MergeDriver {
-		return mergeDriver(opts, storeDir)
+		opts.Globals.Quiet = opts.Globals.Quiet || opts.Globals.JSON
 	}
-	rep := Report{AgentFiles: []agentsetup.AgentFile{}, DryRun: opts.DryRun}
-	// invalid are the bullets left out of the agent file's playbook block
-	var invalid []*mdstore.InvalidFile
-	if opts.Agent != "" {
-		var block string
-		var err error
-		block, invalid, err = agentsetup.PlaybookBlock(storeDir)
-		if err != nil {
-			return err
-		}
-		if rep.AgentFiles, err = agentsetup.Plan(opts.Dir, opts.Agent, block, opts.MCPServer); err != nil {
-			return err
-		}
-		for _, f := range rep.AgentFiles {
-			if f.Action == agentsetup.ActionKeep && f.Path == agentsetup.MCPJSON {
-				opts.Warn("curator: warning: %s: %s\n", filepath.Join(opts.Dir, agentsetup.MCPJSON), f.Note)
-			}
-		}
+	rep, err := storeinit.Init(storeinit.Request{Dir: opts.Dir, Agent: opts.Agent, MCPServer: opts.MCPServer, DryRun: opts.DryRun,
+		MergeDriverOnly: opts.MergeDriver, Self: selfPath, Tx: opts.TxOptions(), NoCommit: opts.Globals.NoCommit})
+	for _, w := range rep.Warnings {
+		opts.Warn("curator: %s\n", w)
 	}
-	if opts.DryRun {
-		if err := dryRun(opts, storeDir, rep); err != nil {
-			return err
-		}
-		return opts.FinishInvalid(invalid)
-	}
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return err
-	}
-	s, created, err := mdstore.Init(opts.Dir)
 	if err != nil {
-		return err
-	}
-	rep.Store, rep.Created = s.Dir, cmdutil.NonNil(created)
-	if err := checkDriver(opts, opts.Dir); err != nil {
-		return err
-	}
-	if len(created) > 0 && !opts.Globals.NoCommit {
-		tx, err := opts.Begin(s)
-		if err != nil {
-			return err
-		}
-		defer tx.Close()
-		if rep.Commit, err = tx.SaveStore("curator init"); err != nil {
-			return err
-		}
-	}
-	if err := agentsetup.Write(opts.Dir, rep.AgentFiles); err != nil {
 		return err
 	}
 	if opts.Globals.JSON {
 		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
-		return opts.FinishInvalid(invalid)
+		return opts.FinishInvalid(rep.Invalid)
 	}
 	switch {
-	case len(created) > 0:
-		opts.Say("Initialised curator store in %s\n", s.Dir)
+	case opts.MergeDriver:
+		opts.Say("Merge driver registered: %s names it, merge.curator.driver in the repository's config runs it.\n",
+			filepath.Join(rep.Store, ".gitattributes"))
+		return nil
+	case opts.DryRun && rep.Existed:
+		opts.Say("Store %s already exists.\n", rep.Store)
+	case opts.DryRun:
+		opts.Say("Would initialise a curator store in %s\n", rep.Store)
+	case len(rep.Created) > 0:
+		opts.Say("Initialised curator store in %s\n", rep.Store)
 	case opts.Agent == "":
-		opts.Say("Store %s already exists; nothing changed.\n", s.Dir)
+		opts.Say("Store %s already exists; nothing changed.\n", rep.Store)
 	default:
-		opts.Say("Store %s already exists.\n", s.Dir)
+		opts.Say("Store %s already exists.\n", rep.Store)
 	}
 	sayAgentFiles(opts, rep.AgentFiles)
-	return opts.FinishInvalid(invalid)
-}
-
-// dryRun reports what Run would do.
-func dryRun(opts *Options, storeDir string, rep Report) error {
-	abs, err := filepath.Abs(storeDir)
-	if err != nil {
-		return err
+	if opts.DryRun {
+		opts.Say("Dry run: nothing was written.\n")
 	}
-	rep.Store, rep.Created = abs, []string{}
-	if opts.Globals.JSON {
-		return opts.PrintJSON(rep)
-	}
-	if fi, err := os.Stat(storeDir); err == nil && fi.IsDir() {
-		opts.Say("Store %s already exists.\n", abs)
-	} else {
-		opts.Say("Would initialise a curator store in %s\n", abs)
-	}
-	sayAgentFiles(opts, rep.AgentFiles)
-	opts.Say("Dry run: nothing was written.\n")
-	return nil
+	return opts.FinishInvalid(rep.Invalid)
 }
 
 // sayAgentFiles lists the agent files, one a line with its action.
@@ -218,35 +155,14 @@ func sayAgentFiles(opts *Options, files []agentsetup.AgentFile) {
 	}
 }
 
-// mergeDriver registers the merge driver of the existing store in
-// opts.Dir, adding .curator/.gitattributes when the store lacks it.
-func mergeDriver(opts *Options, storeDir string) error {
-	if fi, err := os.Stat(filepath.Join(storeDir, "config.yaml")); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a curator store (no config.yaml); create one with `curator init`", storeDir)
+// selfPath is the absolute path of the running curator: the one it was
+// started as (a symbolic link stays one, so that an upgrade in place
+// keeps working), else the executable's.
+func selfPath() (string, error) {
+	if a := os.Args[0]; strings.ContainsRune(a, filepath.Separator) {
+		return filepath.Abs(a)
+	} else if p, err := exec.LookPath(a); err == nil {
+		return filepath.Abs(p)
 	}
-	opts.Globals.Quiet = opts.Globals.Quiet || opts.Globals.JSON
-	s, created, err := mdstore.Init(opts.Dir)
-	if err != nil {
-		return err
-	}
-	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []agentsetup.AgentFile{}}
-	if err := checkDriver(opts, opts.Dir); err != nil {
-		return err
-	}
-	if len(created) > 0 && !opts.Globals.NoCommit {
-		tx, err := opts.Begin(s)
-		if err != nil {
-			return err
-		}
-		defer tx.Close()
-		if rep.Commit, err = tx.SaveStore("curator init --merge-driver"); err != nil {
-			return err
-		}
-	}
-	if opts.Globals.JSON {
-		return opts.PrintJSON(rep)
-	}
-	opts.Say("Merge driver registered: %s names it, merge.curator.driver in the repository's config runs it.\n",
-		filepath.Join(s.Dir, ".gitattributes"))
-	return nil
+	return os.Executable()
 }
