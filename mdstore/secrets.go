@@ -16,26 +16,9 @@ import (
 // ErrSecret means a run would have committed a secret; nothing was written.
 var ErrSecret = errors.New("a secret would be committed")
 
-// SecretsConfig is config.yaml's secrets section.
-type SecretsConfig struct {
-	// Allow lists regular expressions; a found secret whose value one of
-	// them matches is let through (a documented example key, a test
-	// fixture). A line holding "curator:allow-secret" is let through too.
-	Allow []string `yaml:"allow"`
-}
-
 // Secrets is the store's secret policy: the built-in rules plus
 // config.yaml's secrets.allow.
 func (s *Store) Secrets() *secrets.Policy { return s.Config.SecretPolicy() }
-
-// SecretPolicy is the policy of these settings (the built-in one when the
-// config was not loaded from a file).
-func (c Config) SecretPolicy() *secrets.Policy {
-	if c.secrets == nil {
-		return secrets.Default()
-	}
-	return c.secrets
-}
 
 // SecretError is a secret found in a file a run was about to write, or in
 // its commit message. It names the place and the rule, never the secret.

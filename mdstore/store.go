@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -60,8 +61,10 @@ func checkStore(dir string) error {
 // Store is an opened .curator folder.
 type Store struct {
 	// Dir is the absolute path of the .curator folder.
-	Dir    string
-	Config Config
+	Dir string
+	// Config is the store's config.yaml, read and checked when it was
+	// opened; the use-cases take their settings from it.
+	Config config.Config
 	// Now is the store's clock; tests replace it.
 	Now func() time.Time
 	// caches are cache writes queued until a run's last sync (WriteCaches),
@@ -183,7 +186,7 @@ func Open(dir string) (*Store, error) {
 		}
 		abs = inner
 	}
-	cfg, err := loadConfig(filepath.Join(abs, "config.yaml"))
+	cfg, err := config.Load(filepath.Join(abs, config.FileName))
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +228,7 @@ func Init(parent string) (*Store, []string, error) {
 			}
 		}
 	}
-	for name, content := range map[string]string{"config.yaml": DefaultConfig, ".gitignore": gitignore, ".gitattributes": gitattributes} {
+	for name, content := range map[string]string{config.FileName: config.DefaultText, ".gitignore": gitignore, ".gitattributes": gitattributes} {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); os.IsNotExist(err) {
 			if err := WriteFileAtomic(p, []byte(content), 0o644); err != nil {
@@ -298,8 +301,8 @@ func (s *Store) takeLock(timeout time.Duration) (*Lock, error) {
 
 // LockTimeout is the configured wait for the lock (default 10s).
 func (s *Store) LockTimeout() time.Duration {
-	if s.Config.lockTimeout == 0 && s.Config.LockTimeout == "" {
-		return DefaultLockTimeout // a Config not loaded from a file
+	if s.Config.LockTimeout == 0 {
+		return config.DefaultLockTimeout // a Store not opened from a folder
 	}
-	return s.Config.lockTimeout
+	return time.Duration(s.Config.LockTimeout)
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/safepath"
 )
 
@@ -130,7 +131,7 @@ type Settings struct {
 
 // DefaultSettings are used where nothing else is configured.
 func DefaultSettings() Settings {
-	return Settings{ContextWindow: 128000, CompressionThreshold: 0.6}
+	return Settings{ContextWindow: config.DefaultContextWindow, CompressionThreshold: config.DefaultCompressionThreshold}
 }
 
 // Merge returns s with the values set in o.
@@ -156,7 +157,7 @@ func (s Settings) Merge(o Settings) Settings {
 // Backups is the number of state backups kept (default 5).
 func (s Settings) Backups() int {
 	if s.StateBackups == nil {
-		return 5
+		return config.DefaultStateBackups
 	}
 	return max(*s.StateBackups, 0)
 }

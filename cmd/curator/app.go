@@ -10,19 +10,23 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/mdstore"
 )
 
 // run is main without os.Exit, so tests can call it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runWith(args, cmdutil.Streams(stdin, stdout, stderr), nil)
+	return runWith(args, cmdutil.Streams(stdin, stdout, stderr), nil, nil)
 }
 
 // runWith runs the command line args with the given streams; every save
-// of the run gets saveOpts (step hooks of crash tests and timing).
-func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOption) int {
+// of the run gets saveOpts (step hooks of crash tests and timing). tune
+// sets the collector for the command's workload before it runs (nil:
+// left as it is).
+func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOption, tune func(workload)) int {
 	f := &cmdutil.Factory{IO: ios, CommandLine: commandLine(args), SaveOptions: saveOpts}
 	app := newApp(f)
+	tuneCommands(app.Commands, "", tune)
 	err := app.Run(interspersed(app, args))
 	code := cmdutil.ExitCode(err)
 	if err != nil {
@@ -30,7 +34,7 @@ func runWith(args []string, ios *cmdutil.IOStreams, saveOpts []mdstore.SaveOptio
 		if !errors.As(err, &inv) || jsonWanted(args) {
 			reportError(ios, err, code, jsonWanted(args))
 		}
-		if code == cmdutil.ExitUsage && !jsonWanted(args) && !errors.Is(err, mdstore.ErrConfig) {
+		if code == cmdutil.ExitUsage && !jsonWanted(args) && !errors.Is(err, config.ErrInvalid) {
 			fmt.Fprintln(ios.ErrOut, "Run 'curator --help' (or 'curator COMMAND --help') for usage.")
 		}
 	}

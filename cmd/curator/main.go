@@ -6,39 +6,20 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	"github.com/curator-dev/curator/internal/memlimit"
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// softMemoryFloor is the least soft memory limit of a run: the limit
-// follows the live heap (half again what the last collection kept, at
-// least this), so a run's memory stays near what it really holds and a run
-// that holds much is not collected over and over (GOMEMLIMIT overrides).
-const softMemoryFloor = 128 << 20
-
-// gcPercent is how much the heap may grow between collections (Go's GOGC).
-const gcPercent = 400
-
 func main() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.Follow(softMemoryFloor)
-	}
-	// A run is short: below the limit, collect less often than Go's default
-	// (GOGC=100 collects some twenty times in an hourly run). GOGC overrides.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
 	// CURATOR_CPUPROFILE=FILE writes a CPU profile of the run (for benchmarks).
 	if p := os.Getenv("CURATOR_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {
 			pprof.StartCPUProfile(f)
-			code := runWith(os.Args, cmdutil.System(), timing())
+			code := runWith(os.Args, cmdutil.System(), timing(), workload.apply)
 			pprof.StopCPUProfile()
 			f.Close()
 			os.Exit(code)
@@ -47,14 +28,14 @@ func main() {
 	if p := os.Getenv("CURATOR_MEMPROFILE"); p != "" {
 		// CURATOR_MEMPROFILE=FILE writes the run's allocations (for benchmarks).
 		runtime.MemProfileRate = 64 << 10
-		code := runWith(os.Args, cmdutil.System(), timing())
+		code := runWith(os.Args, cmdutil.System(), timing(), workload.apply)
 		if f, err := os.Create(p); err == nil {
 			pprof.Lookup("allocs").WriteTo(f, 0)
 			f.Close()
 		}
 		os.Exit(code)
 	}
-	code := runWith(os.Args, cmdutil.System(), timing())
+	code := runWith(os.Args, cmdutil.System(), timing(), workload.apply)
 	reportPeakRSS()
 	os.Exit(code)
 }

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 		// git lock file it creates exists.
 		"curator": func() {
 			killAtLock(os.Getenv("CURATOR_KILL_AT_LOCK"))
-			os.Exit(runWith(os.Args, cmdutil.System(), crashAt(os.Getenv("CURATOR_CRASH_AT"))))
+			os.Exit(runWith(os.Args, cmdutil.System(), crashAt(os.Getenv("CURATOR_CRASH_AT")), workload.apply))
 		},
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -40,7 +41,7 @@ func onlyChange(t *testing.T, r *mdstore.Run) mdstore.Change {
 
 func TestUpdateInPlace(t *testing.T) {
 	m := stored(t, "inbox", "fact", "m-1")
-	e, err := PlanUpdate(m, []Set{{Key: "brief", Value: "new brief"}, {Key: "importance_factors.proximity", Value: 0.8}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "brief", Value: "new brief"}, {Key: "importance_factors.proximity", Value: 0.8}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestUpdateInPlace(t *testing.T) {
 
 func TestUpdateConfirmedInboxEntryIsPromoted(t *testing.T) {
 	m := stored(t, "inbox", "concept", "m-2")
-	e, err := PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestUpdateConfirmedInboxEntryIsPromoted(t *testing.T) {
 
 func TestUpdateTypeOfConfirmedMovesFolder(t *testing.T) {
 	m := stored(t, "confirmed", "fact", "m-3")
-	e, err := PlanUpdate(m, []Set{{Key: "type", Value: "lesson"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "type", Value: "lesson"}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestUpdateTypeOfConfirmedMovesFolder(t *testing.T) {
 		t.Fatalf("%+v %+v", e, c)
 	}
 	// an inbox entry's folder does not depend on its type
-	e, err = PlanUpdate(stored(t, "inbox", "fact", "m-4"), []Set{{Key: "type", Value: "lesson"}}, t0, mdstore.DefaultObservationDays)
+	e, err = PlanUpdate(stored(t, "inbox", "fact", "m-4"), []Set{{Key: "type", Value: "lesson"}}, t0, config.DefaultObservationDays)
 	if err != nil || e.To != e.From {
 		t.Fatalf("%+v %v", e, err)
 	}
@@ -95,7 +96,7 @@ func TestUpdateTypeOfConfirmedMovesFolder(t *testing.T) {
 
 func TestUpdateRefusals(t *testing.T) {
 	for _, key := range []string{"id", "status"} {
-		_, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: key, Value: "x"}}, t0, mdstore.DefaultObservationDays)
+		_, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: key, Value: "x"}}, t0, config.DefaultObservationDays)
 		var fixed *FixedKeyError
 		if !errors.As(err, &fixed) || fixed.Key != key {
 			t.Errorf("%s: %v", key, err)
@@ -103,27 +104,27 @@ func TestUpdateRefusals(t *testing.T) {
 	}
 	// status may be given as what the edit makes it, as the memory-curate
 	// procedure patches a promotion; never as anything else.
-	e, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}}, t0, config.DefaultObservationDays)
 	if err != nil || e.To != "memory/confirmed/fact/m-5.md" {
 		t.Errorf("promotion with status confirmed: %v %+v", err, e)
 	}
-	if _, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "status", Value: "inbox"}}, t0, mdstore.DefaultObservationDays); err != nil {
+	if _, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "status", Value: "inbox"}}, t0, config.DefaultObservationDays); err != nil {
 		t.Errorf("status as it is: %v", err)
 	}
 	for _, sets := range [][]Set{{{Key: "status", Value: "confirmed"}}, {{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "trash"}}} {
 		var fixed *FixedKeyError
-		if _, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), sets, t0, mdstore.DefaultObservationDays); !errors.As(err, &fixed) {
+		if _, err := PlanUpdate(stored(t, "inbox", "fact", "m-5"), sets, t0, config.DefaultObservationDays); !errors.As(err, &fixed) {
 			t.Errorf("%v: %v", sets, err)
 		}
 	}
-	_, err = PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "content_confidence", Value: 9}}, t0, mdstore.DefaultObservationDays)
+	_, err = PlanUpdate(stored(t, "inbox", "fact", "m-5"), []Set{{Key: "content_confidence", Value: 9}}, t0, config.DefaultObservationDays)
 	if !errors.Is(err, ErrInvalidEdit) || !strings.Contains(err.Error(), "content_confidence") {
 		t.Errorf("confidence 9: %v", err)
 	}
 }
 
 func TestOccupied(t *testing.T) {
-	e, err := PlanUpdate(stored(t, "inbox", "fact", "m-6"), []Set{{Key: "maturity", Value: "confirmed"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(stored(t, "inbox", "fact", "m-6"), []Set{{Key: "maturity", Value: "confirmed"}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestOccupied(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	// an edit in place is never in its own way
-	e, _ = PlanUpdate(stored(t, "inbox", "fact", "m-7"), []Set{{Key: "brief", Value: "x"}}, t0, mdstore.DefaultObservationDays)
+	e, _ = PlanUpdate(stored(t, "inbox", "fact", "m-7"), []Set{{Key: "brief", Value: "x"}}, t0, config.DefaultObservationDays)
 	if err := e.Occupied(func(string) bool { return true }); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestPromoteRule(t *testing.T) {
 func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
 	m := stored(t, "inbox", "fact", "m-obs")
 	given := map[string]any{"started_at": "2026-11-28T00:00:00Z", "window_days": 14, "outcome": "pending"}
-	e, err := PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}, {Key: "observation", Value: given}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "status", Value: "confirmed"}, {Key: "observation", Value: given}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +305,7 @@ func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
 
 	// One key of the observation given: the others are the promotion's.
 	m = stored(t, "inbox", "fact", "m-obs2")
-	e, err = PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "observation.window_days", Value: 3}}, t0, mdstore.DefaultObservationDays)
+	e, err = PlanUpdate(m, []Set{{Key: "maturity", Value: "confirmed"}, {Key: "observation.window_days", Value: 3}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +318,7 @@ func TestUpdatePromotionKeepsGivenObservation(t *testing.T) {
 // Editing one key of a map keeps the other keys, in their order.
 func TestUpdateMapKeyKeepsOrder(t *testing.T) {
 	m := stored(t, "inbox", "fact", "m-map", "links:\n  zeta: z\n  alpha: a\n  mid: m\n")
-	e, err := PlanUpdate(m, []Set{{Key: "links.alpha", Value: "A"}, {Key: "links.new", Value: "x"}}, t0, mdstore.DefaultObservationDays)
+	e, err := PlanUpdate(m, []Set{{Key: "links.alpha", Value: "A"}, {Key: "links.new", Value: "x"}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +328,7 @@ func TestUpdateMapKeyKeepsOrder(t *testing.T) {
 	}
 	// The importance factors, in the order the file gives them.
 	m = stored(t, "inbox", "fact", "m-map2", "importance_factors:\n  surprisal: 0.5\n  proximity: 0.4\n  unambiguity: 0.2\n  entity_priority: 0.1\n")
-	e, err = PlanUpdate(m, []Set{{Key: "importance_factors.proximity", Value: 0.9}}, t0, mdstore.DefaultObservationDays)
+	e, err = PlanUpdate(m, []Set{{Key: "importance_factors.proximity", Value: 0.9}}, t0, config.DefaultObservationDays)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestUpdateRefusesMaturityRule(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := PlanUpdate(c.m, c.sets, t0, mdstore.DefaultObservationDays)
+			_, err := PlanUpdate(c.m, c.sets, t0, config.DefaultObservationDays)
 			var rule *RuleMaturityError
 			switch {
 			case c.ok && err != nil:

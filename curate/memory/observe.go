@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
@@ -83,7 +84,7 @@ func window(m *mdstore.Memory) (started, due time.Time, ok bool) {
 // ordered by id.
 func PlanObservations(ms []*mdstore.Memory, now time.Time, prefix int) []Closing {
 	if prefix <= 0 {
-		prefix = mdstore.DefaultDedupPrefix
+		prefix = config.DefaultDedupPrefix
 	}
 	newest := map[string]*mdstore.Memory{}
 	for _, m := range ms {

@@ -3,13 +3,14 @@ package memory
 import (
 	"sort"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/mdstore"
 )
 
 // Options are the settings of a memory pass.
 type Options struct {
 	// DedupPrefix is how many runes of brief make the dedup key
-	// (config.yaml memory.dedup_prefix; 0 means mdstore.DefaultDedupPrefix).
+	// (config.yaml memory.dedup_prefix; 0 means config.DefaultDedupPrefix).
 	DedupPrefix int
 	// Progress, when set, follows the reading of the window's files.
 	Progress func(done, total int)
@@ -73,7 +74,7 @@ type Plan struct {
 // or, with none, is the empty window at w.To.
 func PlanPass(w Window, entries []*mdstore.Memory, opt Options) *Plan {
 	if opt.DedupPrefix <= 0 {
-		opt.DedupPrefix = mdstore.DefaultDedupPrefix
+		opt.DedupPrefix = config.DefaultDedupPrefix
 	}
 	if w.From.IsZero() && w.FromWatermark {
 		w.From = w.To

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/secrets"
@@ -48,7 +49,7 @@ func legacyRuleID(scenario string) string {
 // (ingestion_time, id).
 func RuleCases(lessons []*mdstore.Memory, scenario string, prefix int) []*mdstore.Memory {
 	if prefix <= 0 {
-		prefix = mdstore.DefaultDedupPrefix
+		prefix = config.DefaultDedupPrefix
 	}
 	var cases []*mdstore.Memory
 	for _, m := range lessons {

@@ -57,15 +57,11 @@ func Curate(_ context.Context, s *mdstore.Store, req CurateRequest) (*Report, er
 		}
 	}
 	set := req.Settings
-	var cfg Config
-	if err := s.Config.Section("context", &cfg); err != nil {
-		return nil, err
+	if !req.ThresholdSet {
+		set.Threshold = s.Config.Context.SimilarityThreshold
 	}
-	if cfg.SimilarityThreshold != nil && !req.ThresholdSet {
-		set.Threshold = *cfg.SimilarityThreshold
-	}
-	if cfg.MinConfidence != nil && !req.MinConfidenceSet {
-		set.MinConfidence = *cfg.MinConfidence
+	if !req.MinConfidenceSet {
+		set.MinConfidence = s.Config.Context.MinConfidence
 	}
 	tx, err := s.Begin(req.Saving.Tx)
 	if err != nil {

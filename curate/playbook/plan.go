@@ -2,10 +2,11 @@ package playbook
 
 import (
 	"fmt"
-	"github.com/curator-dev/curator/internal/secrets"
 	"strings"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -20,12 +21,12 @@ import (
 //	it is an overlapping pair, see maintenance.go)
 const (
 	Tolerance          = 1e-9
-	DefaultThreshold   = 0.85
+	DefaultThreshold   = config.DefaultSimilarityThreshold
 	MergeFloor         = similar.MergeFloor // 0.6
 	DedupThreshold     = 0.90
 	AutoMergeMin       = 0.8
 	LowConfidence      = 0.6
-	DefaultMinConf     = 0.5
+	DefaultMinConf     = config.DefaultMinConfidence
 	HarmfulArchive     = 5
 	HelpfulKeep        = 2
 	PruneDays          = 90

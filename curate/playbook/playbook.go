@@ -5,13 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"github.com/curator-dev/curator/internal/secrets"
 	"math"
 	"os"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/internal/secrets"
 
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"

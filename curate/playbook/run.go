@@ -2,7 +2,6 @@ package playbook
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -13,34 +12,19 @@ import (
 	"github.com/curator-dev/curator/mdstore"
 )
 
-// ErrEngineConfig marks a `similarity:` section of config.yaml that cannot
-// be read.
-var ErrEngineConfig = errors.New("similarity settings in config.yaml")
-
 // Engine returns the similarity engine that config.yaml's `similarity:`
 // section names (the lexical engine by default). It is the one builder of
 // engines: curate, query, review and `similarity score` all use it. A
 // relative cache_file is taken from the store folder; the default is
 // .curator/.cache/embeddings.json (git-ignored).
 func Engine(s *mdstore.Store) (similar.Engine, error) {
-	var cfg similar.Config
-	if err := s.Config.Section("similarity", &cfg); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrEngineConfig, err)
-	}
+	cfg := s.Config.Similarity
 	if cfg.CacheFile == "" {
 		cfg.CacheFile = s.Path(".cache/embeddings.json")
 	} else if !filepath.IsAbs(cfg.CacheFile) {
 		cfg.CacheFile = s.Path(cfg.CacheFile)
 	}
 	return similar.New(cfg)
-}
-
-// Config is the `context:` section of config.yaml.
-type Config struct {
-	SimilarityThreshold *float64 `yaml:"similarity_threshold"`
-	MinConfidence       *float64 `yaml:"min_confidence"`
-	// SensitivePatterns are regular expressions for sensitive lessons.
-	SensitivePatterns []string `yaml:"sensitive_patterns"`
 }
 
 // Load reads the playbook: every bullet (active and archived) and every id

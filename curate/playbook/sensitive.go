@@ -36,11 +36,7 @@ func NewSensitivity(patterns []string) (*Sensitivity, error) {
 
 // LoadSensitivity is the store's sensitivity (config.yaml's context section).
 func LoadSensitivity(s *mdstore.Store) (*Sensitivity, error) {
-	var cfg Config
-	if err := s.Config.Section("context", &cfg); err != nil {
-		return nil, err
-	}
-	return NewSensitivity(cfg.SensitivePatterns)
+	return NewSensitivity(s.Config.Context.SensitivePatterns)
 }
 
 // Why says why a text with these tags is sensitive ("tagged sensitive",

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/curator-dev/curator/config"
 )
 
 // Embeddings scores texts by the cosine of their vectors from an
@@ -51,7 +53,7 @@ func NewEmbeddings(cfg Config) (*Embeddings, error) {
 	}
 	timeout := time.Duration(cfg.Timeout)
 	if timeout <= 0 {
-		timeout = 30 * time.Second
+		timeout = config.DefaultEmbeddingsTimeout
 	}
 	e := &Embeddings{
 		cfg:     cfg,

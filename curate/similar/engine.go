@@ -3,14 +3,14 @@ package similar
 import (
 	"fmt"
 
-	"github.com/curator-dev/curator/internal/duration"
+	"github.com/curator-dev/curator/config"
 )
 
 // Thresholds of curate that the engines are tuned for: from MergeFloor up
 // to the curate threshold two lessons are merged, above it they count as
 // the same lesson.
 const (
-	MergeFloor = 0.6
+	MergeFloor = config.MergeFloor
 )
 
 // An Engine scores how similar two texts are: a number in [0,1], symmetric,
@@ -20,16 +20,9 @@ type Engine interface {
 	Score(a, b string) float64
 }
 
-// Config is the `similarity:` section of the store's config.yaml.
-type Config struct {
-	Engine    string           `yaml:"engine"`      // "lexical" (default) or "embeddings"
-	BaseURL   string           `yaml:"base_url"`    // embeddings: OpenAI-compatible server, e.g. http://localhost:11434
-	Model     string           `yaml:"model"`       // embeddings: model name sent to the server
-	APIKeyEnv string           `yaml:"api_key_env"` // embeddings: environment variable holding the API key (optional)
-	CacheFile string           `yaml:"cache_file"`  // embeddings: vector cache file (keep it git-ignored); "" = no cache
-	Fallback  string           `yaml:"fallback"`    // embeddings: "local" = use the lexical engine when the server is down
-	Timeout   duration.Setting `yaml:"timeout"`     // embeddings: per request, default 30s
-}
+// Config is the `similarity:` section of the store's config.yaml (a
+// CacheFile of "" keeps no cache; a Timeout of 0 is 30s).
+type Config = config.Similarity
 
 // New returns the engine that cfg names.
 func New(cfg Config) (Engine, error) {

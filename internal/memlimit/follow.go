@@ -15,26 +15,13 @@ var (
 
 // Follow sets the soft memory limit to at least min and, after each
 // garbage collection, to half again the live heap when that is more. It returns
-// at once; the limit is kept by a finalizer that each collection runs.
+// at once; the limit is kept by a finalizer that each collection runs. A
+// process calls it once, for the workload of its run (a second call
+// changes the floor).
 func Follow(min int64) {
 	floor.Store(min)
 	debug.SetMemoryLimit(min)
 	started.Do(arm)
-}
-
-// AtLeast raises the floor of a followed limit (and the limit now) to n
-// when n is more: a run that is known to hold much (maintenance of a large
-// playbook) asks for it up front.
-func AtLeast(n int64) {
-	for {
-		old := floor.Load()
-		if n <= old || floor.CompareAndSwap(old, n) {
-			break
-		}
-	}
-	if debug.SetMemoryLimit(-1) < n {
-		debug.SetMemoryLimit(n)
-	}
 }
 
 // arm sets a finalizer on a new object that nothing keeps: the next

@@ -29,9 +29,9 @@ func TestLimitFollowsLiveHeap(t *testing.T) {
 	}
 	waitFor(t, func() bool { return debug.SetMemoryLimit(-1) >= 3*32<<20 })
 	runtime.KeepAlive(hold)
-	AtLeast(1 << 40)
+	Follow(1 << 40)
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Errorf("after AtLeast: limit %d", got)
+		t.Errorf("after a larger floor: limit %d", got)
 	}
 	// Collections after it (their finalizers set the limit again from the
 	// small live heap) keep the raised floor.

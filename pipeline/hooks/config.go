@@ -64,23 +64,21 @@ type Config map[string]map[Event]Curation
 
 // LoadConfig reads `pipelines.hooks` of the store's config.yaml.
 func LoadConfig(s *mdstore.Store) (Config, error) {
-	var section struct {
-		Hooks map[string]map[Event]Curation `yaml:"hooks"`
-	}
-	if err := s.Config.Section("pipelines", &section); err != nil {
-		return nil, err
-	}
-	for name, events := range section.Hooks {
-		for ev, c := range events {
+	out := Config{}
+	for name, events := range s.Config.Pipelines.Hooks {
+		out[name] = map[Event]Curation{}
+		for e, cur := range events {
+			ev, c := Event(e), Curation(cur)
 			if !known(Events, ev) {
 				return nil, fmt.Errorf("config.yaml pipelines.hooks.%s.%s: unknown event (known: %s)", name, ev, joined(Events))
 			}
 			if !known(Curations, c) {
 				return nil, fmt.Errorf("config.yaml pipelines.hooks.%s.%s: unknown curation %q (known: %s)", name, ev, c, joined(Curations))
 			}
+			out[name][ev] = c
 		}
 	}
-	return section.Hooks, nil
+	return out, nil
 }
 
 // Plan is what the events of the named pipeline type run.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/dashboard"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/pipeline"
@@ -64,9 +65,7 @@ func Open(o Options) (*Home, error) {
 	settings := pipeline.Settings{}
 	now := func() time.Time { return time.Now().UTC() }
 	if s != nil {
-		if err := s.Config.Section("pipelines", &settings); err != nil {
-			return nil, err
-		}
+		settings = Settings(s.Config.Pipelines)
 		now = s.Now
 	}
 	dir, prefix := o.Home, ""
@@ -108,4 +107,11 @@ func Open(o Options) (*Home, error) {
 		}
 	}
 	return h, nil
+}
+
+// Settings are config.yaml's pipelines section as the pipeline's settings
+// (a home's pipeline-config.json overrides them).
+func Settings(c config.Pipelines) pipeline.Settings {
+	return pipeline.Settings{ContextWindow: c.ContextWindow, CompressionThreshold: c.CompressionThreshold,
+		StateBackups: &c.StateBackups, EnableDriftDetection: &c.EnableDriftDetection, EnableDashboard: &c.EnableDashboard}
 }

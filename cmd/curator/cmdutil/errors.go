@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
@@ -104,7 +105,7 @@ func ExitCode(err error) int {
 		return ExitBlocked
 	case errors.Is(err, mdstore.ErrSecret), errors.Is(err, mdstore.ErrUnreadable):
 		return ExitBlocked
-	case errors.Is(err, mdstore.ErrConfig):
+	case errors.Is(err, config.ErrInvalid):
 		return ExitUsage // the user's settings: fix config.yaml and run again
 	case errors.Is(err, safepath.ErrUnsafeID):
 		return ExitUsage // an id given to the command cannot name a record

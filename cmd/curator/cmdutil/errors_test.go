@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -25,7 +26,7 @@ func TestExitCode(t *testing.T) {
 		{&mdstore.LockError{PID: 1, Path: "p"}, ExitLocked},
 		{mdstore.ErrGitLocked, ExitLocked},
 		{InvalidInputs{Files: []*mdstore.InvalidFile{{Path: "a"}, {Path: "b"}}}, ExitInvalid},
-		{fmt.Errorf("x: %w", mdstore.ErrConfig), ExitUsage},
+		{fmt.Errorf("x: %w", config.ErrInvalid), ExitUsage},
 		{fmt.Errorf("show: %w", safepath.ErrUnsafeID), ExitUsage},
 		{cli.Exit("x", 2), 2},
 		// Errors are classified by type, never by their words: flag

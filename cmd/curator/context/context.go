@@ -1,6 +1,7 @@
 package contextcmd
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -16,10 +17,11 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "context",
 		Usage: "the ACE playbook: reflections curated into bullets",
-		Description: "Agents store reflections (lessons learned) with `reflect`; `curate` merges them into the\n" +
-			"playbook: similarity > 0.85 reinforces a bullet, 0.6–0.85 merges into a new version <ID>-vN\n" +
-			"(a proposal unless --auto-merge), < 0.6 adds a bullet. Every run is one git commit with a\n" +
+		Description: fmt.Sprintf("Agents store reflections (lessons learned) with `reflect`; `curate` merges them into the\n"+
+			"playbook: similarity > %g reinforces a bullet, %g–%g merges into a new version <ID>-vN\n"+
+			"(a proposal unless --auto-merge), < %g adds a bullet. Every run is one git commit with a\n"+
 			"merge log under context/log/. See curate/CONTEXT.md for every rule.",
+			playbook.DefaultThreshold, playbook.MergeFloor, playbook.DefaultThreshold, playbook.MergeFloor),
 		Subcommands: []*cli.Command{
 			NewCmdReflect(f, nil), NewCmdCurate(f, nil), NewCmdApply(f, nil), NewCmdPrompt(f, nil),
 			NewCmdQuery(f, nil), NewCmdStats(f, nil), NewCmdReview(f, nil), NewCmdInject(f, nil),

@@ -3,23 +3,12 @@ package contextcmd
 import (
 	"context"
 	"fmt"
-	"os"
-	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/internal/memlimit"
 )
-
-// maintenanceMemoryLimit is the garbage collector's soft memory limit for
-// `curate --maintenance`.
-const maintenanceMemoryLimit = 1 << 30
-
-// maintenanceGCPercent is how much the heap may grow between collections
-// in `curate --maintenance` (Go's GOGC).
-const maintenanceGCPercent = 100
 
 // CurateOptions are what `context curate` was asked to do: the request
 // (settings, which of them were given, --dry-run, --output).
@@ -50,20 +39,6 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 
 // Curate runs the curation and prints its report.
 func Curate(opts *CurateOptions) error {
-	if opts.Settings.Maintenance {
-		// Maintenance holds every bullet's text and every category's
-		// candidate index (about 300 MB at 100,000 bullets): with the
-		// short runs' soft limit (half again the live heap) the garbage
-		// collector would run four times as often. Its limit is at least
-		// 1 GiB, and the heap may grow 2×, not the short runs' 5×,
-		// between collections. GOMEMLIMIT and GOGC override.
-		if os.Getenv("GOMEMLIMIT") == "" {
-			memlimit.AtLeast(maintenanceMemoryLimit)
-		}
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(maintenanceGCPercent)
-		}
-	}
 	s, err := opts.OpenStore()
 	if err != nil {
 		return err

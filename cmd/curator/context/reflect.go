@@ -2,11 +2,13 @@ package contextcmd
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // ReflectOptions are what `context reflect` was asked to do.
@@ -25,7 +27,7 @@ func NewCmdReflect(f *cmdutil.Factory, runF func(*ReflectOptions) error) *cli.Co
 		Name:        "reflect",
 		Usage:       "store a reflection (markdown with frontmatter, or JSON) as pending",
 		ArgsUsage:   "[FILE | -]",
-		Description: reflectHelp,
+		Description: fmt.Sprintf(reflectHelp, mdstore.DefaultLessonConfidence),
 		Action: func(c *cli.Context) error {
 			file, err := inputArg(c)
 			if err != nil {
@@ -53,7 +55,7 @@ frontmatter and free text after it:
   lessons:                        # a list; each lesson needs content
     - content: Page through every result page before comparing lists.
       category: strategy          # optional: the bullet category (default: other)
-      confidence: 0.9             # optional: a number in [0,1] (default 0.5)
+      confidence: 0.9             # optional: a number in [0,1] (default %g)
       tags: [pagination, api]     # optional: a list
       priority: 8                 # optional: 1–10 or high, medium, low (default 5)
   helpful_bullets: [STRAT-001]    # optional: ids of bullets that helped

@@ -2,6 +2,7 @@ package contextcmd
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -29,11 +30,11 @@ func NewCmdReview(f *cmdutil.Factory, runF func(*ReviewOptions) error) *cli.Comm
 		Name:      "review",
 		Usage:     "list the bullets that wait for a human, and approve or reject them (approve applies a pending merge proposal)",
 		ArgsUsage: "[list] | approve|reject ID | approve|reject --all",
-		Description: `Without arguments (or with list), the review queue: every active bullet marked validation:
-required, of high priority (8–10) and never approved, of confidence under 0.6 and never approved,
+		Description: fmt.Sprintf(`Without arguments (or with list), the review queue: every active bullet marked validation:
+required, of high priority (8–10) and never approved, of confidence under %g and never approved,
 or sensitive (tagged sensitive, or matching context.sensitive_patterns) and never approved; highest
 priority first, each with why it is listed. approve|reject ID decides on one bullet, --all on every
-bullet of the queue, in one commit.`,
+bullet of the queue, in one commit.`, playbook.LowConfidence),
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve or reject every bullet of the review queue"}},
 		Action: func(c *cli.Context) error {
 			all := c.Bool("all")

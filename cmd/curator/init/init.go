@@ -3,13 +3,15 @@ package initcmd
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/agentsetup"
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/storeinit"
 )
 
 // Options are what `curator init` was asked to do.
@@ -17,11 +19,11 @@ type Options struct {
 	cmdutil.Env
 	// Dir is the folder that gets .curator (default: the working directory).
 	Dir string
-	// Agent is the coding agent to set up in Dir ("" none; KnownAgents).
+	// Agent is the coding agent to set up in Dir ("" none; agentsetup.KnownAgents).
 	Agent string
 	// MCPServer is the name curator's MCP server is registered under in
 	// .mcp.json, and that the slash commands call it by (--mcp-server;
-	// "" is DefaultMCPServer).
+	// "" is agentsetup.DefaultMCPServer).
 	MCPServer string
 	// DryRun reports what would be created or changed and writes nothing.
 	DryRun bool
@@ -33,20 +35,6 @@ type Options struct {
 	Codeowners string
 }
 
-// Report is the --json output of init.
-type Report struct {
-	Store   string   `json:"store"`
-	Created []string `json:"created"`
-	Commit  string   `json:"commit"`
-	// AgentFiles are the files of --agent, relative to DIR; they are
-	// written, never committed.
-	AgentFiles []AgentFile `json:"agent_files"`
-	DryRun     bool        `json:"dry_run,omitempty"`
-	// Codeowners is the CODEOWNERS file that got the merge log's entry
-	// (written, not committed; "" none).
-	Codeowners string `json:"codeowners,omitempty"`
-}
-
 // NewCmd builds `curator init`; runF replaces the run in tests.
 func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	return &cli.Command{
@@ -54,8 +42,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 		Usage:     "create a .curator store (config.yaml, folders, a git repository if there is none); --agent sets up a coding agent",
 		ArgsUsage: "[DIR]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(KnownAgents, " or ")},
-			&cli.StringFlag{Name: "mcp-server", Value: DefaultMCPServer, Usage: "with --agent claude: the name curator's MCP server is registered under in .mcp.json (its tools are mcp__NAME__*)"},
+			&cli.StringFlag{Name: "agent", Usage: "also set up a coding agent in DIR: " + strings.Join(agentsetup.KnownAgents, " or ")},
+			&cli.StringFlag{Name: "mcp-server", Value: agentsetup.DefaultMCPServer, Usage: "with --agent claude: the name curator's MCP server is registered under in .mcp.json (its tools are mcp__NAME__*)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be created or changed, and write nothing"},
 			&cli.BoolFlag{Name: "merge-driver", Usage: "only register curator's git merge driver for an existing store (after git clone)"},
 			&cli.StringFlag{Name: "codeowners", Usage: "give the merge log (context/log/) this code owner (@user, @org/team or an email) in the repository's CODEOWNERS"},
@@ -99,15 +87,15 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				opts.Dir = "."
 			}
 			if c.IsSet("agent") {
-				if err := cmdutil.CheckOneOf("agent", opts.Agent, KnownAgents); err != nil {
-					return err
+				if err := agentsetup.CheckAgent(opts.Agent); err != nil {
+					return cmdutil.Usage(fmt.Errorf("--agent %w", err))
 				}
 			}
-			if c.IsSet("mcp-server") && opts.Agent != AgentClaude {
+			if c.IsSet("mcp-server") && opts.Agent != agentsetup.AgentClaude {
 				return cmdutil.Usagef("--mcp-server names the MCP server of --agent claude; it takes --agent claude")
 			}
-			if err := CheckMCPServer(opts.MCPServer); err != nil {
-				return err
+			if err := agentsetup.CheckMCPServer(opts.MCPServer); err != nil {
+				return cmdutil.Usage(fmt.Errorf("--mcp-server %w", err))
 			}
 			if runF != nil {
 				return runF(opts)
@@ -117,116 +105,57 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	}
 }
 
-// Run creates the store and commits what it created, then writes the
-// agent's files (not committed). The agent's files are worked out before
-// anything is written, so a file curator cannot merge into stops the run
-// with nothing changed.
+// Run runs init and prints what it did: the store, and what happens to
+// each agent file.
 func Run(opts *Options) error {
-	storeDir := filepath.Join(opts.Dir, mdstore.DirName)
 	if opts.MergeDriver {
-		return mergeDriver(opts, storeDir)
+		opts.Globals.Quiet = opts.Globals.Quiet || opts.Globals.JSON
 	}
-	rep := Report{AgentFiles: []AgentFile{}, DryRun: opts.DryRun}
-	// invalid are the bullets left out of the agent file's playbook block
-	var invalid []*mdstore.InvalidFile
-	if opts.Agent != "" {
-		var block string
-		var err error
-		block, invalid, err = playbookBlock(storeDir)
-		if err != nil {
-			return err
-		}
-		if rep.AgentFiles, err = planAgent(opts.Dir, opts.Agent, block, opts.MCPServer); err != nil {
-			return err
-		}
-		for _, f := range rep.AgentFiles {
-			if f.Action == ActionKeep && f.Path == mcpJSON {
-				opts.Warn("curator: warning: %s: %s\n", filepath.Join(opts.Dir, mcpJSON), f.Note)
-			}
-		}
+	rep, err := storeinit.Init(storeinit.Request{Dir: opts.Dir, Agent: opts.Agent, MCPServer: opts.MCPServer, DryRun: opts.DryRun,
+		MergeDriverOnly: opts.MergeDriver, Codeowners: opts.Codeowners, Self: selfPath, Tx: opts.TxOptions(), NoCommit: opts.Globals.NoCommit})
+	for _, w := range rep.Warnings {
+		opts.Warn("curator: %s\n", w)
 	}
-	if opts.DryRun {
-		if err := dryRun(opts, storeDir, rep); err != nil {
-			return err
-		}
-		return opts.FinishInvalid(invalid)
-	}
-	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
-		return err
-	}
-	s, created, err := mdstore.Init(opts.Dir)
 	if err != nil {
 		return err
-	}
-	rep.Store, rep.Created = s.Dir, cmdutil.NonNil(created)
-	if err := checkDriver(opts, opts.Dir); err != nil {
-		return err
-	}
-	if len(created) > 0 && !opts.Globals.NoCommit {
-		tx, err := opts.Begin(s)
-		if err != nil {
-			return err
-		}
-		defer tx.Close()
-		if rep.Commit, err = tx.SaveStore("curator init"); err != nil {
-			return err
-		}
-	}
-	if err := writeAgentFiles(opts.Dir, rep.AgentFiles); err != nil {
-		return err
-	}
-	if opts.Codeowners != "" {
-		file, changed, err := writeCodeowners(s.Dir, opts.Codeowners)
-		if err != nil {
-			return err
-		}
-		rep.Codeowners = file
-		if changed {
-			opts.Say("CODEOWNERS: %s gives the merge log to %s\n", file, opts.Codeowners)
-		} else {
-			opts.Say("CODEOWNERS: %s already names an owner of the merge log; kept\n", file)
-		}
 	}
 	if opts.Globals.JSON {
 		if err := opts.PrintJSON(rep); err != nil {
 			return err
 		}
-		return opts.FinishInvalid(invalid)
+		return opts.FinishInvalid(rep.Invalid)
 	}
 	switch {
-	case len(created) > 0:
-		opts.Say("Initialised curator store in %s\n", s.Dir)
+	case opts.MergeDriver:
+		opts.Say("Merge driver registered: %s names it, merge.curator.driver in the repository's config runs it.\n",
+			filepath.Join(rep.Store, ".gitattributes"))
+		return nil
+	case opts.DryRun && rep.Existed:
+		opts.Say("Store %s already exists.\n", rep.Store)
+	case opts.DryRun:
+		opts.Say("Would initialise a curator store in %s\n", rep.Store)
+	case len(rep.Created) > 0:
+		opts.Say("Initialised curator store in %s\n", rep.Store)
 	case opts.Agent == "":
-		opts.Say("Store %s already exists; nothing changed.\n", s.Dir)
+		opts.Say("Store %s already exists; nothing changed.\n", rep.Store)
 	default:
-		opts.Say("Store %s already exists.\n", s.Dir)
+		opts.Say("Store %s already exists.\n", rep.Store)
 	}
 	sayAgentFiles(opts, rep.AgentFiles)
-	return opts.FinishInvalid(invalid)
-}
-
-// dryRun reports what Run would do.
-func dryRun(opts *Options, storeDir string, rep Report) error {
-	abs, err := filepath.Abs(storeDir)
-	if err != nil {
-		return err
+	switch {
+	case rep.Codeowners != "" && rep.CodeownersKept:
+		opts.Say("CODEOWNERS: %s already names an owner of the merge log; kept\n", rep.Codeowners)
+	case rep.Codeowners != "":
+		opts.Say("CODEOWNERS: %s gives the merge log to %s\n", rep.Codeowners, opts.Codeowners)
 	}
-	rep.Store, rep.Created = abs, []string{}
-	if opts.Globals.JSON {
-		return opts.PrintJSON(rep)
+	if opts.DryRun {
+		opts.Say("Dry run: nothing was written.\n")
 	}
-	if fi, err := os.Stat(storeDir); err == nil && fi.IsDir() {
-		opts.Say("Store %s already exists.\n", abs)
-	} else {
-		opts.Say("Would initialise a curator store in %s\n", abs)
-	}
-	sayAgentFiles(opts, rep.AgentFiles)
-	opts.Say("Dry run: nothing was written.\n")
-	return nil
+	return opts.FinishInvalid(rep.Invalid)
 }
 
 // sayAgentFiles lists the agent files, one a line with its action.
-func sayAgentFiles(opts *Options, files []AgentFile) {
+func sayAgentFiles(opts *Options, files []agentsetup.AgentFile) {
 	if len(files) == 0 {
 		return
 	}
@@ -238,42 +167,21 @@ func sayAgentFiles(opts *Options, files []AgentFile) {
 		}
 	}
 	for _, f := range files {
-		if f.data != nil && !opts.DryRun {
+		if f.Writes() && !opts.DryRun {
 			opts.Say("Agent files are written, not committed: they belong to your project.\n")
 			return
 		}
 	}
 }
 
-// mergeDriver registers the merge driver of the existing store in
-// opts.Dir, adding .curator/.gitattributes when the store lacks it.
-func mergeDriver(opts *Options, storeDir string) error {
-	if fi, err := os.Stat(filepath.Join(storeDir, "config.yaml")); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a curator store (no config.yaml); create one with `curator init`", storeDir)
+// selfPath is the absolute path of the running curator: the one it was
+// started as (a symbolic link stays one, so that an upgrade in place
+// keeps working), else the executable's.
+func selfPath() (string, error) {
+	if a := os.Args[0]; strings.ContainsRune(a, filepath.Separator) {
+		return filepath.Abs(a)
+	} else if p, err := exec.LookPath(a); err == nil {
+		return filepath.Abs(p)
 	}
-	opts.Globals.Quiet = opts.Globals.Quiet || opts.Globals.JSON
-	s, created, err := mdstore.Init(opts.Dir)
-	if err != nil {
-		return err
-	}
-	rep := Report{Store: s.Dir, Created: cmdutil.NonNil(created), AgentFiles: []AgentFile{}}
-	if err := checkDriver(opts, opts.Dir); err != nil {
-		return err
-	}
-	if len(created) > 0 && !opts.Globals.NoCommit {
-		tx, err := opts.Begin(s)
-		if err != nil {
-			return err
-		}
-		defer tx.Close()
-		if rep.Commit, err = tx.SaveStore("curator init --merge-driver"); err != nil {
-			return err
-		}
-	}
-	if opts.Globals.JSON {
-		return opts.PrintJSON(rep)
-	}
-	opts.Say("Merge driver registered: %s names it, merge.curator.driver in the repository's config runs it.\n",
-		filepath.Join(s.Dir, ".gitattributes"))
-	return nil
+	return os.Executable()
 }

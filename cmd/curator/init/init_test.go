@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/agentsetup"
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 )
 
@@ -31,7 +32,7 @@ func TestFlags(t *testing.T) {
 	if got.Agent != "" || got.DryRun {
 		t.Fatalf("defaults: %+v", got)
 	}
-	for _, agent := range KnownAgents {
+	for _, agent := range agentsetup.KnownAgents {
 		got = nil
 		if err := cmdutil.ParseOnly(NewCmd(f, func(o *Options) error { got = o; return nil }), "--agent", agent, "--dry-run", "d"); err != nil {
 			t.Fatal(err)

@@ -10,13 +10,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	"github.com/curator-dev/curator/internal/memlimit"
+	"github.com/curator-dev/curator/internal/mcpstdio"
 	"github.com/curator-dev/curator/mdstore"
 )
-
-// serverMemoryLimit is the garbage collector's soft memory limit for the
-// long-lived server.
-const serverMemoryLimit = 1 << 30
 
 // NewCmd builds `curator mcp`.
 func NewCmd(f *cmdutil.Factory) *cli.Command {
@@ -53,21 +49,9 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 				return err
 			}
 			defer srv.Close()
-			// A server lives long and holds the live memory listing (about
-			// 70 MB of fields at 100,000 entries): under the short runs' soft
-			// limit (half again the live heap) its garbage collector would
-			// run every few calls. The limit is raised to at least 1 GiB
-			// once the listing is open, so that reading the store to open it
-			// stays under the short runs' limit. GOMEMLIMIT overrides.
-			if os.Getenv("GOMEMLIMIT") == "" {
-				go func() {
-					<-srv.live.ready
-					memlimit.AtLeast(serverMemoryLimit)
-				}()
-			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			err = srv.Run(ctx, &lineTransport{in: f.IO.In, out: f.IO.Out})
+			err = srv.Run(ctx, mcpstdio.New(f.IO.In, f.IO.Out))
 			if ctx.Err() != nil {
 				return nil
 			}

@@ -98,7 +98,7 @@ func (s *Server) memorySearchIndex(st *mdstore.Store) (*memory.SearchIndex, erro
 			return
 		}
 		s.search.ix = memory.NewSearchIndex(e, func(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error) {
-			if live := s.live.get(); live != nil {
+			if live := s.pages.Live(); live != nil {
 				return live.ListChanged(q, since)
 			}
 			res, err := st.ListMemories(q)

@@ -2,9 +2,7 @@ package mcpcmd
 
 import (
 	"context"
-	"os"
 
-	"github.com/curator-dev/curator/internal/memlimit"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -36,12 +34,4 @@ func memoryRead[R any](s *Server, tool string, do func(ctx context.Context, st *
 		return nil, toolError(err)
 	}
 	return asResult(tool, rep)
-}
-
-// passMemoryLimit gives a memory pass its least soft memory limit, as
-// `memory curate` does (GOMEMLIMIT overrides).
-func passMemoryLimit(least int64) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.AtLeast(least)
-	}
 }

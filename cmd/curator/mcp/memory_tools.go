@@ -135,70 +135,12 @@ func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, erro
 	if q.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
 		return nil, err
 	}
-	snap, err := s.pages.page(q, a.Offset, a.Snapshot, func() (*listing, error) { return s.listing(q) })
+	pg, err := s.pages.Page(memory.PageRequest{Query: q, Offset: a.Offset, Limit: a.Limit, Snapshot: a.Snapshot, IncludeBody: a.IncludeBody})
 	if err != nil {
 		return nil, err
 	}
-	end := min(a.Offset+a.Limit, len(snap.entries))
-	entries := []pageEntry{}
-	for i := a.Offset; i < end; i++ {
-		e := pageEntry{Entry: snap.entries[i]}
-		if a.IncludeBody {
-			e.Body = s.body(e.ID)
-		}
-		entries = append(entries, e)
-	}
-	return Result{"entries": entries, "total": len(snap.entries), "offset": a.Offset, "limit": a.Limit,
-		"snapshot": snap.token, "taken_at": snap.at.Format(time.RFC3339Nano), "invalid": snap.invalid}, nil
-}
-
-// listing reads every entry of a query, as `memory list --json` shows
-// them.
-func (s *Server) listing(q mdstore.MemoryQuery) (l *listing, err error) {
-	var res *mdstore.MemoryList
-	if live := s.live.get(); live != nil {
-		if res, err = live.List(q); err != nil {
-			return nil, err
-		}
-	} else {
-		st, err := mdstore.Open(s.g.Store)
-		if err != nil {
-			return nil, err
-		}
-		if res, err = st.ListMemories(q); err != nil {
-			return nil, err
-		}
-	}
-	l = &listing{at: time.Now().UTC(), invalid: []string{}}
-	for _, m := range res.Memories {
-		l.entries = append(l.entries, memory.NewEntry(m))
-	}
-	for _, inv := range res.Invalid {
-		l.invalid = append(l.invalid, inv.Error())
-	}
-	return l, nil
-}
-
-// pageEntry is an entry of list_entries: its fields, and its body only
-// when asked for.
-type pageEntry struct {
-	memory.Entry
-	Body *string `json:"body,omitempty"`
-}
-
-// body is an entry's body, read now (from where the entry is now; nil
-// when it is gone).
-func (s *Server) body(id string) *string {
-	st, err := mdstore.Open(s.g.Store)
-	if err != nil {
-		return nil
-	}
-	m, err := st.FindMemory(id)
-	if err != nil {
-		return nil
-	}
-	b := m.Body()
-	return &b
+	return Result{"entries": pg.Entries, "total": pg.Total, "offset": a.Offset, "limit": a.Limit,
+		"snapshot": pg.Snapshot, "taken_at": pg.TakenAt.Format(time.RFC3339Nano), "invalid": pg.Invalid}, nil
 }
 
 func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {
@@ -254,7 +196,6 @@ func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
 	if req.To, err = optionalTime("ingestion_time_end", a.IngestionTimeEnd); err != nil {
 		return nil, err
 	}
-	passMemoryLimit(memory.PassMemoryLimit)
 	return memoryCall(s, "curate_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.CurateReport, error) {
 		req.Save = save
 		return memory.Curate(ctx, tx, req)

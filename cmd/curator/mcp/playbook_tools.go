@@ -27,10 +27,10 @@ type AddReflectionArgs struct {
 // applies to the thresholds not given, as for the command.
 type CuratePlaybookArgs struct {
 	DryRun              *bool    `json:"dry_run,omitempty" jsonschema:"report the decisions and change nothing (default true: only dry_run false curates)"`
-	AutoMerge           bool     `json:"auto_merge,omitempty" jsonschema:"apply merges with similarity of at least 0.8 instead of proposing them"`
+	AutoMerge           bool     `json:"auto_merge,omitempty" jsonschema:"apply merges instead of proposing them, from the auto-merge similarity up (see the tool's description)"`
 	ReflectionID        string   `json:"reflection_id,omitempty" jsonschema:"curate only this pending reflection"`
-	SimilarityThreshold *float64 `json:"similarity_threshold,omitempty" jsonschema:"above it a lesson reinforces a bullet; from 0.6 up to it, it merges (default: config.yaml, else 0.85)"`
-	MinConfidence       *float64 `json:"min_confidence,omitempty" jsonschema:"skip lessons under this confidence (default: config.yaml, else 0.5)"`
+	SimilarityThreshold *float64 `json:"similarity_threshold,omitempty" jsonschema:"above it a lesson reinforces a bullet; from the merge floor up to it, it merges (default: config.yaml's context.similarity_threshold)"`
+	MinConfidence       *float64 `json:"min_confidence,omitempty" jsonschema:"skip lessons under this confidence (default: config.yaml's context.min_confidence)"`
 	RequireValidation   bool     `json:"require_validation,omitempty" jsonschema:"mark every merged bullet validation: required"`
 	Category            string   `json:"category,omitempty" jsonschema:"curate only lessons of this category"`
 	Maintenance         bool     `json:"maintenance,omitempty" jsonschema:"also tidy the playbook: dedup, archive harmful, prune unused, merge overlapping, rebalance priorities"`
@@ -55,12 +55,14 @@ func (s *Server) addPlaybookTools() {
 	tool(s, "add_reflection", "Store a reflection (lessons learned) as pending, for curate_playbook to merge into the playbook "+
 		"(one commit, as `curator context reflect`). It is checked first: lessons with content, confidence in [0,1], "+
 		"priority 1–10, no secrets in any field; a bad one is refused with its field and nothing is stored.", s.addReflection)
-	tool(s, "curate_playbook", "Merge the pending reflections into the playbook: similarity above the threshold reinforces a bullet, "+
-		"from 0.6 up to it merges (a proposal unless auto_merge), below 0.6 adds a bullet. A dry run unless dry_run is false; "+
-		"then one commit. The `curator context curate --json` report.", s.curatePlaybook)
-	tool(s, "review_queue", "The bullets that wait for a human, highest priority first, each with why: validation required, "+
-		"high priority (8–10) never approved, confidence under 0.6, sensitive (as `curator context review --json`). With decision "+
-		"approve or reject and an id (or all), decides on them in one commit (as `curator context review approve|reject`).", s.reviewQueue)
+	tool(s, "curate_playbook", fmt.Sprintf("Merge the pending reflections into the playbook: similarity above the threshold "+
+		"(default %g, else config.yaml's) reinforces a bullet, from %g up to it merges (a proposal unless auto_merge; auto_merge "+
+		"applies merges of similarity %g and up), below %g adds a bullet; lessons under min_confidence (default %g) are skipped. "+
+		"A dry run unless dry_run is false; then one commit. The `curator context curate --json` report.",
+		playbook.DefaultThreshold, playbook.MergeFloor, playbook.AutoMergeMin, playbook.MergeFloor, playbook.DefaultMinConf), s.curatePlaybook)
+	tool(s, "review_queue", fmt.Sprintf("The bullets that wait for a human, highest priority first, each with why: validation required, "+
+		"high priority (8–10) never approved, confidence under %g, sensitive (as `curator context review --json`). With decision "+
+		"approve or reject and an id (or all), decides on them in one commit (as `curator context review approve|reject`).", playbook.LowConfidence), s.reviewQueue)
 	tool(s, "playbook_stats", "Playbook statistics: bullets by category, confidence, helpful/harmful counters, pending reflections "+
 		"(as `curator context stats --json`).", func(ctx context.Context, _ NoArgs) (Result, error) {
 		return s.playbookStats(ctx)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/memory"
 )
 
 // Server is curator's MCP server over one store.
@@ -20,14 +21,13 @@ type Server struct {
 	// g the global flags every tool runs with (the store, --lock-timeout).
 	f      *cmdutil.Factory
 	g      cmdutil.Globals
-	pages  *snapshots
-	live   *liveListing
+	pages  *memory.Pages
 	search searchIndex
 }
 
 // NewServer builds the server with every tool, resource and prompt.
 func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
-	s := &Server{f: f, g: g, pages: newSnapshots(), live: openLive(g.Store)}
+	s := &Server{f: f, g: g, pages: memory.OpenPages(g.Store)}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "curator", Title: "curator", Version: version()}, &mcp.ServerOptions{
 		Instructions: "curator keeps what agents learn as files in git: memories (inbox → confirmed/trash), a playbook of " +
 			"bullets curated from reflections, and pipeline handoffs. Every tool that changes something makes one commit.",
@@ -42,7 +42,7 @@ func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
 }
 
 // Close releases what the server holds.
-func (s *Server) Close() { s.live.close() }
+func (s *Server) Close() { s.pages.Close() }
 
 // version is the module version the binary was built from.
 func version() string {

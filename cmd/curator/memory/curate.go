@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
-	"github.com/curator-dev/curator/internal/memlimit"
 )
 
 // CurateOptions are what `memory curate` was asked to do.
@@ -77,10 +75,6 @@ func (opts *CurateOptions) request() memory.CurateRequest {
 // Curate runs the memory pass over the window and commits it (or, with
 // --dry-run, only reports what it would do).
 func Curate(opts *CurateOptions) error {
-	// GOMEMLIMIT overrides the pass's soft memory limit.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.AtLeast(memory.PassMemoryLimit)
-	}
 	tx, err := opts.OpenTx()
 	if err != nil {
 		return err

@@ -3,17 +3,9 @@
 package mergedrivercmd
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
-	"github.com/curator-dev/curator/internal/durable"
-	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/merge"
 	"github.com/curator-dev/curator/storesync"
 )
@@ -46,67 +38,17 @@ func NewCmd(f *cmdutil.Factory) *cli.Command {
 }
 
 // Run merges the three versions of the file at path (repository-relative)
-// into the file ours.
+// into the file ours, and names each conflict left on stderr.
 func Run(env cmdutil.Env, basePath, oursPath, theirsPath, path string) error {
-	base, err := os.ReadFile(basePath)
-	if err != nil {
-		return err
-	}
-	ours, err := os.ReadFile(oursPath)
-	if err != nil {
-		return err
-	}
-	theirs, err := os.ReadFile(theirsPath)
-	if err != nil {
-		return err
-	}
-	if len(base) == 0 {
-		base = nil // both sides added the file
-	}
-	if n := renumberedEarlier(path); n != nil {
-		// Git calls the driver from the work tree's root.
-		return fmt.Errorf("%s: this rebase gave the record the id %s at an earlier commit; run `curator resolve` to apply this commit's change to %s",
-			path, n.New, n.Path)
-	}
-	res, err := merge.File(storePath(path), base, ours, theirs)
-	var two *merge.IdentityError
-	var side *merge.SideError
-	switch {
-	case errors.As(err, &two):
-		return fmt.Errorf("%s: %s holds the record %s, %s the record %s: git paired two records by their similar content, so ours is left as it was; run `curator resolve` when git stops, which pairs records by id",
-			path, two.Sides[0], two.IDs[0], two.Sides[1], two.IDs[1])
-	case errors.As(err, &side) && side.Side != "":
-		return fmt.Errorf("%s (%s): %v; ours is left as it was: restore that version, or merge the file by hand", path, side.Side, side.Err)
-	case err != nil:
-		return fmt.Errorf("%s: %w (ours kept; merge it by hand)", path, err)
-	}
-	if res.Data == nil {
-		return errors.New(path + ": the merge removes the file; git keeps ours")
-	}
-	if err := durable.WriteFile(oursPath, res.Data, 0o644, true); err != nil {
-		return err
-	}
-	for _, c := range res.Conflicts {
+	conflicts, err := storesync.MergeFile(basePath, oursPath, theirsPath, path)
+	for _, c := range conflicts {
 		what := c.Key
 		if what == "" {
 			what = "body"
 		}
 		env.Warn("curator merge-driver: %s:%d: %s differs on both sides (ours kept, theirs %s)\n", path, c.Line, what, theirsNote(c))
 	}
-	if len(res.Conflicts) > 0 {
-		return fmt.Errorf("%s: %d conflict(s) left for review", path, len(res.Conflicts))
-	}
-	return nil
-}
-
-// storePath is a repository path relative to the store folder, which the
-// merge rules are written for (memory/state.json, pipelines/…).
-func storePath(p string) string {
-	p = filepath.ToSlash(p)
-	if i := strings.Index(p, mdstore.DirName+"/"); i >= 0 && (i == 0 || p[i-1] == '/') {
-		return p[i+len(mdstore.DirName)+1:]
-	}
-	return p
+	return err
 }
 
 func theirsNote(c merge.Conflict) string {
@@ -119,24 +61,4 @@ func theirsNote(c merge.Conflict) string {
 		return "not in the file: both sides created it; run `curator resolve` (a record created twice gets a second id)"
 	}
 	return "not in the file: it merges only whole"
-}
-
-// renumberedEarlier is the renumbering an earlier step of the rebase in
-// progress made for the record at path (nil when none did). Git runs the
-// driver in the work tree's root.
-func renumberedEarlier(path string) *merge.Renumber {
-	list, err := storesync.Renumbered(storesync.RebaseState(storesync.GitDir(".")))
-	if err != nil || len(list) == 0 {
-		return nil
-	}
-	key, ok := merge.RecordKey(storePath(path))
-	if !ok {
-		return nil
-	}
-	for i, r := range list {
-		if k, ok := merge.RecordKey(r.Path); ok && k[:strings.IndexByte(k, 0)+1]+r.Old == key {
-			return &list[i]
-		}
-	}
-	return nil
 }

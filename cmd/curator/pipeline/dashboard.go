@@ -2,13 +2,10 @@ package pipelinecmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os/exec"
 	"runtime"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -106,31 +103,10 @@ func serve(opts *DashboardOptions, project string, live *dashboard.Live) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: live.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(opts.IO.ErrOut, "Serving the %s dashboard on http://%s/ (Ctrl-C stops)\n", project, ln.Addr())
 	parent := opts.ctx
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, stop := context.WithCancel(parent)
-	defer stop()
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		<-ctx.Done()
-		// Open event streams end first, so Shutdown does not wait for them.
-		live.Close()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if srv.Shutdown(sctx) != nil {
-			srv.Close()
-		}
-	}()
-	err = srv.Serve(ln)
-	stop()
-	<-stopped
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return dashboard.Serve(parent, ln, live)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/dashboard"
+	"github.com/curator-dev/curator/watchmode"
 )
 
 // Options are what `curator watch` was asked to do.
@@ -128,4 +129,20 @@ func curateFlags(flags string) (*playbook.CurateRequest, error) {
 		return nil, cmdutil.Usagef("--curate-flags %q: %v", flags, err)
 	}
 	return &got, nil
+}
+
+// Watch runs the watch until opts.Ctx ends, printing its events.
+func Watch(opts *Options) error {
+	log := &events{out: opts.IO.Out, errOut: opts.IO.ErrOut, json: opts.Globals.JSON, quiet: opts.Globals.Quiet, now: time.Now}
+	userHome, _ := os.UserHomeDir()
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return watchmode.Run(ctx, &watchmode.Options{
+		Pipelines: opts.Pipelines, Memory: opts.Memory, Context: opts.Context,
+		Project: opts.Project, Home: opts.Home, UserHome: userHome, Serve: opts.Serve, AllowHosts: opts.AllowHosts,
+		Debounce: opts.Debounce, CurateAfter: opts.CurateAfter, Poll: opts.Poll, Curate: opts.Curate,
+		Store: opts.OpenStore, Tx: opts.TxOptions(), Save: opts.SaveOptions(), Agent: opts.Globals.Agent, Emit: log.emit,
+	})
 }

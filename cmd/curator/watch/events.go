@@ -7,38 +7,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// Event is one thing watch did or saw: one line on stderr, or with --json
-// one JSON object per line on stdout.
-type Event struct {
-	Time string `json:"time"`
-	// Event is watching, drift, drift-cleared, state, memory-curate,
-	// context-curate, busy, notice, error or stopped.
-	Event   string `json:"event"`
-	Project string `json:"project,omitempty"`
-	Phase   string `json:"phase,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Change  string `json:"change,omitempty"`
-	// ValidatedSHA256 is the content that was validated, SHA256 the
-	// content now.
-	ValidatedSHA256 string `json:"validated_sha256,omitempty"`
-	SHA256          string `json:"sha256,omitempty"`
-	ModifiedAt      string `json:"modified_at,omitempty"`
-	Commit          string `json:"commit,omitempty"`
-	// Mode is how files are watched (fsnotify or poll); Roots and Folders
-	// what is under watch (on "watching").
-	Mode    string   `json:"mode,omitempty"`
-	Roots   []string `json:"roots,omitempty"`
-	Folders int      `json:"folders,omitempty"`
-	URL     string   `json:"url,omitempty"`
-	Message string   `json:"message,omitempty"`
-	// Summary is a curation's one-line count summary; Report its full
-	// JSON report.
-	Summary  string          `json:"summary,omitempty"`
-	Report   json.RawMessage `json:"report,omitempty"`
-	ExitCode int             `json:"exit_code,omitempty"`
-}
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/watchmode"
+)
 
 // events writes the event log: JSON lines on out, or human lines on errOut
 // (nothing but errors with quiet).
@@ -51,9 +23,25 @@ type events struct {
 	now    func() time.Time
 }
 
+// Event is one thing watch did or saw.
+type Event = watchmode.Event
+
+// emit writes one event; its error, or the inputs it skipped, are said as
+// its message and exit status (a curation that failed is an error event;
+// one that skipped inputs keeps its name, exit status 5).
 func (l *events) emit(e Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	err := e.Err
+	if err == nil && len(e.Skipped) > 0 {
+		err = cmdutil.InvalidInputs{Files: e.Skipped}
+	}
+	if err != nil {
+		e.Message, e.ExitCode = err.Error(), cmdutil.ExitCode(err)
+		if e.ExitCode != cmdutil.ExitInvalid {
+			e.Event = "error"
+		}
+	}
 	t := l.now().UTC()
 	e.Time = t.Format(time.RFC3339Nano)
 	if l.json {

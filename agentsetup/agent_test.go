@@ -1,4 +1,4 @@
-package initcmd
+package agentsetup
 
 import (
 	"os"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/internal/refuse"
 )
 
 func actions(files []AgentFile) map[string]string {
@@ -21,7 +21,7 @@ func actions(files []AgentFile) map[string]string {
 func TestPlanAgent(t *testing.T) {
 	dir := t.TempDir()
 	block := playbook.InjectBlock(nil, "")
-	files, err := planAgent(dir, AgentClaude, block, "")
+	files, err := Plan(dir, AgentClaude, block, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,14 +39,14 @@ func TestPlanAgent(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".mcp.json")); !os.IsNotExist(err) {
 		t.Fatalf("planning wrote a file: %v", err)
 	}
-	if err := writeAgentFiles(dir, files); err != nil {
+	if err := Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	edited := filepath.Join(dir, ".claude", "commands", "handoff.md")
 	if err := os.WriteFile(edited, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, err = planAgent(dir, AgentClaude, block, "")
+	files, err = Plan(dir, AgentClaude, block, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestPlanAgent(t *testing.T) {
 		}
 	}
 
-	files, err = planAgent(dir, AgentsMD, block, "")
+	files, err = Plan(dir, AgentsMD, block, "")
 	if err != nil || len(files) != 1 || files[0].Path != "AGENTS.md" || files[0].Action != ActionCreate {
 		t.Fatalf("agents-md: %+v %v", files, err)
 	}
@@ -68,7 +68,7 @@ func TestPlanAgent(t *testing.T) {
 		t.Errorf("AGENTS.md:\n%s", s)
 	}
 
-	if _, err := planAgent(dir, "emacs", block, ""); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "claude, agents-md") {
+	if _, err := Plan(dir, "emacs", block, ""); !refuse.IsRequest(err) || !strings.Contains(err.Error(), "claude, agents-md") {
 		t.Errorf("unknown agent: %v", err)
 	}
 }
@@ -78,15 +78,15 @@ func TestPlanAgentBrokenFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte("{\n  \"a\": ,\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := planAgent(dir, AgentClaude, playbook.InjectBlock(nil, ""), "")
-	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ".mcp.json")+":2:") || cmdutil.ExitCode(err) != cmdutil.ExitFailed {
+	_, err := Plan(dir, AgentClaude, playbook.InjectBlock(nil, ""), "")
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ".mcp.json")+":2:") || refuse.IsRequest(err) || refuse.IsBlocked(err) {
 		t.Errorf("broken .mcp.json: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(playbook.InjectBegin+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = planAgent(dir, AgentsMD, playbook.InjectBlock(nil, ""), "")
-	if cmdutil.ExitCode(err) != cmdutil.ExitBlocked || !strings.Contains(err.Error(), "AGENTS.md") {
+	_, err = Plan(dir, AgentsMD, playbook.InjectBlock(nil, ""), "")
+	if !refuse.IsBlocked(err) || !strings.Contains(err.Error(), "AGENTS.md") {
 		t.Errorf("AGENTS.md with one marker: %v", err)
 	}
 }

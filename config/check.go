@@ -1,4 +1,4 @@
-package mdstore
+package config
 
 import (
 	"errors"
@@ -13,28 +13,28 @@ import (
 	"github.com/curator-dev/curator/internal/duration"
 )
 
-// ErrConfig means config.yaml cannot be used: it is not YAML, it holds a
+// ErrInvalid means config.yaml cannot be used: it is not YAML, it holds a
 // key curator does not know, or a value of the wrong kind. Nothing runs
 // until it is fixed.
-var ErrConfig = errors.New("config.yaml is invalid")
+var ErrInvalid = errors.New("config.yaml is invalid")
 
-// ConfigError is one problem of config.yaml: the file, the line and the
-// key (dotted: memory.dedup_prefix), and what is wrong.
-type ConfigError struct {
+// Error is one problem of config.yaml: the file, the line and the key
+// (dotted: memory.dedup_prefix), and what is wrong.
+type Error struct {
 	Path string
 	Line int
 	Key  string
 	Msg  string
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	if e.Key == "" {
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("%s:%d: %s: %s", e.Path, e.Line, e.Key, e.Msg)
 }
 
-func (e *ConfigError) Unwrap() error { return ErrConfig }
+func (e *Error) Unwrap() error { return ErrInvalid }
 
 // A setting checks one value of config.yaml and says what is wrong with it
 // ("" when nothing is).
@@ -47,14 +47,14 @@ type section map[string]any // setting or section
 const anyKey = "*"
 
 // configSchema is every key config.yaml may hold, and the kind of its
-// value; the defaults are DefaultConfig's. A key set to nothing (`key:`)
+// value; the defaults are Default's. A key set to nothing (`key:`)
 // keeps its default.
 var configSchema = section{
 	"author":       section{"name": textSetting, "email": textSetting},
 	"lock_timeout": durationSetting,
 	"memory":       section{"dedup_prefix": atLeast(1), "observation_days": atLeast(1)},
 	"id_prefixes":  section{anyKey: textSetting},
-	"context":      section{"similarity_threshold": unitNumber, "min_confidence": unitNumber, "sensitive_patterns": listOf(regexpText)},
+	"context":      section{"similarity_threshold": between(MergeFloor, 1), "min_confidence": unitNumber, "sensitive_patterns": listOf(regexpText)},
 	"similarity": section{"engine": settingOneOf("lexical", "embeddings"), "base_url": textSetting, "model": textSetting, "api_key_env": textSetting,
 		"cache_file": textSetting, "fallback": settingOneOf("", "local"), "timeout": durationSetting},
 	"pipelines": section{"context_window": atLeast(1), "compression_threshold": unitNumber, "state_backups": atLeast(0),
@@ -73,7 +73,40 @@ func checkConfig(path string, doc *yaml.Node) error {
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 		return nil
 	}
-	return checkSection(path, "", root, configSchema)
+	if err := checkSection(path, "", root, configSchema); err != nil {
+		return err
+	}
+	return checkEmbeddings(path, root)
+}
+
+// checkEmbeddings refuses the embeddings engine without the server and
+// the model it needs.
+func checkEmbeddings(path string, root *yaml.Node) error {
+	engine := child(child(root, "similarity"), "engine")
+	if engine == nil || engine.Value != "embeddings" {
+		return nil
+	}
+	for _, key := range []string{"base_url", "model"} {
+		if v := child(child(root, "similarity"), key); v == nil || v.Value == "" {
+			return &Error{Path: path, Line: engine.Line, Key: "similarity.engine",
+				Msg: "the embeddings engine needs similarity." + key + " (or set engine: lexical)"}
+		}
+	}
+	return nil
+}
+
+// child is the value of key in the map n (nil when n is not a map or
+// has no such key).
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 func checkSection(path, at string, n *yaml.Node, s section) error {
@@ -82,7 +115,7 @@ func checkSection(path, at string, n *yaml.Node, s section) error {
 		where = "the file"
 	}
 	if n.Kind != yaml.MappingNode {
-		return &ConfigError{Path: path, Line: n.Line, Key: at, Msg: where + " must be a map of keys"}
+		return &Error{Path: path, Line: n.Line, Key: at, Msg: where + " must be a map of keys"}
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -92,7 +125,7 @@ func checkSection(path, at string, n *yaml.Node, s section) error {
 			key = at + "." + k.Value
 		}
 		if seen[k.Value] {
-			return &ConfigError{Path: path, Line: k.Line, Key: key, Msg: "is set twice"}
+			return &Error{Path: path, Line: k.Line, Key: key, Msg: "is set twice"}
 		}
 		seen[k.Value] = true
 		want, ok := s[k.Value]
@@ -100,7 +133,7 @@ func checkSection(path, at string, n *yaml.Node, s section) error {
 			want, ok = s[anyKey]
 		}
 		if !ok {
-			return &ConfigError{Path: path, Line: k.Line, Key: key, Msg: "unknown key (known: " + strings.Join(s.keys(), ", ") + ")"}
+			return &Error{Path: path, Line: k.Line, Key: key, Msg: "unknown key (known: " + strings.Join(s.keys(), ", ") + ")"}
 		}
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			continue // unset: the default
@@ -112,7 +145,7 @@ func checkSection(path, at string, n *yaml.Node, s section) error {
 			}
 		case setting:
 			if msg := w(v); msg != "" {
-				return &ConfigError{Path: path, Line: v.Line, Key: key, Msg: msg}
+				return &Error{Path: path, Line: v.Line, Key: key, Msg: msg}
 			}
 		}
 	}
@@ -174,13 +207,17 @@ func atLeast(min int) setting {
 	}
 }
 
-func unitNumber(n *yaml.Node) string {
-	v, ok := scalar(n)
-	f, err := strconv.ParseFloat(v, 64)
-	if !ok || n.Tag != "!!int" && n.Tag != "!!float" || err != nil || !(f >= 0 && f <= 1) {
-		return fmt.Sprintf("%q: want a number from 0 to 1", v)
+func unitNumber(n *yaml.Node) string { return between(0, 1)(n) }
+
+func between(lo, hi float64) setting {
+	return func(n *yaml.Node) string {
+		v, ok := scalar(n)
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || n.Tag != "!!int" && n.Tag != "!!float" || err != nil || !(f >= lo && f <= hi) {
+			return fmt.Sprintf("%q: want a number from %g to %g", v, lo, hi)
+		}
+		return ""
 	}
-	return ""
 }
 
 func boolSetting(n *yaml.Node) string {

@@ -1,17 +1,15 @@
-package watchcmd
+package watchmode
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/internal/memlimit"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // curateMemory runs the memory pass over the window from the watermark to
@@ -20,13 +18,14 @@ import (
 // both curate it: the second finds the watermark moved. A locked store
 // puts the pass off by another quiet time.
 func (w *watcher) curateMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		memlimit.AtLeast(memory.PassMemoryLimit)
-	}
 	var rep *memory.CurateReport
-	tx, err := w.opts.Env.OpenTx()
+	s, err := w.opts.Store()
+	var tx *mdstore.Tx
 	if err == nil {
-		rep, err = memory.Curate(context.Background(), tx, memory.CurateRequest{SkipEmpty: true, Save: w.opts.Env.SaveOptions()})
+		tx, err = s.Begin(w.opts.Tx)
+	}
+	if err == nil {
+		rep, err = memory.Curate(context.Background(), tx, memory.CurateRequest{SkipEmpty: true, Save: w.opts.Save})
 		tx.Close()
 	}
 	if w.putOff(err, w.memTimer, "memory curation") {
@@ -41,9 +40,7 @@ func (w *watcher) curateMemory() {
 		if len(rep.Candidates) == 0 {
 			ev.Summary = fmt.Sprintf("window %s: nothing new to curate", rep.Window)
 		}
-		if len(rep.Invalid) > 0 {
-			err = cmdutil.InvalidInputs{Files: rep.Invalid}
-		}
+		ev.Skipped = rep.Invalid
 	}
 	w.finishCuration(ev, err)
 }
@@ -59,6 +56,7 @@ func (w *watcher) curateContext() {
 	if rep != nil {
 		ev.Report, _ = json.Marshal(rep)
 		ev.Commit = rep.Commit
+		ev.Skipped = rep.Skipped
 		var parts []string
 		for _, t := range playbook.ActionTypes {
 			if n := rep.Counts[t]; n > 0 {
@@ -74,21 +72,16 @@ func (w *watcher) curateContext() {
 }
 
 // contextCuration is one `context curate` run of the --curate-flags
-// request; skipped invalid inputs are its report and an InvalidInputs
-// error, as the command's exit status 5.
+// request.
 func (w *watcher) contextCuration() (*playbook.Report, error) {
-	s, err := w.opts.OpenStore()
+	s, err := w.opts.Store()
 	if err != nil {
 		return nil, err
 	}
 	req := *w.opts.Curate
 	req.OutputJSON = true
-	req.Saving = playbook.Saving{Tx: w.opts.TxOptions(), Save: w.opts.SaveOptions(), Agent: w.opts.Globals.Agent}
-	rep, err := playbook.Curate(context.Background(), s, req)
-	if err == nil && len(rep.Skipped) > 0 {
-		err = cmdutil.InvalidInputs{Files: rep.Skipped}
-	}
-	return rep, err
+	req.Saving = playbook.Saving{Tx: w.opts.Tx, Save: w.opts.Save, Agent: w.opts.Agent}
+	return playbook.Curate(context.Background(), s, req)
 }
 
 // putOff reports a locked store and arms the timer again.
@@ -103,11 +96,6 @@ func (w *watcher) putOff(err error, t *time.Timer, what string) bool {
 
 // finishCuration logs a curation, or its error.
 func (w *watcher) finishCuration(ev Event, err error) {
-	if err != nil {
-		ev.Message, ev.ExitCode = err.Error(), cmdutil.ExitCode(err)
-		if ev.ExitCode != cmdutil.ExitInvalid {
-			ev.Event = "error"
-		}
-	}
+	ev.Err = err
 	w.log.emit(ev)
 }

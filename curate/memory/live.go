@@ -1,4 +1,4 @@
-package mcpcmd
+package memory
 
 import (
 	"sync"

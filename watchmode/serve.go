@@ -1,4 +1,4 @@
-package watchcmd
+package watchmode
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package watchcmd
+package watchmode
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/pipeline"
 	"github.com/curator-dev/curator/watch"
@@ -21,10 +21,38 @@ import (
 // that found the store locked by another run.
 const retryAfter = time.Second
 
+// Options are what a watch follows and how it saves.
+type Options struct {
+	// Pipelines, Memory and Context choose what is watched.
+	Pipelines, Memory, Context bool
+	// Project limits the pipelines to one project; Home is the pipeline
+	// home ("" the store's pipelines/), UserHome the folder ~ is.
+	Project, Home, UserHome string
+	// Serve is the address of the live dashboard ("" none); AllowHosts
+	// are host names besides its own that it answers.
+	Serve      string
+	AllowHosts []string
+	// Debounce is the quiet time that ends a batch of file events;
+	// CurateAfter the quiet time after inbox or reflection changes before a
+	// curation runs; Poll, when set, polls instead of using file events.
+	Debounce, CurateAfter, Poll time.Duration
+	// Curate is the context curation that new reflections start.
+	Curate *playbook.CurateRequest
+	// Store opens the store (again for each run: its files change).
+	Store func() (*mdstore.Store, error)
+	// Tx and Save are the options of each run's transaction and save.
+	Tx   mdstore.TxOptions
+	Save []mdstore.SaveOption
+	// Agent is the agent watch curates as (config.yaml's access levels).
+	Agent string
+	// Emit receives the events, one at a time, in order.
+	Emit func(Event)
+}
+
 // watcher is one watch: what it follows and the timers of the runs it owes.
 type watcher struct {
 	opts  *Options
-	log   *events
+	log   eventLog
 	files *watch.Watcher
 	// store is nil when only a pipeline home outside every store is watched.
 	store *mdstore.Store
@@ -45,21 +73,21 @@ type watcher struct {
 	written map[string][sha256.Size]byte
 }
 
-// Watch runs until opts.Ctx ends: it follows what opts asks for and saves
+// eventLog hands the events to Options.Emit.
+type eventLog struct{ emitTo func(Event) }
+
+func (l eventLog) emit(e Event) { l.emitTo(e) }
+
+// Run watches until ctx ends: it follows what opts asks for and saves
 // what changes, one run per settled batch of events.
-func Watch(opts *Options) error {
+func Run(ctx context.Context, opts *Options) error {
 	w := &watcher{opts: opts, projects: map[string]*pipeline.Followed{}, roots: map[string]bool{}, owed: map[string]bool{},
-		written: map[string][sha256.Size]byte{},
-		log:     &events{out: opts.IO.Out, errOut: opts.IO.ErrOut, json: opts.Globals.JSON, quiet: opts.Globals.Quiet, now: time.Now}}
-	s, err := opts.OpenStore()
+		written: map[string][sha256.Size]byte{}, log: eventLog{opts.Emit}}
+	s, err := opts.Store()
 	if err != nil && (opts.Memory || opts.Context || opts.Home == "" || !errors.Is(err, mdstore.ErrNoStore)) {
 		return err
 	}
 	w.store = s
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if w.files, err = watch.New(watch.Options{Debounce: opts.Debounce, Poll: opts.Poll, Skip: w.skip}); err != nil {
 		return err
 	}
@@ -301,7 +329,7 @@ func (w *watcher) recordDrift(projects map[string]bool) {
 	}
 	w.owed = map[string]bool{}
 	if err != nil {
-		w.log.emit(Event{Event: "error", Message: err.Error(), ExitCode: cmdutil.ExitCode(err)})
+		w.log.emit(Event{Event: "error", Err: err})
 	}
 	if run == nil {
 		return

@@ -1,4 +1,4 @@
-package initcmd
+package agentsetup
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// mcpJSON is Claude Code's project file of MCP servers.
-const mcpJSON = ".mcp.json"
+// MCPJSON is Claude Code's project file of MCP servers.
+const MCPJSON = ".mcp.json"
 
 // jsonObject is a JSON object whose members keep their order. Values are
 // strings, []string or jsonObject.

@@ -1,4 +1,4 @@
-package initcmd
+package agentsetup
 
 import (
 	"bytes"
@@ -9,11 +9,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
 
-	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/templates"
 )
@@ -35,10 +36,19 @@ const DefaultMCPServer = "curator"
 var mcpServerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // CheckMCPServer refuses a server name that cannot be part of a tool name
-// (a usage error).
+// (a request error).
 func CheckMCPServer(name string) error {
 	if !mcpServerName.MatchString(name) || strings.Contains(name, "__") {
-		return cmdutil.Usagef("--mcp-server %q: a server name is letters, digits, - and _ (no __), starting with a letter or digit", name)
+		return refuse.Requestf("%q: a server name is letters, digits, - and _ (no __), starting with a letter or digit", name)
+	}
+	return nil
+}
+
+// CheckAgent refuses an agent that is not one of KnownAgents (a request
+// error).
+func CheckAgent(agent string) error {
+	if !slices.Contains(KnownAgents, agent) {
+		return refuse.Requestf("%q: want one of %s", agent, strings.Join(KnownAgents, ", "))
 	}
 	return nil
 }
@@ -93,12 +103,15 @@ type AgentFile struct {
 	data []byte
 }
 
-// planAgent works out the files of agent in dir and what would happen to
+// Writes reports whether Write writes the file (it is created or merged).
+func (f AgentFile) Writes() bool { return f.data != nil }
+
+// Plan works out the files of agent in dir and what would happen to
 // each; block is the playbook block (playbook.InjectBlock), server the name
 // Claude Code knows curator's MCP server by (DefaultMCPServer when ""). Nothing is
 // written. A file curator cannot merge into (.mcp.json that is not JSON, a
 // block with one marker) is an error naming it.
-func planAgent(dir, agent, block, server string) ([]AgentFile, error) {
+func Plan(dir, agent, block, server string) ([]AgentFile, error) {
 	if server == "" {
 		server = DefaultMCPServer
 	}
@@ -131,12 +144,12 @@ func planAgent(dir, agent, block, server string) ([]AgentFile, error) {
 		}
 		return []AgentFile{f}, nil
 	}
-	return nil, cmdutil.CheckOneOf("agent", agent, KnownAgents)
+	return nil, CheckAgent(agent)
 }
 
 // planMCPJSON merges curator's server, named server, into .mcp.json.
 func planMCPJSON(dir, server string) (AgentFile, error) {
-	f := AgentFile{Path: mcpJSON}
+	f := AgentFile{Path: MCPJSON}
 	old, exists, err := readAgentFile(dir, f.Path)
 	if err != nil {
 		return f, err
@@ -210,11 +223,11 @@ func planBlock(dir, name, guide, block string) (AgentFile, error) {
 	out := old
 	if guide != "" {
 		if out, err = injectGuide(out, guide); err != nil {
-			return f, cmdutil.Blocked(fmt.Errorf("%s: %w", agentPath(dir, name), err))
+			return f, refuse.Blocked(fmt.Errorf("%s: %w", agentPath(dir, name), err))
 		}
 	}
 	if out, err = playbook.Inject(out, block); err != nil {
-		return f, cmdutil.Blocked(fmt.Errorf("%s: %w", agentPath(dir, name), err))
+		return f, refuse.Blocked(fmt.Errorf("%s: %w", agentPath(dir, name), err))
 	}
 	switch {
 	case !exists:
@@ -227,10 +240,10 @@ func planBlock(dir, name, guide, block string) (AgentFile, error) {
 	return f, nil
 }
 
-// playbookBlock is the block `context inject` writes for the store in
+// PlaybookBlock is the block `context inject` writes for the store in
 // storeDir (no bullets when there is no store yet), and the bullet files
 // that could not be read.
-func playbookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
+func PlaybookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	if _, err := os.Stat(storeDir); errors.Is(err, fs.ErrNotExist) {
 		return playbook.InjectBlock(nil, ""), nil, nil
 	}
@@ -245,8 +258,8 @@ func playbookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	return playbook.InjectBlock(playbook.TopBullets(list.Active, "", injectTop), ""), list.Invalid, nil
 }
 
-// writeAgentFiles writes the files that are created or merged.
-func writeAgentFiles(dir string, files []AgentFile) error {
+// Write writes the files that are created or merged.
+func Write(dir string, files []AgentFile) error {
 	for _, f := range files {
 		if f.data == nil {
 			continue

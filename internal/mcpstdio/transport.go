@@ -1,4 +1,4 @@
-package mcpcmd
+package mcpstdio
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 // most 1 MiB; its JSON escapes can make it a few times longer).
 const maxLine = 16 << 20
 
-// lineTransport is the server's stdio: one JSON-RPC message per line.
+// Transport is the server's stdio: one JSON-RPC message per line.
 // Unlike a plain decoder it never ends the session on bad input, and it
 // keeps the order of calls:
 //
@@ -32,12 +32,17 @@ const maxLine = 16 << 20
 //     cancellation reaches the call it cancels);
 //   - at the end of input, every call already read is answered before the
 //     session ends.
-type lineTransport struct {
+type Transport struct {
 	in  io.Reader
 	out io.Writer
 }
 
-func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
+// New is the transport that reads the messages from in and writes the
+// answers to out.
+func New(in io.Reader, out io.Writer) *Transport { return &Transport{in: in, out: out} }
+
+// Connect starts reading in; it is the mcp.Transport of a server.
+func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &lineConn{out: t.out, changed: make(chan struct{}, 1), closed: make(chan struct{})}
 	go c.readLines(t.in)
 	return c, nil

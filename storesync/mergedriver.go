@@ -1,4 +1,4 @@
-package cmdutil
+package storesync
 
 import (
 	"os"
@@ -64,18 +64,6 @@ func DriverCommand(path string) string {
 	return shellQuote(path) + strings.TrimPrefix(mdstore.MergeDriverCommand, "curator")
 }
 
-// SelfPath is the absolute path of the running curator: the one it was
-// started as (a symbolic link stays one, so that an upgrade in place
-// keeps working), else the executable's.
-func SelfPath() (string, error) {
-	if a := os.Args[0]; strings.ContainsRune(a, filepath.Separator) {
-		return filepath.Abs(a)
-	} else if p, err := exec.LookPath(a); err == nil {
-		return filepath.Abs(p)
-	}
-	return os.Executable()
-}
-
 // runnable reports whether sh, started in root, finds prog.
 func runnable(prog, root string) bool {
 	if !strings.ContainsRune(prog, '/') {
@@ -113,12 +101,4 @@ func firstWord(cmd string) string {
 		}
 	}
 	return b.String()
-}
-
-// shellQuote quotes a word for sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,8 +1,7 @@
-package watchcmd
+package watchmode
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -34,9 +33,8 @@ func openPipelines(opts *Options) (*pipelines, error) {
 // openHome opens the pipeline home of opts; write begins the store's
 // transaction when the home is in the store.
 func openHome(opts *Options, write bool) (*pipelinehome.Home, error) {
-	userHome, _ := os.UserHomeDir()
-	return pipelinehome.Open(pipelinehome.Options{Store: opts.OpenStore, Home: opts.Home, UserHome: userHome,
-		Write: write, Tx: opts.TxOptions(), Save: opts.SaveOptions()})
+	return pipelinehome.Open(pipelinehome.Options{Store: opts.Store, Home: opts.Home, UserHome: opts.UserHome,
+		Write: write, Tx: opts.Tx, Save: opts.Save})
 }
 
 // Projects follows every project with a state in the home (or the one

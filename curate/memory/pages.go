@@ -1,0 +1,234 @@
+package memory
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Pages are the pages of memory listings that a long-lived server (the
+// MCP server's list_entries) hands out: each listing read once, from the
+// store's live memory listing when it is open, kept as a snapshot that
+// later pages are cut from.
+type Pages struct {
+	dir   string
+	snaps *snapshots
+	live  *liveListing
+}
+
+// OpenPages starts opening the live memory listing of the store in dir,
+// in the background; Close stops it.
+func OpenPages(dir string) *Pages {
+	return &Pages{dir: dir, snaps: newSnapshots(), live: openLive(dir)}
+}
+
+// Close stops following the store's files.
+func (p *Pages) Close() { p.live.close() }
+
+// Live is the store's live memory listing, nil until it is open (or
+// when it could not be).
+func (p *Pages) Live() *mdstore.LiveMemories { return p.live.get() }
+
+// PageRequest is one page of a listing: the query (the window, status
+// and type), where the page starts and how long it is, and the snapshot
+// of an earlier page ("" at offset 0: a new one).
+type PageRequest struct {
+	Query         mdstore.MemoryQuery
+	Offset, Limit int
+	Snapshot      string
+	// IncludeBody reads each entry's body now, from where it is now.
+	IncludeBody bool
+}
+
+// Page is one page of a listing.
+type Page struct {
+	Entries []PageEntry
+	// Total is how many entries the listing holds.
+	Total int
+	// Snapshot names the listing, TakenAt when it was read; Invalid are
+	// the files it could not read.
+	Snapshot string
+	TakenAt  time.Time
+	Invalid  []string
+}
+
+// PageEntry is an entry of a page: its fields, and its body only when
+// asked for (nil when the entry is gone).
+type PageEntry struct {
+	Entry
+	Body *string `json:"body,omitempty"`
+}
+
+// Page returns a page of the listing of req.Query (see snapshots).
+func (p *Pages) Page(req PageRequest) (*Page, error) {
+	snap, err := p.snaps.page(req.Query, req.Offset, req.Snapshot, func() (*listing, error) { return p.listing(req.Query) })
+	if err != nil {
+		return nil, err
+	}
+	end := min(req.Offset+req.Limit, len(snap.entries))
+	pg := &Page{Entries: []PageEntry{}, Total: len(snap.entries), Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
+	for i := req.Offset; i < end; i++ {
+		e := PageEntry{Entry: snap.entries[i]}
+		if req.IncludeBody {
+			e.Body = p.body(e.ID)
+		}
+		pg.Entries = append(pg.Entries, e)
+	}
+	return pg, nil
+}
+
+// listing reads every entry of a query, as `memory list --json` shows
+// them.
+func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
+	var res *mdstore.MemoryList
+	if live := p.live.get(); live != nil {
+		if res, err = live.List(q); err != nil {
+			return nil, err
+		}
+	} else {
+		st, err := mdstore.Open(p.dir)
+		if err != nil {
+			return nil, err
+		}
+		if res, err = st.ListMemories(q); err != nil {
+			return nil, err
+		}
+	}
+	l = &listing{at: time.Now().UTC(), invalid: []string{}}
+	for _, m := range res.Memories {
+		l.entries = append(l.entries, NewEntry(m))
+	}
+	for _, inv := range res.Invalid {
+		l.invalid = append(l.invalid, inv.Error())
+	}
+	return l, nil
+}
+
+// body is an entry's body, read now (from where the entry is now; nil
+// when it is gone).
+func (p *Pages) body(id string) *string {
+	st, err := mdstore.Open(p.dir)
+	if err != nil {
+		return nil
+	}
+	m, err := st.FindMemory(id)
+	if err != nil {
+		return nil
+	}
+	b := m.Body()
+	return &b
+}
+
+// A listing is every entry of one query, read at one time.
+type listing struct {
+	token   string
+	at      time.Time
+	used    time.Time
+	key     string
+	entries []Entry
+	invalid []string
+}
+
+// snapshots keep the listings that pages are cut from.
+//
+// The memory-curate procedure pages a window in 100s (offset 0, 100, 200,
+// …) and only then acts; meanwhile other agents may move entries. So the
+// call at offset 0 reads the whole window once and keeps it as a snapshot
+// (its token is returned); a later page of the same query, with that
+// token or with none, is cut from the same snapshot. Every entry of the
+// window at that moment is returned exactly once, in (ingestion_time, id)
+// order, whatever moves in between. A snapshot lives for snapshotLife
+// after its last use; the newest maxSnapshots are kept. A page asked for
+// an unknown or expired token is an error saying to start again at
+// offset 0. A page past offset 0 without a token and without a snapshot
+// of its query reads a fresh listing.
+type snapshots struct {
+	mu     sync.Mutex
+	byTok  map[string]*listing
+	latest map[string]*listing // by query
+}
+
+const (
+	snapshotLife = 10 * time.Minute
+	maxSnapshots = 64
+)
+
+func newSnapshots() *snapshots {
+	return &snapshots{byTok: map[string]*listing{}, latest: map[string]*listing{}}
+}
+
+// page returns the listing to cut a page from.
+func (p *snapshots) page(q mdstore.MemoryQuery, offset int, token string, read func() (*listing, error)) (*listing, error) {
+	key := queryKey(q)
+	now := time.Now()
+	p.mu.Lock()
+	p.expire(now)
+	switch {
+	case token != "":
+		l, ok := p.byTok[token]
+		if !ok || l.key != key {
+			p.mu.Unlock()
+			return nil, fmt.Errorf("invalid arguments: snapshot %q is unknown or expired for this query (snapshots live %v): list again from offset 0", token, snapshotLife)
+		}
+		l.used = now
+		p.mu.Unlock()
+		return l, nil
+	case offset > 0:
+		if l, ok := p.latest[key]; ok {
+			l.used = now
+			p.mu.Unlock()
+			return l, nil
+		}
+	}
+	p.mu.Unlock()
+	l, err := read()
+	if err != nil {
+		return nil, err
+	}
+	l.key, l.used, l.token = key, now, newToken()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.byTok[l.token] = l
+	p.latest[key] = l
+	return l, nil
+}
+
+// expire drops snapshots unused for snapshotLife, and the oldest beyond
+// maxSnapshots.
+func (p *snapshots) expire(now time.Time) {
+	for tok, l := range p.byTok {
+		if now.Sub(l.used) > snapshotLife {
+			p.drop(tok, l)
+		}
+	}
+	for len(p.byTok) >= maxSnapshots {
+		var oldest *listing
+		for _, l := range p.byTok {
+			if oldest == nil || l.used.Before(oldest.used) {
+				oldest = l
+			}
+		}
+		p.drop(oldest.token, oldest)
+	}
+}
+
+func (p *snapshots) drop(tok string, l *listing) {
+	delete(p.byTok, tok)
+	if p.latest[l.key] == l {
+		delete(p.latest, l.key)
+	}
+}
+
+func queryKey(q mdstore.MemoryQuery) string {
+	return fmt.Sprintf("%s|%s|%s|%s", q.Status, q.Type, q.From.Format(time.RFC3339Nano), q.To.Format(time.RFC3339Nano))
+}
+
+func newToken() string {
+	b := make([]byte, 9)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
