@@ -12,10 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/curator-dev/curator/internal/parallel"
 	"hash/crc32"
 	"math/rand/v2"
 	"unsafe"
+
+	"github.com/curator-dev/curator/internal/durable"
+	"github.com/curator-dev/curator/internal/parallel"
 )
 
 // The bullet index is a cache of every bullet file's frontmatter and of the
@@ -331,7 +333,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	sortSummaries(res.Active)
 	sortSummaries(res.Archived)
 	res.Words = up.words
-	s.queueCache(bulletIndexPath, func() { up.save(s) })
+	s.QueueCache(bulletIndexPath, func() { up.save(s) })
 	return res, nil
 }
 
@@ -773,7 +775,7 @@ func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
 func (up *bulletIndex) save(s *Store) {
 	changed := map[string]bool{}  // folders the run wrote to
 	newWords := map[string]bool{} // folders whose files or words the run changed
-	for _, rel := range s.writtenPaths() {
+	for _, rel := range s.WrittenPaths() {
 		if !strings.HasSuffix(rel, ".md") || !(strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")) {
 			continue
 		}
@@ -849,7 +851,7 @@ func (up *bulletIndex) save(s *Store) {
 		dirs = append(dirs, dir)
 	}
 	slices.Sort(dirs)
-	_ = writeFileWith(filepath.Join(s.Dir, bulletIndexPath), 0o644, false, func(out io.Writer) error {
+	_ = durable.WriteFileWith(filepath.Join(s.Dir, bulletIndexPath), 0o644, false, func(out io.Writer) error {
 		sum := crc32.New(castagnoli)
 		bw := bufio.NewWriterSize(io.MultiWriter(out, sum), 1<<16)
 		w := writer{b: make([]byte, 0, 1024)}

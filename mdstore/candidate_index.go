@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+
+	"github.com/curator-dev/curator/internal/durable"
 )
 
 // candidateIndexDir holds the stored candidate index of each category of
@@ -35,14 +37,14 @@ func (s *Store) ReadCandidateIndex(category string) []byte {
 // effort: a cache that cannot be written only costs speed next time.
 func (s *Store) QueueCandidateIndex(category string, data func() []byte) {
 	rel := candidateIndexPath(category)
-	s.queueCache(rel, func() {
+	s.QueueCache(rel, func() {
 		b := data()
 		if b == nil {
 			return
 		}
 		path := filepath.Join(s.Dir, rel)
 		if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
-			_ = writeFile(path, b, 0o644, false)
+			_ = durable.WriteFile(path, b, 0o644, false)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runGit runs git in dir with a fixed author and returns its combined
@@ -101,4 +102,16 @@ func storeWithTwoRecords(t *testing.T, dir string) *Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// save records a changeset as one run of a transaction (no wait for the
+// lock), with the save options the test gives.
+func (s *Store) save(c *Changeset, info CommitInfo, opt SaveOptions) (string, error) {
+	noWait := time.Duration(0)
+	tx, err := s.Begin(TxOptions{LockTimeout: &noWait})
+	if err != nil {
+		return "", err
+	}
+	defer tx.Close()
+	return tx.Save(&Run{Changes: c, Commit: info}, func(o *SaveOptions) { *o = opt })
 }

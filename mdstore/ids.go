@@ -36,6 +36,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/gitcommit"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -365,7 +366,7 @@ func (s *Store) knownIDs(ids []string, invalid []*InvalidFile) ([]string, []*Inv
 // category's folder tree are kept by tree hash in .cache/ref-bullet-ids, so
 // a tree that did not change is not read again.
 func (s *Store) bulletIDsInRefs() ([]string, error) {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return nil, nil //nolint:nilerr // no repository: nothing to add
 	}
@@ -422,7 +423,7 @@ func (s *Store) bulletIDsInRefs() ([]string, error) {
 		}
 	}
 	if cache.dirty {
-		s.queueCache(refIDsPath, func() { cache.save(s) })
+		s.QueueCache(refIDsPath, func() { cache.save(s) })
 	}
 	if !head.head.IsZero() {
 		s.headFolders = head
@@ -486,7 +487,7 @@ func (c *refIDs) save(s *Store) {
 	for h := range c.used {
 		b.WriteString(h.String() + " " + c.lines[h] + "\n")
 	}
-	_ = writeFile(filepath.Join(s.Dir, refIDsPath), []byte(b.String()), 0o644, false)
+	_ = durable.WriteFile(filepath.Join(s.Dir, refIDsPath), []byte(b.String()), 0o644, false)
 }
 
 // pad3 is n with at least three digits, as %03d writes it.

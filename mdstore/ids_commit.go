@@ -28,7 +28,7 @@ func (s *Store) noteCommit(c *Changeset, commit string) {
 	if h == nil || commit == "" {
 		return
 	}
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return
 	}
@@ -98,7 +98,7 @@ func (s *Store) noteCommit(c *Changeset, commit string) {
 		}
 	}
 	if noted {
-		s.queueCache(refIDsPath, func() { h.cache.save(s) })
+		s.QueueCache(refIDsPath, func() { h.cache.save(s) })
 	}
 }
 

@@ -323,7 +323,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	}
 	if up != nil {
 		if q.DeferIndex {
-			s.queueCache(memoryIndexPath, func() { up.save(s) })
+			s.QueueCache(memoryIndexPath, func() { up.save(s) })
 		} else {
 			up.save(s)
 		}

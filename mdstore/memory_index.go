@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/curator-dev/curator/internal/durable"
 )
 
 // The memory index is a cache of (size, mtime) → (type, ingestion_time) for
@@ -243,5 +245,5 @@ func (up *indexUpdate) save(s *Store) {
 			b = append(b, f.files[i].record...)
 		}
 	}
-	_ = writeFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
+	_ = durable.WriteFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/curator-dev/curator/internal/durable"
 )
 
 // mergeLogIDsPath caches the bullet ids each merge-log file names, by the
@@ -45,7 +47,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 		}
 	}
 	if dirty || len(kept) != len(cache) {
-		s.queueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
+		s.QueueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
 	}
 	return ids, bad, nil
 }
@@ -92,5 +94,5 @@ func (s *Store) saveMergeLogIDCache(kept map[string]string) {
 	for _, k := range keys {
 		b.WriteString(k + "\t" + kept[k] + "\n")
 	}
-	_ = writeFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(b.String()), 0o644, false)
+	_ = durable.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(b.String()), 0o644, false)
 }

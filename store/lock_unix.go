@@ -1,6 +1,6 @@
 //go:build unix
 
-package mdstore
+package store
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package mdstore
+package store
 
 import (
 	"fmt"
@@ -30,13 +30,10 @@ func (s *Store) save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 	if c.Empty() && info.MergeParent == "" {
 		return "", nil
 	}
-	if !opt.Merged && info.MergeParent == "" {
-		if err := s.refuseUnreadable(c); err != nil {
+	if s.Hooks.Refuse != nil {
+		if err := s.Hooks.Refuse(c, info, opt.Merged || info.MergeParent != ""); err != nil {
 			return "", err
 		}
-	}
-	if err := s.refuseSecrets(c, info); err != nil {
-		return "", err
 	}
 	stage := opt.Stage
 	if stage == nil {
@@ -86,8 +83,8 @@ func (s *Store) save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 		if err := syncAll(s.Dir); err != nil {
 			return hash, err
 		}
-		if info.MergeParent == "" {
-			s.noteCommit(c, hash)
+		if info.MergeParent == "" && s.Hooks.Committed != nil {
+			s.Hooks.Committed(c, hash)
 		}
 	}
 	stage("committed")

@@ -1,4 +1,4 @@
-package mdstore
+package store
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func linkedWorktree(t *testing.T) (s *Store, mainDir, wtDir string) {
 	needGit(t)
 	root := t.TempDir()
 	mainDir = filepath.Join(root, "main")
-	ms, _, err := Init(mainDir)
+	ms, _, err := Init(mainDir, testConfig)
 	if err != nil {
 		t.Fatal(err)
 	}

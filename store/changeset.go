@@ -1,4 +1,4 @@
-package mdstore
+package store
 
 import (
 	"errors"
@@ -96,7 +96,7 @@ func (s *Store) apply(c *Changeset) error {
 		top := s.Dir
 		if ch.Root {
 			if root == "" {
-				r, err := s.openRepo()
+				r, err := s.OpenRepo()
 				if err != nil {
 					return err
 				}

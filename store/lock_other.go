@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package mdstore
+package store
 
 import "os"
 

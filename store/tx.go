@@ -1,4 +1,4 @@
-package mdstore
+package store
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 // TxOptions are how a transaction takes the store and records its runs.
 type TxOptions struct {
 	// LockTimeout is how long Begin waits for another run's lock; nil
-	// means the configured lock_timeout (10s by default), 0 no wait.
+	// means the store's LockWait (config.yaml's lock_timeout), 0 no wait.
 	LockTimeout *time.Duration
 	// NoCommit changes the files and makes no commit.
 	NoCommit bool
@@ -28,7 +28,7 @@ type Tx struct {
 // Begin takes the store's lock, waiting as opt says, and recovers the
 // journal of a run that crashed.
 func (s *Store) Begin(opt TxOptions) (*Tx, error) {
-	timeout := s.LockTimeout()
+	timeout := s.LockWait
 	if opt.LockTimeout != nil {
 		timeout = *opt.LockTimeout
 	}

@@ -1,4 +1,4 @@
-package mdstore
+package store
 
 import (
 	"errors"
@@ -66,7 +66,8 @@ func (c CommitInfo) Message() string {
 // (git-ignored; see gitcommit.Options.ObjectCache).
 const objectCachePath = ".cache/objects"
 
-func (s *Store) openRepo() (*gitcommit.Repo, error) { return gitcommit.Open(s.Dir) }
+// OpenRepo opens the git repository holding the store.
+func (s *Store) OpenRepo() (*gitcommit.Repo, error) { return gitcommit.Open(s.Dir) }
 
 // gitLockRecord is where a run records the git locks it takes, before
 // taking them, so that the next run (holding the store's lock, so no run
@@ -80,12 +81,12 @@ func (s *Store) commitOptions(at time.Time) gitcommit.Options {
 		at = s.Now()
 	}
 	return gitcommit.Options{
-		Author:      gitcommit.Signature{Name: s.Config.Author.Name, Email: s.Config.Author.Email},
+		Author:      s.Author,
 		When:        at,
-		LockTimeout: s.LockTimeout(),
+		LockTimeout: s.LockWait,
 		ObjectCache: filepath.Join(s.Dir, objectCachePath),
 		LockRecord:  s.gitLockRecord(),
-		SaveCache:   func(write func()) { s.queueCache(objectCachePath, write) },
+		SaveCache:   func(write func()) { s.QueueCache(objectCachePath, write) },
 	}
 }
 
@@ -103,7 +104,7 @@ func gitChanges(c *Changeset) []gitcommit.Change {
 // gitcommit.Commit for the order and the locks. An error before apply
 // satisfies nothingChanged.
 func (s *Store) commit(c *Changeset, info CommitInfo, apply func() error) (string, error) {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return "", &unchangedError{err}
 	}
@@ -131,7 +132,7 @@ func nothingChanged(err error) bool {
 // refreshIndex sets the index entries of a changeset's paths to the files'
 // current content, for a run whose commit exists already.
 func (s *Store) refreshIndex(c *Changeset) error {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return err
 	}
@@ -142,7 +143,7 @@ func (s *Store) refreshIndex(c *Changeset) error {
 // back over the commits made since the run started (a user may have
 // committed on top of it before the run was recovered).
 func (s *Store) runRecorded(info CommitInfo) (bool, error) {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return false, err
 	}
@@ -157,7 +158,7 @@ func (s *Store) runRecorded(info CommitInfo) (bool, error) {
 // branch, no merge in progress, git settings curator can commit under), so
 // a run can refuse before it changes anything.
 func (s *Store) CheckCommit() error {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func (s *Store) CheckCommit() error {
 // store's path in it (slashes, with a trailing slash; "" when the store is
 // the root).
 func (s *Store) RepoPlace() (root, prefix string, err error) {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return "", "", err
 	}
@@ -179,7 +180,7 @@ func (s *Store) RepoPlace() (root, prefix string, err error) {
 // they are now (removing the entries of deleted files and any conflict
 // stages of those paths), as `git add` does.
 func (s *Store) Stage(c *Changeset) error {
-	r, err := s.openRepo()
+	r, err := s.OpenRepo()
 	if err != nil {
 		return err
 	}
