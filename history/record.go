@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // ErrNoRecord is returned by RecordLog when no commit on the walk touched a
@@ -255,7 +256,7 @@ func blob(t *object.Tree, name string) ([]byte, error) {
 
 // recordID is the id of a memory or bullet file (store-relative path).
 func recordID(rel string) (string, bool) {
-	if !strings.HasPrefix(rel, "memory/") && !isBulletPath(rel) {
+	if k := layout.Of(rel).Folder.Kind; k != layout.Memory && k != layout.Bullet {
 		return "", false
 	}
 	base := path.Base(rel)
@@ -268,7 +269,7 @@ func recordID(rel string) (string, bool) {
 }
 
 func isBulletPath(rel string) bool {
-	return strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")
+	return layout.Of(rel).Folder.Kind == layout.Bullet
 }
 
 // chain is id with, for a bullet, every version linked to it either way.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // Validations are the validation states of a bullet (SPEC §2.2).
@@ -134,7 +135,7 @@ func (b *Bullet) check() error {
 	if !oneOf(b.Validation, Validations) {
 		return bad("validation", "%q is not none, required, approved or rejected", b.Validation)
 	}
-	b.IsActive = strings.HasPrefix(b.Path, "context/bullets/")
+	b.IsActive = layout.ActiveBullet(b.Path)
 	return nil
 }
 

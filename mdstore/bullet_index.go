@@ -18,6 +18,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // The bullet index is a cache of every bullet file's frontmatter and of the
@@ -638,7 +639,7 @@ func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary
 	// The words are decoded when asked (Terms); the file's checksum
 	// stands for them until then.
 	sum.terms, sum.nwords = r.bytes(), uint32(len(up.words))
-	sum.IsActive = strings.HasPrefix(rel, "context/bullets/")
+	sum.IsActive = layout.ActiveBullet(rel)
 	if r.bad {
 		return nil, false
 	}
@@ -776,7 +777,7 @@ func (up *bulletIndex) save(s *Store) {
 	changed := map[string]bool{}  // folders the run wrote to
 	newWords := map[string]bool{} // folders whose files or words the run changed
 	for _, rel := range s.WrittenPaths() {
-		if !strings.HasSuffix(rel, ".md") || !(strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")) {
+		if layout.KindOf(rel) != layout.Bullet {
 			continue
 		}
 		up.dirty = true

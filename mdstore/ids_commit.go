@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/curator-dev/curator/mdstore/layout"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -41,7 +42,7 @@ func (s *Store) noteCommit(c *Changeset, commit string) {
 	note := func(rel string, removed bool) bool {
 		dir, name, ok := categoryFile(rel)
 		if !ok {
-			return !strings.HasPrefix(rel, "context/bullets/") && !strings.HasPrefix(rel, "context/archive/")
+			return layout.Of(rel).Folder.Kind != layout.Bullet
 		}
 		ch := changed[dir]
 		if ch == nil {
@@ -106,16 +107,9 @@ func (s *Store) noteCommit(c *Changeset, commit string) {
 // category folder and bullet name; false for any other path (or a file
 // deeper in a category folder).
 func categoryFile(rel string) (dir, name string, ok bool) {
-	var rest string
-	for _, root := range []string{"context/bullets/", "context/archive/"} {
-		if r, found := strings.CutPrefix(rel, root); found {
-			rest = r
-			dir = root
-		}
-	}
-	cat, file, found := strings.Cut(rest, "/")
-	if !found || cat == "" || strings.Contains(file, "/") || !strings.HasSuffix(file, ".md") {
+	p := layout.Of(rel)
+	if !p.Exact() || layout.KindOf(rel) != layout.Bullet {
 		return "", "", false
 	}
-	return dir + cat, strings.TrimSuffix(file, ".md"), true
+	return p.Dir(), strings.TrimSuffix(p.Rest, ".md"), true
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // Memory types, statuses and maturities (SPEC §2.1).
@@ -108,15 +109,7 @@ func MemoryPath(status, typ, id string) string {
 }
 
 // statusOfPath derives the status from the folder.
-func statusOfPath(p string) string {
-	switch {
-	case strings.HasPrefix(p, "memory/confirmed/"):
-		return "confirmed"
-	case strings.HasPrefix(p, "memory/trash/"):
-		return "trash"
-	}
-	return "inbox"
-}
+func statusOfPath(p string) string { return layout.MemoryStatus(p) }
 
 // ReadMemory reads and checks one memory file (store-relative path).
 func (s *Store) ReadMemory(rel string) (*Memory, error) {
