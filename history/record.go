@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/mdstore/layout"
 )
@@ -203,7 +204,7 @@ func (w *walk) commit(parent, c *object.Commit) error {
 	for _, id := range order {
 		s := byID[id]
 		// links are only read from new versions: merges make them
-		if _, _, v, ok := mdstore.ParseBulletID(id); s.old == nil && s.new != nil && ok && v > 1 && isBulletPath(s.new.path) {
+		if _, _, v, ok := bulletid.Parse(id); s.old == nil && s.new != nil && ok && v > 1 && isBulletPath(s.new.path) {
 			if b := parseBullet(s.new); b != nil {
 				siblings[id] = b
 				if links := append(append([]string(nil), b.MergedFrom...), b.ParentBulletID); len(links) > 0 {

@@ -32,9 +32,6 @@ type Store struct {
 	// WriteCaches: the bullet index checks that it holds them as they are.
 	bulletsRead   map[string]bool
 	bulletsReadMu sync.Mutex
-	// headFolders: HEAD's category trees as the listing of the branches'
-	// bullet names saw them, for the run's commit (noteCommit).
-	headFolders *headFolders
 }
 
 // Find walks up from start to the nearest folder holding .curator and
@@ -56,7 +53,7 @@ func Open(dir string) (*Store, error) {
 	s := &Store{Store: core, Config: cfg}
 	core.Author = gitcommit.Signature{Name: cfg.Author.Name, Email: cfg.Author.Email}
 	core.LockWait = s.LockTimeout()
-	core.Hooks = store.Hooks{Refuse: s.refuse, Committed: s.noteCommit, CachesWritten: s.forgetBulletsRead}
+	core.Hooks = store.Hooks{Refuse: s.refuse, CachesWritten: s.forgetBulletsRead}
 	return s, nil
 }
 

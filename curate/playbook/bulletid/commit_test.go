@@ -1,4 +1,4 @@
-package mdstore
+package bulletid
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // A run that lists the branches' bullet names and then commits gives the
@@ -41,26 +43,26 @@ func TestCommitNotesItsTreesNames(t *testing.T) {
 		slices.Sort(names)
 		return hash, names
 	}
-	for round, change := range []func(cs *Changeset){
-		func(cs *Changeset) { // a bullet added, one archived (moved), one removed
-			cs.Write(BulletPath(true, "strategy", "STRAT-004"), []byte("---\nid: STRAT-004\ncategory: strategy\n---\nNew.\n"))
-			cs.Move(BulletPath(true, "strategy", "STRAT-002"), BulletPath(false, "strategy", "STRAT-002"), []byte("---\nid: STRAT-002\ncategory: strategy\n---\nOld.\n"))
-			cs.Delete(BulletPath(true, "strategy", "STRAT-003"))
+	for round, change := range []func(cs *mdstore.Changeset){
+		func(cs *mdstore.Changeset) { // a bullet added, one archived (moved), one removed
+			cs.Write(mdstore.BulletPath(true, "strategy", "STRAT-004"), []byte("---\nid: STRAT-004\ncategory: strategy\n---\nNew.\n"))
+			cs.Move(mdstore.BulletPath(true, "strategy", "STRAT-002"), mdstore.BulletPath(false, "strategy", "STRAT-002"), []byte("---\nid: STRAT-002\ncategory: strategy\n---\nOld.\n"))
+			cs.Delete(mdstore.BulletPath(true, "strategy", "STRAT-003"))
 		},
-		func(cs *Changeset) { // a new category
-			cs.Write(BulletPath(true, "verification", "VERIF-001"), []byte("---\nid: VERIF-001\ncategory: verification\n---\nCheck.\n"))
+		func(cs *mdstore.Changeset) { // a new category
+			cs.Write(mdstore.BulletPath(true, "verification", "VERIF-001"), []byte("---\nid: VERIF-001\ncategory: verification\n---\nCheck.\n"))
 		},
 	} {
 		list, err := s.ListBullets(true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.KnownBulletIDs(list); err != nil { // lists the branches' names
+		if _, _, err := Known(s, list); err != nil { // lists the branches' names
 			t.Fatal(err)
 		}
-		cs := &Changeset{}
+		cs := &mdstore.Changeset{}
 		change(cs)
-		if _, err := s.save(cs, info("run"), SaveOptions{}); err != nil {
+		if _, err := save(s, cs, info("run")); err != nil {
 			t.Fatal(err)
 		}
 		cache := cacheOf()

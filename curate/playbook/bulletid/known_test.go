@@ -1,4 +1,4 @@
-package mdstore
+package bulletid
 
 import (
 	"fmt"
@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // writeBullet writes a minimal bullet file into the store's work tree.
-func writeBullet(t *testing.T, s *Store, active bool, category, id string) {
+func writeBullet(t *testing.T, s *mdstore.Store, active bool, category, id string) {
 	t.Helper()
-	rel := BulletPath(active, category, id)
+	rel := mdstore.BulletPath(active, category, id)
 	p := s.Path(rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -28,20 +30,20 @@ func commitAll(t *testing.T, dir, msg string) {
 	gitCmd(t, dir, "commit", "-qm", msg)
 }
 
-func nextIDs(t *testing.T, s *Store) *IDAllocator {
+func nextIDs(t *testing.T, s *mdstore.Store) *Allocator {
 	t.Helper()
 	list, err := s.ListBullets(true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	known, bad, err := s.KnownBulletIDs(list)
+	known, bad, err := Known(s, list)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(bad) != 0 || len(list.Invalid) != 0 {
 		t.Fatalf("unreadable files: %v %v", bad, list.Invalid)
 	}
-	return NewIDAllocator(nil, known...)
+	return NewAllocator(nil, known...)
 }
 
 // An id used only on another branch (local or remote-tracking, active or
@@ -81,15 +83,15 @@ func TestNextIDAboveEveryBranch(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(s.Path(logRel)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(s.Path(logRel), EncodeMergeLog([]MergeLogLine{{RunID: "run-old", MergeType: "new_bullet", BulletID: "VERIF-012"}}), 0o644); err != nil {
+	if err := os.WriteFile(s.Path(logRel), mdstore.EncodeMergeLog([]mdstore.MergeLogLine{{RunID: "run-old", MergeType: "new_bullet", BulletID: "VERIF-012"}}), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	merged := s.Path(BulletPath(true, "anti-pattern", "ANTI-003-v2"))
+	merged := s.Path(mdstore.BulletPath(true, "anti-pattern", "ANTI-003-v2"))
 	os.MkdirAll(filepath.Dir(merged), 0o755)
 	os.WriteFile(merged, []byte("---\nid: ANTI-003-v2\ncategory: anti-pattern\nversion: 2\nparent_bullet_id: ANTI-003\nmerged_from: [ANTI-003, ANTI-009]\n---\nMerged.\n"), 0o644)
 
-	for _, rel := range []string{BulletPath(true, "strategy", "STRAT-050"), BulletPath(false, "pattern", "PATTERN-030"),
-		BulletPath(true, "api", "API-040"), BulletPath(true, "troubleshooting", "TRBL-020-v3")} {
+	for _, rel := range []string{mdstore.BulletPath(true, "strategy", "STRAT-050"), mdstore.BulletPath(false, "pattern", "PATTERN-030"),
+		mdstore.BulletPath(true, "api", "API-040"), mdstore.BulletPath(true, "troubleshooting", "TRBL-020-v3")} {
 		if _, err := os.Stat(s.Path(rel)); err == nil {
 			t.Fatalf("%s should not be in main's work tree", rel)
 		}
@@ -125,7 +127,7 @@ func TestNextIDAboveEveryBranch(t *testing.T) {
 // A store outside any git repository allocates from its files and log.
 func TestNextIDWithoutGit(t *testing.T) {
 	dir := t.TempDir()
-	s, _, err := Init(dir)
+	s, _, err := mdstore.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,7 @@ func TestSplitBulletIDMatchesRegexp(t *testing.T) {
 		"A-01-v002", "API-1234567", "a-b-c-9", "STRAT-001-v", "v-1", "A-1v2", "A--v2", "A-1--v2", "", "-", "--1", "A-\n1", "MISC-12-v10"}
 	for _, id := range ids {
 		want := idRE.FindStringSubmatch(id)
-		m, ok := splitBulletID(id)
+		m, ok := split(id)
 		var got []string
 		if ok {
 			got = m[:]
@@ -160,7 +162,7 @@ func TestSplitBulletIDMatchesRegexp(t *testing.T) {
 
 // The allocator looks at the ids of one number only when asked about it;
 // the answers equal those of an allocator that recorded every id at once.
-func TestIDAllocatorLooksAtOneNumberAsAtAll(t *testing.T) {
+func TestAllocatorLooksAtOneNumberAsAtAll(t *testing.T) {
 	var seen []string
 	for i := 1; i <= 300; i++ {
 		switch i % 5 {
@@ -175,8 +177,8 @@ func TestIDAllocatorLooksAtOneNumberAsAtAll(t *testing.T) {
 		}
 	}
 	seen = append(seen, "not-an-id", "STRAT-7-v5")
-	lazy := NewIDAllocator(nil, seen...)
-	all := NewIDAllocator(nil, seen...)
+	lazy := NewAllocator(nil, seen...)
+	all := NewAllocator(nil, seen...)
 	for i := range lookAllAfter + 1 {
 		all.Used(fmt.Sprintf("MISC-%03d", 900+i))
 	}

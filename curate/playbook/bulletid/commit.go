@@ -1,9 +1,10 @@
-package mdstore
+package bulletid
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/mdstore/layout"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -23,10 +24,8 @@ type headFolders struct {
 // noteCommit gives the cache of branch names the category trees of the
 // commit a run just made on top of the HEAD it listed (nothing for a merge,
 // or when HEAD had moved in between).
-func (s *Store) noteCommit(c *Changeset, commit string) {
-	h := s.headFolders
-	s.headFolders = nil
-	if h == nil || commit == "" {
+func noteCommit(s *mdstore.Store, h *headFolders, c *mdstore.Changeset, commit string) {
+	if commit == "" {
 		return
 	}
 	r, err := s.OpenRepo()
