@@ -277,7 +277,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			folders[dir] = st
 		}
 		if errs[k] != nil {
-			res.Invalid = append(res.Invalid, invalid(f.rel, errs[k]))
+			res.Invalid = append(res.Invalid, InvalidFileOf(f.rel, errs[k]))
 			delete(folders, dir) // listed again next time, to report it again
 			continue
 		}
@@ -413,7 +413,7 @@ func namesMatch(dir string, entries []string) bool {
 	}
 	n := 0
 	for _, name := range names {
-		if isRecordName(name) {
+		if IsRecordName(name) {
 			n++
 		}
 	}
@@ -426,7 +426,7 @@ func namesMatch(dir string, entries []string) bool {
 		held[rel[strings.LastIndexByte(rel, '/')+1:]] = true
 	}
 	for _, name := range names {
-		if isRecordName(name) && !held[name] {
+		if IsRecordName(name) && !held[name] {
 			return false
 		}
 	}

@@ -64,7 +64,7 @@ func scanFolder(dir string) ([]fileStat, error) {
 			for b := range batches {
 				files := make([]fileStat, 0, len(b.names))
 				for _, n := range b.names {
-					if isRecordName(n) {
+					if IsRecordName(n) {
 						fs := fileStat{name: n}
 						statAt(fd, dir, &fs)
 						files = append(files, fs)

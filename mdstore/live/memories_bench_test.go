@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"fmt"
@@ -11,14 +11,15 @@ import (
 
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // benchStore writes a store of n memory files, spread as a curated store
 // is (59 % inbox, 17.5 % confirmed/fact, 7.5 % confirmed/concept, 16 %
 // trash), one ingested every 36 seconds: 100 an hour.
-func benchStore(b *testing.B, n int) (*Store, time.Time) {
+func benchStore(b *testing.B, n int) (*mdstore.Store, time.Time) {
 	b.Helper()
-	s, _, err := Init(b.TempDir())
+	s, _, err := mdstore.Init(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 		for range b.N {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			l, err := s.OpenLiveMemories()
+			l, err := Open(s)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MB")
 	})
 
-	l, err := s.OpenLiveMemories()
+	l, err := Open(s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -96,15 +97,15 @@ func BenchmarkLiveList100k(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := l.List(MemoryQuery{Limit: 100, Secrets: p}); err != nil {
+			if _, err := l.List(mdstore.MemoryQuery{Limit: 100, Secrets: p}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	if _, err := l.List(MemoryQuery{Limit: 1, Secrets: s.Secrets()}); err != nil {
+	if _, err := l.List(mdstore.MemoryQuery{Limit: 1, Secrets: s.Secrets()}); err != nil {
 		b.Fatal(err)
 	}
-	timed := func(b *testing.B, before func(r *rand.Rand), query func(r *rand.Rand) MemoryQuery) {
+	timed := func(b *testing.B, before func(r *rand.Rand), query func(r *rand.Rand) mdstore.MemoryQuery) {
 		r := rand.New(rand.NewSource(1))
 		times := make([]time.Duration, 0, b.N)
 		total := 0
@@ -129,20 +130,20 @@ func BenchmarkLiveList100k(b *testing.B) {
 		b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
 		b.ReportMetric(float64(total)/float64(b.N), "entries/op")
 	}
-	window := func(r *rand.Rand) MemoryQuery {
+	window := func(r *rand.Rand) mdstore.MemoryQuery {
 		from, to := hour(r)
-		return MemoryQuery{From: from, To: to, Limit: 100, Secrets: s.Secrets()}
+		return mdstore.MemoryQuery{From: from, To: to, Limit: 100, Secrets: s.Secrets()}
 	}
 	b.Run("window", func(b *testing.B) { timed(b, nil, window) })
 	b.Run("inbox-window", func(b *testing.B) {
-		timed(b, nil, func(r *rand.Rand) MemoryQuery {
+		timed(b, nil, func(r *rand.Rand) mdstore.MemoryQuery {
 			from, _ := hour(r)
-			return MemoryQuery{Status: "inbox", From: from, To: from.Add(3 * time.Hour), Limit: 100}
+			return mdstore.MemoryQuery{Status: "inbox", From: from, To: from.Add(3 * time.Hour), Limit: 100}
 		})
 	})
 	b.Run("inbox-page", func(b *testing.B) {
-		timed(b, nil, func(r *rand.Rand) MemoryQuery {
-			return MemoryQuery{Status: "inbox", Offset: r.Intn(55000), Limit: 100}
+		timed(b, nil, func(r *rand.Rand) mdstore.MemoryQuery {
+			return mdstore.MemoryQuery{Status: "inbox", Offset: r.Intn(55000), Limit: 100}
 		})
 	})
 	// Another process edits one file before each listing: List reads it
@@ -151,7 +152,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 		timed(b, func(r *rand.Rand) {
 			i := r.Intn(n)
 			dir := ""
-			for _, d := range memoryFolders("", "") {
+			for _, d := range mdstore.MemoryFolders("", "") {
 				if _, err := os.Stat(s.Path(fmt.Sprintf("%s/m-%06d.md", d, i))); err == nil {
 					dir = d
 				}
@@ -165,7 +166,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 	})
 	// What the same window costs with ListMemories, its index written by
 	// a first call.
-	if _, err := s.ListMemories(MemoryQuery{From: t0, To: t0.Add(time.Hour), Light: true}); err != nil {
+	if _, err := s.ListMemories(mdstore.MemoryQuery{From: t0, To: t0.Add(time.Hour), Light: true}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("ListMemories-window", func(b *testing.B) {

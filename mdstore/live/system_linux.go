@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"os"

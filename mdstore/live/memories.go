@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"errors"
@@ -10,9 +10,10 @@ import (
 
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore"
 )
 
-// LiveMemories keeps every memory record's fields (no bodies) in memory and follows changes on disk.
+// Memories keeps every memory record's fields (no bodies) in memory and follows changes on disk.
 //
 // It is for a long-running process that lists memories many times (the MCP
 // server's list_entries): List answers what ListMemories would answer for
@@ -22,12 +23,12 @@ import (
 // confirmed/<type> and trash, a folder made or removed — is in its answer.
 //
 // How: the memory folders are followed by file notifications (see
-// memory_live_follow.go), which mark the files they name as dirty. List
+// follow.go), which mark the files they name as dirty. List
 // first passes a barrier that makes sure every event of a change made
 // before the call has been marked, then reads again only the marked files
 // (and any folder made, removed or renamed, in full), then answers from
 // lists kept sorted by (ingestion_time, id) for every status and type (see
-// memory_live_order.go): a window is two binary searches and its page a
+// order.go): a window is two binary searches and its page a
 // slice, whatever the size of the store. A file is read with ReadMemory, so
 // an invalid one is reported with the same path, line and message as
 // ListMemories reports it.
@@ -61,8 +62,8 @@ import (
 //
 // Bodies are never held: 100,000 records cost about what ListMemories with
 // Light returns for them. The records List returns are copies.
-type LiveMemories struct {
-	s *Store
+type Memories struct {
+	s *mdstore.Store
 
 	run      sync.Mutex // one List or Close at a time; guards what follows
 	closed   bool
@@ -78,14 +79,14 @@ type LiveMemories struct {
 	count    int // entries
 }
 
-// OpenLiveMemories starts following the store's memory folders and reads
-// every record once (on Linux; see LiveMemories for the other systems):
+// Open starts following the store's memory folders and reads
+// every record once (on Linux; see Memories for the other systems):
 // at 100,000 records about 4 s on two cores, so a server may open it in
 // the background and list with ListMemories until it is open. An error
 // reading a folder is kept for the first List, which reports it as
 // ListMemories would.
-func (s *Store) OpenLiveMemories() (*LiveMemories, error) {
-	l := &LiveMemories{s: s}
+func Open(s *mdstore.Store) (*Memories, error) {
+	l := &Memories{s: s}
 	if !liveOrdered {
 		l.fallback = "file notifications on this system do not keep the order of changes"
 		return l, nil
@@ -108,7 +109,7 @@ func (s *Store) OpenLiveMemories() (*LiveMemories, error) {
 
 // Fallback says why List reads the files as ListMemories does, or "" when
 // it answers from the records it holds.
-func (l *LiveMemories) Fallback() string {
+func (l *Memories) Fallback() string {
 	l.run.Lock()
 	defer l.run.Unlock()
 	return l.fallback
@@ -119,7 +120,7 @@ func (l *LiveMemories) Fallback() string {
 // Progress, when set, is told how many of the files List reads again are
 // read. DeferIndex has no effect: List writes no index. A policy in
 // Secrets other than the last one given makes List read every file again.
-func (l *LiveMemories) List(q MemoryQuery) (*MemoryList, error) {
+func (l *Memories) List(q mdstore.MemoryQuery) (*mdstore.MemoryList, error) {
 	l.run.Lock()
 	defer l.run.Unlock()
 	if l.closed {
@@ -140,7 +141,7 @@ func (l *LiveMemories) List(q MemoryQuery) (*MemoryList, error) {
 }
 
 // Close stops following the store.
-func (l *LiveMemories) Close() error {
+func (l *Memories) Close() error {
 	l.run.Lock()
 	defer l.run.Unlock()
 	if l.closed {
@@ -157,7 +158,7 @@ func (l *LiveMemories) Close() error {
 }
 
 // reset forgets every record.
-func (l *LiveMemories) reset() {
+func (l *Memories) reset() {
 	l.entries = make([]map[string]*liveEntry, len(liveLeaves))
 	for i := range l.entries {
 		l.entries[i] = make(map[string]*liveEntry)
@@ -170,7 +171,7 @@ func (l *LiveMemories) reset() {
 }
 
 // stopFollowing switches to ListMemories for good.
-func (l *LiveMemories) stopFollowing(why string) {
+func (l *Memories) stopFollowing(why string) {
 	l.f.close()
 	l.f = nil
 	l.fallback = why
@@ -179,7 +180,7 @@ func (l *LiveMemories) stopFollowing(why string) {
 
 // refresh reads again what the events marked since the last listing (all
 // the files when events were lost, or for another secrets policy).
-func (l *LiveMemories) refresh(pol *secrets.Policy, progress func(done, total int)) error {
+func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) error {
 	marks := l.f.take()
 	if pol != nil && pol != l.pol {
 		l.pol = pol
@@ -249,7 +250,7 @@ func (l *LiveMemories) refresh(pol *secrets.Policy, progress func(done, total in
 
 // failed keeps the marks for the next listing and returns err; a folder
 // that cannot be watched switches the listing to ListMemories.
-func (l *LiveMemories) failed(marks liveMarks, err error) error {
+func (l *Memories) failed(marks liveMarks, err error) error {
 	var u *errUnfollowable
 	if errors.As(err, &u) {
 		l.stopFollowing(u.why)
@@ -260,7 +261,7 @@ func (l *LiveMemories) failed(marks liveMarks, err error) error {
 }
 
 // readEntry reads one file as ListMemories does; nil when it is gone.
-func (l *LiveMemories) readEntry(rel string) *liveEntry {
+func (l *Memories) readEntry(rel string) *liveEntry {
 	slash := strings.LastIndexByte(rel, '/')
 	leaf, _ := leafIndex(rel[:slash])
 	e := &liveEntry{leaf: leaf, name: rel[slash+1:], rel: rel}
@@ -279,12 +280,12 @@ func (l *LiveMemories) readEntry(rel string) *liveEntry {
 				return nil // removed while read
 			}
 		}
-		e.bad = invalid(rel, err)
+		e.bad = mdstore.InvalidFileOf(rel, err)
 		return e
 	}
 	if l.pol != nil {
 		if found := l.pol.Find(string(m.Doc.Bytes())); len(found) > 0 {
-			e.secret = secretInFile(rel, found[0])
+			e.secret = mdstore.SecretInFile(rel, found[0])
 		}
 	}
 	m.Doc, m.ImportanceFactors = nil, nil
@@ -293,7 +294,7 @@ func (l *LiveMemories) readEntry(rel string) *liveEntry {
 }
 
 // apply puts what was read in place of what was held.
-func (l *LiveMemories) apply(rels []string, read []*liveEntry) {
+func (l *Memories) apply(rels []string, read []*liveEntry) {
 	changes := make([]liveChange, 0, len(rels))
 	for i, rel := range rels {
 		slash := strings.LastIndexByte(rel, '/')
@@ -342,8 +343,8 @@ func (l *LiveMemories) apply(rels []string, read []*liveEntry) {
 }
 
 // answer is the listing of q from the records held.
-func (l *LiveMemories) answer(q MemoryQuery) *MemoryList {
-	res := &MemoryList{}
+func (l *Memories) answer(q mdstore.MemoryQuery) *mdstore.MemoryList {
+	res := &mdstore.MemoryList{}
 	if st, ty := statusIndex(q.Status), typeIndex(q.Type); st >= 0 && ty >= 0 {
 		p := 0
 		if q.Secrets != nil {
@@ -358,7 +359,7 @@ func (l *LiveMemories) answer(q MemoryQuery) *MemoryList {
 			win = win[:q.Limit]
 		}
 		if len(win) > 0 {
-			res.Memories = make([]*Memory, len(win))
+			res.Memories = make([]*mdstore.Memory, len(win))
 			for i, e := range win {
 				res.Memories[i] = liveCopy(e.m)
 			}
@@ -371,7 +372,7 @@ func (l *LiveMemories) answer(q MemoryQuery) *MemoryList {
 // invalidOf lists the files of q's folders that ListMemories reports as
 // invalid, in its order: the folders' order for a listing of everything,
 // the paths' order for a filtered one (which ListMemories reads sorted).
-func (l *LiveMemories) invalidOf(q MemoryQuery) []*InvalidFile {
+func (l *Memories) invalidOf(q mdstore.MemoryQuery) []*mdstore.InvalidFile {
 	if len(l.invalid) == 0 {
 		return nil
 	}
@@ -389,7 +390,7 @@ func (l *LiveMemories) invalidOf(q MemoryQuery) []*InvalidFile {
 		order = l.byPath
 	}
 	folders := foldersMask(q.Status, q.Type)
-	var out []*InvalidFile
+	var out []*mdstore.InvalidFile
 	for _, e := range order {
 		if folders&(1<<e.leaf) == 0 {
 			continue

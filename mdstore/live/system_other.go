@@ -1,6 +1,6 @@
 //go:build !linux
 
-package mdstore
+package live
 
 import "os"
 

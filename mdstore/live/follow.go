@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/curator-dev/curator/mdstore"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -160,7 +161,7 @@ func (f *liveFollower) note(name string, created bool) {
 	if i < 0 {
 		return
 	}
-	if leaf, ok := f.leafOf[name[:i]]; ok && isRecordName(name[i+1:]) {
+	if leaf, ok := f.leafOf[name[:i]]; ok && mdstore.IsRecordName(name[i+1:]) {
 		f.marks.dirty[liveLeaves[leaf].rel+"/"+name[i+1:]] = struct{}{}
 	}
 }
@@ -315,7 +316,7 @@ func (f *liveFollower) scanLeaf(leaf int) ([]string, error) {
 	// Listed after the watch is in place: a file made after the listing is
 	// in the events. A folder made between the failed watch and the listing
 	// is marked by its parent's event and scanned again.
-	return recordNames(abs)
+	return mdstore.RecordNames(abs)
 }
 
 // close ends the watcher and its goroutine and removes the barrier.

@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"errors"
@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // liveT0 is the hour the test records are ingested in.
@@ -29,7 +30,7 @@ func liveMem(id, typ string, minute int, brief string) string {
 		id, typ, brief, liveT0.Add(time.Duration(minute)*time.Minute).Format(time.RFC3339), id)
 }
 
-func putFile(t testing.TB, s *Store, rel, text string) {
+func putFile(t testing.TB, s *mdstore.Store, rel, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(s.Path(rel)), 0o755); err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func putFile(t testing.TB, s *Store, rel, text string) {
 	}
 }
 
-func moveFile(t testing.TB, s *Store, from, to string) {
+func moveFile(t testing.TB, s *mdstore.Store, from, to string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(s.Path(to)), 0o755); err != nil {
 		t.Fatal(err)
@@ -50,9 +51,9 @@ func moveFile(t testing.TB, s *Store, from, to string) {
 }
 
 // liveQueries are the listings every check compares.
-func liveQueries(s *Store) []MemoryQuery {
+func liveQueries(s *mdstore.Store) []mdstore.MemoryQuery {
 	from, to := liveT0.Add(10*time.Minute), liveT0.Add(40*time.Minute)
-	return []MemoryQuery{
+	return []mdstore.MemoryQuery{
 		{},
 		{Status: "inbox"},
 		{Status: "confirmed"},
@@ -77,7 +78,7 @@ func liveQueries(s *Store) []MemoryQuery {
 // index is removed first, because it trusts a file whose size and mtime
 // are unchanged, and an edit of the same size within one tick of the
 // clock keeps both.
-func wantList(t testing.TB, s *Store, q MemoryQuery) *MemoryList {
+func wantList(t testing.TB, s *mdstore.Store, q mdstore.MemoryQuery) *mdstore.MemoryList {
 	t.Helper()
 	if err := os.Remove(s.Path(memoryIndexPath)); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func wantList(t testing.TB, s *Store, q MemoryQuery) *MemoryList {
 }
 
 // sameList reports how got differs from want ("" when it does not).
-func sameList(got, want *MemoryList) string {
+func sameList(got, want *mdstore.MemoryList) string {
 	if got.Total != want.Total {
 		return fmt.Sprintf("total %d, want %d", got.Total, want.Total)
 	}
@@ -114,7 +115,7 @@ func sameList(got, want *MemoryList) string {
 	return ""
 }
 
-func listed(l *MemoryList) string {
+func listed(l *mdstore.MemoryList) string {
 	var b strings.Builder
 	for _, m := range l.Memories {
 		b.WriteString(m.Path + " ")
@@ -123,7 +124,7 @@ func listed(l *MemoryList) string {
 }
 
 // checkLive compares every listing of l with ListMemories'.
-func checkLive(t testing.TB, l *LiveMemories, s *Store, step string) {
+func checkLive(t testing.TB, l *Memories, s *mdstore.Store, step string) {
 	t.Helper()
 	for _, q := range liveQueries(s) {
 		got, err := l.List(q)
@@ -137,7 +138,7 @@ func checkLive(t testing.TB, l *LiveMemories, s *Store, step string) {
 }
 
 // describe names the fields of a query that are set.
-func describe(q MemoryQuery) string {
+func describe(q mdstore.MemoryQuery) string {
 	var parts []string
 	add := func(set bool, format string, a ...any) {
 		if set {
@@ -154,9 +155,9 @@ func describe(q MemoryQuery) string {
 	return strings.Join(parts, ", ")
 }
 
-func openLive(t testing.TB, s *Store) *LiveMemories {
+func openLive(t testing.TB, s *mdstore.Store) *Memories {
 	t.Helper()
-	l, err := s.OpenLiveMemories()
+	l, err := Open(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func openLive(t testing.TB, s *Store) *LiveMemories {
 }
 
 // needFollowing skips where the listing does not follow the files.
-func needFollowing(t *testing.T, l *LiveMemories) {
+func needFollowing(t *testing.T, l *Memories) {
 	t.Helper()
 	if why := l.Fallback(); why != "" {
 		t.Skip("the live listing is ListMemories here: " + why)
@@ -236,7 +237,7 @@ func TestLiveMemoriesFollowsEachKindOfChange(t *testing.T) {
 			os.Symlink("../../elsewhere/l.md", s.Path("memory/inbox/l.md"))
 		}},
 		{"symlink's target edited", func() { putFile(t, s, "elsewhere/l.md", liveMem("l", "fact", 18, "LLLL")) }},
-		// A link made later is not in any event of the folder (see LiveMemories).
+		// A link made later is not in any event of the folder (see Memories).
 		{"hard link", func() {
 			os.Link(s.Path("memory/inbox/e2.md"), s.Path("elsewhere/e2.md"))
 			putFile(t, s, "memory/inbox/e2.md", liveMem("e2", "fact", 12, "e2e2"))
@@ -312,7 +313,7 @@ func TestLiveMemoriesSeesAnotherProcess(t *testing.T) {
 		}
 		for _, st := range steps {
 			st.do()
-			q := MemoryQuery{}
+			q := mdstore.MemoryQuery{}
 			got, err := l.List(q)
 			if err != nil {
 				t.Fatal(err)
@@ -327,7 +328,7 @@ func TestLiveMemoriesSeesAnotherProcess(t *testing.T) {
 // liveWorld makes random changes to a store's memory files.
 type liveWorld struct {
 	t    *testing.T
-	s    *Store
+	s    *mdstore.Store
 	rng  *rand.Rand
 	next int
 	dirs []string
@@ -336,7 +337,7 @@ type liveWorld struct {
 func (w *liveWorld) files() []string {
 	var out []string
 	for _, d := range w.dirs {
-		names, _ := recordNames(w.s.Path(d))
+		names, _ := mdstore.RecordNames(w.s.Path(d))
 		for _, n := range names {
 			out = append(out, d+"/"+n)
 		}
@@ -433,7 +434,7 @@ func TestLiveMemoriesRandomChanges(t *testing.T) {
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	s, _ := newStore(t)
-	w := &liveWorld{t: t, s: s, rng: rand.New(rand.NewSource(seed)), dirs: memoryFolders("", "")}
+	w := &liveWorld{t: t, s: s, rng: rand.New(rand.NewSource(seed)), dirs: mdstore.MemoryFolders("", "")}
 	for range 60 {
 		w.step()
 	}
@@ -467,7 +468,7 @@ func TestLiveMemoriesRecoversLostEvents(t *testing.T) {
 	l.f.barrier()
 	l.f.take()
 	l.run.Unlock()
-	if got, _ := l.List(MemoryQuery{}); got.Total != 1 {
+	if got, _ := l.List(mdstore.MemoryQuery{}); got.Total != 1 {
 		t.Fatalf("test setup: the dropped event was seen (%d)", got.Total)
 	}
 	putFile(t, s, "memory/inbox/c.md", liveMem("c", "fact", 7, "cccc"))
@@ -484,7 +485,7 @@ func TestLiveMemoriesRecoversLostEvents(t *testing.T) {
 	checkLive(t, l, s, "with the new barrier")
 
 	l.Close()
-	if _, err := l.List(MemoryQuery{}); err == nil {
+	if _, err := l.List(mdstore.MemoryQuery{}); err == nil {
 		t.Fatal("List after Close did not fail")
 	}
 }
@@ -520,7 +521,7 @@ func TestLiveMemoriesKernelQueueOverflow(t *testing.T) {
 	if !errors.Is(lost, fsnotify.ErrEventOverflow) {
 		t.Fatalf("no overflow reported: %v", lost)
 	}
-	for _, q := range []MemoryQuery{{Status: "inbox"}, {Status: "trash", Limit: 10}} {
+	for _, q := range []mdstore.MemoryQuery{{Status: "inbox"}, {Status: "trash", Limit: 10}} {
 		got, err := l.List(q)
 		if err != nil {
 			t.Fatal(err)
@@ -530,7 +531,7 @@ func TestLiveMemoriesKernelQueueOverflow(t *testing.T) {
 		}
 	}
 	putFile(t, s, "memory/inbox/after.md", liveMem("after", "fact", 6, "followed again"))
-	got, err := l.List(MemoryQuery{Status: "inbox"})
+	got, err := l.List(mdstore.MemoryQuery{Status: "inbox"})
 	if err != nil || got.Total != 2 {
 		t.Fatalf("after the overflow: %v, %v", got, err)
 	}
@@ -548,7 +549,7 @@ func TestLiveMemoriesOtherSecretsPolicy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := MemoryQuery{Secrets: p}
+		q := mdstore.MemoryQuery{Secrets: p}
 		got, err := l.List(q)
 		if err != nil {
 			t.Fatal(err)
@@ -590,7 +591,7 @@ func TestLiveMemoriesConcurrentLists(t *testing.T) {
 					done <- err
 					return
 				}
-				got, err := l.List(MemoryQuery{Status: "inbox"})
+				got, err := l.List(mdstore.MemoryQuery{Status: "inbox"})
 				if err != nil {
 					done <- err
 					return
@@ -616,7 +617,7 @@ func TestLiveMemoriesReturnsCopies(t *testing.T) {
 	s, _ := newStore(t)
 	putFile(t, s, "memory/inbox/a.md", liveMem("a", "fact", 5, "aaaa"))
 	l := openLive(t, s)
-	got, err := l.List(MemoryQuery{})
+	got, err := l.List(mdstore.MemoryQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,11 +640,11 @@ func TestLiveMemoriesFolderErrors(t *testing.T) {
 	needFollowing(t, l)
 	os.RemoveAll(s.Path("memory/trash"))
 	putFile(t, s, "memory/trash", "not a folder")
-	if _, err := s.ListMemories(MemoryQuery{}); err == nil {
+	if _, err := s.ListMemories(mdstore.MemoryQuery{}); err == nil {
 		t.Fatal("test setup: ListMemories lists a file as a folder")
 	}
 	for range 2 {
-		if _, err := l.List(MemoryQuery{}); err == nil {
+		if _, err := l.List(mdstore.MemoryQuery{}); err == nil {
 			t.Fatal("List lists a file as a folder")
 		}
 	}

@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // The lists kept by small changes, merges and rebuilds are the lists a
@@ -19,16 +21,16 @@ func TestLiveOrdersMatchASort(t *testing.T) {
 	newEntry := func(rel string, leaf int) *liveEntry {
 		e := &liveEntry{leaf: leaf, rel: rel}
 		if r.Intn(10) == 0 {
-			e.bad = &InvalidFile{Path: rel}
+			e.bad = &mdstore.InvalidFile{Path: rel}
 			return e
 		}
-		e.m = &Memory{
+		e.m = &mdstore.Memory{
 			ID:            fmt.Sprintf("id%d", r.Intn(5)), // ties on (time, id) too
-			Type:          MemoryTypes[r.Intn(len(MemoryTypes))],
+			Type:          mdstore.MemoryTypes[r.Intn(len(mdstore.MemoryTypes))],
 			IngestionTime: liveT0.Add(time.Duration(r.Intn(20)) * time.Minute),
 		}
 		if r.Intn(8) == 0 {
-			e.secret = &InvalidFile{Path: rel}
+			e.secret = &mdstore.InvalidFile{Path: rel}
 		}
 		return e
 	}
@@ -51,7 +53,7 @@ func TestLiveOrdersMatchASort(t *testing.T) {
 			switch {
 			case old != nil && r.Intn(3) == 0: // removed
 			case old != nil && old.m != nil && r.Intn(2) == 0: // same key, other fields
-				e = &liveEntry{leaf: leaf, rel: rel, m: &Memory{ID: old.m.ID, Type: old.m.Type, IngestionTime: old.m.IngestionTime, Brief: "again"}, secret: old.secret}
+				e = &liveEntry{leaf: leaf, rel: rel, m: &mdstore.Memory{ID: old.m.ID, Type: old.m.Type, IngestionTime: old.m.IngestionTime, Brief: "again"}, secret: old.secret}
 			default:
 				e = newEntry(rel, leaf)
 			}
@@ -103,10 +105,10 @@ func TestLiveEntrySlots(t *testing.T) {
 		}
 		return i
 	}
-	fact := &liveEntry{leaf: leaf("memory/confirmed/fact"), m: &Memory{Type: "fact"}}
-	odd := &liveEntry{leaf: leaf("memory/confirmed/fact"), m: &Memory{Type: "concept"}}
-	inbox := &liveEntry{leaf: leaf("memory/inbox"), m: &Memory{Type: "lesson"}, secret: &InvalidFile{}}
-	bad := &liveEntry{leaf: leaf("memory/inbox"), bad: &InvalidFile{}}
+	fact := &liveEntry{leaf: leaf("memory/confirmed/fact"), m: &mdstore.Memory{Type: "fact"}}
+	odd := &liveEntry{leaf: leaf("memory/confirmed/fact"), m: &mdstore.Memory{Type: "concept"}}
+	inbox := &liveEntry{leaf: leaf("memory/inbox"), m: &mdstore.Memory{Type: "lesson"}, secret: &mdstore.InvalidFile{}}
+	bad := &liveEntry{leaf: leaf("memory/inbox"), bad: &mdstore.InvalidFile{}}
 	st, f, le := statusIndex("confirmed"), typeIndex("fact"), typeIndex("lesson")
 	in := statusIndex("inbox")
 	for _, tc := range []struct {

@@ -1,4 +1,4 @@
-package mdstore
+package live
 
 import (
 	"maps"
@@ -7,9 +7,12 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
-// The live listing's orders: every selection a MemoryQuery can make before
+// The live listing's orders: every selection a mdstore.MemoryQuery can make before
 // its window (status × type, with or without the secrets policy) has its
 // own list of records sorted by (ingestion_time, id, path), so that a
 // listing is two binary searches for its window and a slice for its page.
@@ -26,8 +29,8 @@ type liveLeaf struct {
 // liveLeaves are the folders ListMemories reads, in its order.
 var liveLeaves = func() []liveLeaf {
 	var out []liveLeaf
-	for _, rel := range memoryFolders("", "") {
-		l := liveLeaf{rel: rel, status: statusIndex(statusOfPath(rel + "/"))}
+	for _, rel := range mdstore.MemoryFolders("", "") {
+		l := liveLeaf{rel: rel, status: statusIndex(layout.MemoryStatus(rel + "/"))}
 		if l.status == 2 {
 			l.typ = typeIndex(strings.TrimPrefix(rel, "memory/confirmed/"))
 		}
@@ -52,7 +55,7 @@ func leafIndex(rel string) (int, bool) {
 // foldersMask is the set of folders ListMemories reads for a status and type.
 func foldersMask(status, typ string) leafMask {
 	var m leafMask
-	for _, rel := range memoryFolders(status, typ) {
+	for _, rel := range mdstore.MemoryFolders(status, typ) {
 		if i, ok := leafIndex(rel); ok {
 			m |= 1 << i
 		}
@@ -65,7 +68,7 @@ func statusIndex(s string) int {
 	if s == "" {
 		return 0
 	}
-	if i := slices.Index(MemoryStatuses, s); i >= 0 {
+	if i := slices.Index(mdstore.MemoryStatuses, s); i >= 0 {
 		return i + 1
 	}
 	return -1
@@ -76,7 +79,7 @@ func typeIndex(t string) int {
 	if t == "" {
 		return 0
 	}
-	if i := slices.Index(MemoryTypes, t); i >= 0 {
+	if i := slices.Index(mdstore.MemoryTypes, t); i >= 0 {
 		return i + 1
 	}
 	return -1
@@ -87,9 +90,9 @@ type liveEntry struct {
 	leaf   int    // in liveLeaves
 	name   string // file name
 	rel    string // store-relative path
-	m      *Memory
-	bad    *InvalidFile // why the file cannot be read (m is nil)
-	secret *InvalidFile // the secret the live listing's policy found in it
+	m      *mdstore.Memory
+	bad    *mdstore.InvalidFile // why the file cannot be read (m is nil)
+	secret *mdstore.InvalidFile // the secret the live listing's policy found in it
 	// recheck: a symlink, or a file with other hard links, whose changes
 	// need not show in its folder's events; read again at every listing.
 	recheck bool
@@ -279,7 +282,7 @@ func (o *liveOrders) window(i int, from, to time.Time) []*liveEntry {
 
 // liveCopy is a copy of a listed record that shares nothing with it, so
 // that a caller may edit it (LoadDocument sets its Doc).
-func liveCopy(m *Memory) *Memory {
+func liveCopy(m *mdstore.Memory) *mdstore.Memory {
 	c := *m
 	c.Tags = slices.Clone(m.Tags)
 	c.SourceCases = slices.Clone(m.SourceCases)
