@@ -11,7 +11,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // ErrNoRecord is returned by RecordLog when no commit on the walk touched a
@@ -202,7 +204,7 @@ func (w *walk) commit(parent, c *object.Commit) error {
 	for _, id := range order {
 		s := byID[id]
 		// links are only read from new versions: merges make them
-		if _, _, v, ok := mdstore.ParseBulletID(id); s.old == nil && s.new != nil && ok && v > 1 && isBulletPath(s.new.path) {
+		if _, _, v, ok := bulletid.Parse(id); s.old == nil && s.new != nil && ok && v > 1 && isBulletPath(s.new.path) {
 			if b := parseBullet(s.new); b != nil {
 				siblings[id] = b
 				if links := append(append([]string(nil), b.MergedFrom...), b.ParentBulletID); len(links) > 0 {
@@ -255,7 +257,7 @@ func blob(t *object.Tree, name string) ([]byte, error) {
 
 // recordID is the id of a memory or bullet file (store-relative path).
 func recordID(rel string) (string, bool) {
-	if !strings.HasPrefix(rel, "memory/") && !isBulletPath(rel) {
+	if k := layout.Of(rel).Folder.Kind; k != layout.Memory && k != layout.Bullet {
 		return "", false
 	}
 	base := path.Base(rel)
@@ -268,7 +270,7 @@ func recordID(rel string) (string, bool) {
 }
 
 func isBulletPath(rel string) bool {
-	return strings.HasPrefix(rel, "context/bullets/") || strings.HasPrefix(rel, "context/archive/")
+	return layout.Of(rel).Folder.Kind == layout.Bullet
 }
 
 // chain is id with, for a bullet, every version linked to it either way.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // Event is one thing that happened to a record in one commit.
@@ -125,12 +126,12 @@ func (t *touch) bulletEvent(e *Event) {
 				e.Summary += " (agent " + e.Agent + ")"
 			}
 		}
-		if strings.HasPrefix(t.new.path, "context/archive/") {
+		if bulletStatus(t.new.path) == "archived" {
 			e.Summary += " in the archive"
 		}
 	case t.new == nil:
 		e.What, e.Summary = EventRemoved, "removed (the file was deleted)"
-	case topFolder(t.old.path) != topFolder(t.new.path) && strings.HasPrefix(t.new.path, "context/archive/"):
+	case topFolder(t.old.path) != topFolder(t.new.path) && bulletStatus(t.new.path) == "archived":
 		e.What, e.Summary = EventArchived, "archived"
 		for id, b := range t.siblings {
 			if contains(b.MergedFrom, e.ID) || b.ParentBulletID == e.ID {
@@ -139,7 +140,7 @@ func (t *touch) bulletEvent(e *Event) {
 				break
 			}
 		}
-	case topFolder(t.old.path) != topFolder(t.new.path) && strings.HasPrefix(t.new.path, "context/bullets/"):
+	case topFolder(t.old.path) != topFolder(t.new.path) && bulletStatus(t.new.path) == "active":
 		e.What, e.Summary = EventRestored, "restored"
 	default:
 		e.Keys = changedKeys(t.old.bytes(), t.new.bytes())
@@ -198,6 +199,14 @@ func memoryStatus(rel string) string {
 	parts := strings.Split(rel, "/")
 	if len(parts) >= 3 {
 		return parts[1]
+	}
+	return ""
+}
+
+// bulletStatus is active or archived for a bullet's path, by its folder.
+func bulletStatus(rel string) string {
+	if f := layout.Of(rel).Folder; f.Kind == layout.Bullet {
+		return f.Status
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/curator-dev/curator/frontmatter"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // Record kinds, from the folder a file is in.
@@ -36,18 +37,9 @@ type record struct {
 // RecordKind is the kind of record a store-relative path holds, "" for a
 // file that holds none.
 func RecordKind(p string) string {
-	ext := path.Ext(p)
-	switch {
-	case strings.HasPrefix(p, "memory/") && ext == ".md":
-		return RecordMemory
-	case (strings.HasPrefix(p, "context/bullets/") || strings.HasPrefix(p, "context/archive/")) && ext == ".md":
-		return RecordBullet
-	case strings.HasPrefix(p, "context/reflections/") && (ext == ".md" || ext == ".json"):
-		return RecordReflection
-	case strings.HasPrefix(p, "pipelines/pipeline-state-") && ext == ".json" && !strings.Contains(p[len("pipelines/"):], "/"):
-		return RecordPipeline
-	case strings.HasPrefix(p, "pipelines/context-briefs/") && ext == ".md":
-		return RecordBrief
+	switch k := layout.KindOf(p); k {
+	case layout.Memory, layout.Bullet, layout.Reflection, layout.Pipeline, layout.Brief:
+		return string(k)
 	}
 	return ""
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // Validations are the validation states of a bullet (SPEC §2.2).
@@ -82,7 +83,7 @@ func (s *Store) ReadBullet(rel string) (*Bullet, error) {
 func DecodeBullet(rel string, d *frontmatter.Document) (*Bullet, error) {
 	b := &Bullet{Path: rel, Doc: d}
 	if err := d.Decode(b); err != nil {
-		return nil, invalid(rel, err)
+		return nil, InvalidFileOf(rel, err)
 	}
 	b.Content = strings.TrimSpace(string(d.Body()))
 	if err := b.check(); err != nil {
@@ -134,7 +135,7 @@ func (b *Bullet) check() error {
 	if !oneOf(b.Validation, Validations) {
 		return bad("validation", "%q is not none, required, approved or rejected", b.Validation)
 	}
-	b.IsActive = strings.HasPrefix(b.Path, "context/bullets/")
+	b.IsActive = layout.ActiveBullet(b.Path)
 	return nil
 }
 
@@ -248,7 +249,7 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 		}
 		for _, cat := range cats {
 			dir := root + "/" + cat
-			names, err := recordNames(s.Path(dir))
+			names, err := RecordNames(s.Path(dir))
 			if err != nil {
 				return nil, err
 			}
@@ -256,7 +257,7 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 				rel := dir + "/" + n
 				b, err := s.ReadBullet(rel)
 				if err != nil {
-					res.Invalid = append(res.Invalid, invalid(rel, err))
+					res.Invalid = append(res.Invalid, InvalidFileOf(rel, err))
 					continue
 				}
 				if b.IsActive {

@@ -14,22 +14,9 @@ import (
 // MaxRecordSize is the largest record file curator reads (1 MiB).
 const MaxRecordSize = 1 << 20
 
-// InvalidFile is a record that could not be read. It is reported and left
-// exactly as it is.
-type InvalidFile struct {
-	Path string `json:"path"` // store-relative
-	Line int    `json:"line,omitempty"`
-	Msg  string `json:"error"`
-}
-
-func (e *InvalidFile) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
-}
-
-func invalid(path string, err error) *InvalidFile {
+// InvalidFileOf is the invalid file that err, an error reading the record
+// at path, reports (its line where the frontmatter says).
+func InvalidFileOf(path string, err error) *InvalidFile {
 	var fe *frontmatter.Error
 	if errors.As(err, &fe) {
 		return &InvalidFile{Path: path, Line: fe.Line, Msg: fe.Msg}
@@ -56,7 +43,7 @@ func (s *Store) ReadDocument(rel string) (*frontmatter.Document, error) {
 	}
 	d, err := frontmatter.Parse(data)
 	if err != nil {
-		return nil, invalid(rel, err)
+		return nil, InvalidFileOf(rel, err)
 	}
 	return d, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // Memory types, statuses and maturities (SPEC §2.1).
@@ -108,15 +109,7 @@ func MemoryPath(status, typ, id string) string {
 }
 
 // statusOfPath derives the status from the folder.
-func statusOfPath(p string) string {
-	switch {
-	case strings.HasPrefix(p, "memory/confirmed/"):
-		return "confirmed"
-	case strings.HasPrefix(p, "memory/trash/"):
-		return "trash"
-	}
-	return "inbox"
-}
+func statusOfPath(p string) string { return layout.MemoryStatus(p) }
 
 // ReadMemory reads and checks one memory file (store-relative path).
 func (s *Store) ReadMemory(rel string) (*Memory, error) {
@@ -140,7 +133,7 @@ func (s *Store) LoadDocument(m *Memory) error {
 	}
 	d, err := frontmatter.Split(data)
 	if err != nil {
-		return invalid(m.Path, err)
+		return InvalidFileOf(m.Path, err)
 	}
 	m.Doc = d
 	return nil
@@ -150,7 +143,7 @@ func (s *Store) LoadDocument(m *Memory) error {
 func ParseMemory(rel string, data []byte) (*Memory, error) {
 	d, err := frontmatter.Parse(data)
 	if err != nil {
-		return nil, invalid(rel, err)
+		return nil, InvalidFileOf(rel, err)
 	}
 	return memoryFromDoc(rel, d)
 }
@@ -158,7 +151,7 @@ func ParseMemory(rel string, data []byte) (*Memory, error) {
 func memoryFromDoc(rel string, d *frontmatter.Document) (*Memory, error) {
 	m := &Memory{Path: rel, Doc: d}
 	if err := d.Decode(m); err != nil {
-		return nil, invalid(rel, err)
+		return nil, InvalidFileOf(rel, err)
 	}
 	if err := m.check(); err != nil {
 		return nil, err
@@ -259,8 +252,8 @@ type MemoryList struct {
 	Invalid  []*InvalidFile
 }
 
-// memoryFolders are the folders that hold memories of a status.
-func memoryFolders(status, typ string) []string {
+// MemoryFolders are the folders that hold memories of a status.
+func MemoryFolders(status, typ string) []string {
 	var out []string
 	if status == "" || status == "inbox" {
 		out = append(out, "memory/inbox")
@@ -282,7 +275,7 @@ func memoryFolders(status, typ string) []string {
 // (ingestion_time, id), with every unreadable file reported.
 func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	res := &MemoryList{}
-	folders := memoryFolders(q.Status, q.Type)
+	folders := MemoryFolders(q.Status, q.Type)
 	outside := func(typ string, at time.Time) bool {
 		return (q.Type != "" && typ != q.Type) || (!q.From.IsZero() && at.Before(q.From)) || (!q.To.IsZero() && !at.Before(q.To))
 	}
@@ -296,7 +289,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		}
 	} else {
 		for _, dir := range folders {
-			names, err := recordNames(s.Path(dir))
+			names, err := RecordNames(s.Path(dir))
 			if err != nil {
 				return nil, err
 			}
@@ -309,7 +302,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	read := s.readMemories(rels, q.Light, q.Progress, q.Secrets)
 	for i, r := range read {
 		if r.err != nil {
-			res.Invalid = append(res.Invalid, invalid(rels[i], r.err))
+			res.Invalid = append(res.Invalid, InvalidFileOf(rels[i], r.err))
 			continue
 		}
 		m := r.m
@@ -323,7 +316,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	}
 	if up != nil {
 		if q.DeferIndex {
-			s.queueCache(memoryIndexPath, func() { up.save(s) })
+			s.QueueCache(memoryIndexPath, func() { up.save(s) })
 		} else {
 			up.save(s)
 		}
@@ -354,8 +347,8 @@ func SortMemories(ms []*Memory) {
 	})
 }
 
-// recordNames lists the *.md files of a folder, sorted; a missing folder is empty.
-func recordNames(dir string) ([]string, error) {
+// RecordNames lists the *.md files of a folder, sorted; a missing folder is empty.
+func RecordNames(dir string) ([]string, error) {
 	f, err := openFolder(dir)
 	if f == nil {
 		return nil, err
@@ -367,7 +360,7 @@ func recordNames(dir string) ([]string, error) {
 	}
 	out := names[:0]
 	for _, n := range names {
-		if isRecordName(n) {
+		if IsRecordName(n) {
 			out = append(out, n)
 		}
 	}
@@ -375,8 +368,8 @@ func recordNames(dir string) ([]string, error) {
 	return out, nil
 }
 
-// isRecordName tells a record file's name (*.md, not hidden) from others.
-func isRecordName(n string) bool {
+// IsRecordName tells a record file's name (*.md, not hidden) from others.
+func IsRecordName(n string) bool {
 	return strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".")
 }
 
@@ -392,7 +385,7 @@ func openFolder(dir string) (*os.File, error) {
 // ExistingMemoryFile returns the store-relative path of any file (readable
 // or not) that holds a memory with this id, or "".
 func (s *Store) ExistingMemoryFile(id string) string {
-	for _, dir := range memoryFolders("", "") {
+	for _, dir := range MemoryFolders("", "") {
 		rel := dir + "/" + id + ".md"
 		if _, err := os.Lstat(s.Path(rel)); err == nil {
 			return rel
@@ -423,7 +416,7 @@ func (s *Store) MemoryPath(id string) (string, error) {
 	if err := safepath.CheckID(id); err != nil {
 		return "", err
 	}
-	for _, dir := range memoryFolders("", "") {
+	for _, dir := range MemoryFolders("", "") {
 		rel := dir + "/" + id + ".md"
 		if _, err := os.Lstat(s.Path(rel)); err == nil {
 			return rel, nil
@@ -449,7 +442,7 @@ func (s *Store) readMemories(rels []string, light bool, progress func(done, tota
 		m, err := s.ReadMemory(rels[i])
 		if m != nil && pol != nil {
 			if fs := pol.Find(string(m.Doc.Bytes())); len(fs) > 0 {
-				m, err = nil, secretInFile(rels[i], fs[0])
+				m, err = nil, SecretInFile(rels[i], fs[0])
 			}
 		}
 		if light && m != nil {

@@ -9,7 +9,7 @@ import (
 // InboxIDs lists the ids of the inbox's records by their file names, without
 // reading them.
 func (s *Store) InboxIDs() ([]string, error) {
-	names, err := recordNames(s.Path("memory/inbox"))
+	names, err := RecordNames(s.Path("memory/inbox"))
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (s *Store) ReadInbox(ids []string, pol *secrets.Policy) ([]*Memory, []*Inva
 	var bad []*InvalidFile
 	for i, r := range s.readMemories(rels, true, nil, pol) {
 		if r.err != nil {
-			bad = append(bad, invalid(rels[i], r.err))
+			bad = append(bad, InvalidFileOf(rels[i], r.err))
 			continue
 		}
 		out = append(out, r.m)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // ErrUnreadable means a run would have written a record that curator could
@@ -31,7 +31,7 @@ func (e *UnreadableError) Unwrap() error { return ErrUnreadable }
 // isRecordPath reports whether a store path is read as a record, with the
 // checks of ReadDocument: markdown under memory/ and context/.
 func isRecordPath(p string) bool {
-	return strings.HasSuffix(p, ".md") && (strings.HasPrefix(p, "memory/") || strings.HasPrefix(p, "context/"))
+	return layout.Checked(p)
 }
 
 // refuseUnreadable is a guard of Save: every record a run writes must pass

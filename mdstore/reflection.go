@@ -109,13 +109,13 @@ func ParseReflection(name string, data []byte) (*Reflection, error) {
 	} else {
 		d, err := frontmatter.Parse(data)
 		if err != nil {
-			return nil, invalid(name, err)
+			return nil, InvalidFileOf(name, err)
 		}
 		if !d.HasFrontmatter() {
 			return nil, &InvalidFile{Path: name, Msg: "no frontmatter (a reflection starts with ---, its fields, ---)"}
 		}
 		if err := d.Decode(r); err != nil {
-			return nil, invalid(name, err)
+			return nil, InvalidFileOf(name, err)
 		}
 		r.doc, r.Body = d, string(d.Body())
 		lineOf = d.Line
@@ -250,7 +250,7 @@ func (s *Store) ListReflections(status string) (*ReflectionList, error) {
 		}
 		r, err := s.ReadReflection(dir + "/" + n)
 		if err != nil {
-			res.Invalid = append(res.Invalid, invalid(dir+"/"+n, err))
+			res.Invalid = append(res.Invalid, InvalidFileOf(dir+"/"+n, err))
 			continue
 		}
 		res.Reflections = append(res.Reflections, r)

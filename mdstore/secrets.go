@@ -74,9 +74,9 @@ func (s *Store) refuseSecrets(c *Changeset, info CommitInfo) error {
 	return nil
 }
 
-// secretInFile is a stored record that holds a secret: invalid input, left
+// SecretInFile is a stored record that holds a secret: invalid input, left
 // where it is.
-func secretInFile(rel string, f secrets.Finding) *InvalidFile {
+func SecretInFile(rel string, f secrets.Finding) *InvalidFile {
 	return &InvalidFile{Path: rel, Line: f.Line, Msg: fmt.Sprintf("holds a secret (%s: %s); left where it is and not curated — remove it, or allow it with %q on its line or in config.yaml secrets.allow",
 		f.Rule, f.What, secrets.AllowMarker)}
 }

@@ -4,6 +4,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/curator-dev/curator/mdstore/layout"
 )
 
 // recordPath is what a store path says about the record it holds: its kind
@@ -27,37 +29,22 @@ func (r recordPath) key() string { return r.kind + "\x00" + r.id }
 //	context/reflections/pending/<id>.md|.json reflection, rank 1
 //	context/reflections/merged/<id>.md|.json  reflection, rank 2
 func recordOf(p string) (recordPath, bool) {
-	parts := strings.Split(p, "/")
-	name := parts[len(parts)-1]
+	name := path.Base(p)
 	ext := path.Ext(name)
 	id := strings.TrimSuffix(name, ext)
 	if id == "" || strings.HasPrefix(name, ".") {
 		return recordPath{}, false
 	}
-	dir := strings.Join(parts[:len(parts)-1], "/")
-	if ext == ".md" {
-		switch {
-		case dir == "memory/inbox":
-			return recordPath{"memory", id, 1}, true
-		case len(parts) == 4 && parts[0] == "memory" && parts[1] == "confirmed":
-			return recordPath{"memory", id, 2}, true
-		case dir == "memory/trash":
-			return recordPath{"memory", id, 3}, true
-		case len(parts) == 4 && parts[0] == "context" && parts[1] == "bullets":
-			return recordPath{"bullet", id, 1}, true
-		case len(parts) == 4 && parts[0] == "context" && parts[1] == "archive":
-			return recordPath{"bullet", id, 2}, true
-		}
+	pl := layout.Of(p)
+	f := pl.Folder
+	if f.Status == "" || !pl.Exact() || layout.KindOf(p) == layout.None {
+		return recordPath{}, false
 	}
-	if ext == ".md" || ext == ".json" {
-		switch dir {
-		case "context/reflections/pending":
-			return recordPath{"reflection" + ext, id, 1}, true
-		case "context/reflections/merged":
-			return recordPath{"reflection" + ext, id, 2}, true
-		}
+	kind := string(f.Kind)
+	if f.Kind == layout.Reflection {
+		kind += ext
 	}
-	return recordPath{}, false
+	return recordPath{kind, id, f.Rank}, true
 }
 
 // folderKeys are the frontmatter keys of a record kind that its folder

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -66,7 +67,7 @@ func benchContext(args []string, stdout io.Writer) error {
 	for i := range bulletTexts {
 		bulletTexts[i] = gen.bullet(i)
 		cat := cats[i%len(cats)]
-		id := fmt.Sprintf("%s-%06d", mdstore.DefaultIDPrefixes[cat], i+1)
+		id := fmt.Sprintf("%s-%06d", bulletid.DefaultPrefixes[cat], i+1)
 		doc := fmt.Sprintf("---\nid: %s\ncategory: %s\nconfidence: 0.6\npriority: 5\nhelpful_count: %d\nharmful_count: 0\nversion: 1\nis_active: true\ncreated_at: 2026-10-01T00:00:00Z\n---\n\n%s\n",
 			id, cat, i%4, bulletTexts[i])
 		p := s.Path(mdstore.BulletPath(true, cat, id))
@@ -102,7 +103,7 @@ func benchContext(args []string, stdout io.Writer) error {
 		func() playbook.Matcher { return similar.NewIndex(engine) },
 		func() playbook.Matcher { return similar.NewBruteForce(engine) },
 	} {
-		pb := playbook.New(sub, mdstore.NewIDAllocator(nil), m, now)
+		pb := playbook.New(sub, bulletid.NewAllocator(nil), m, now)
 		plan, err := playbook.PlanCuration(pb, sampleRefls, set)
 		if err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -169,7 +170,7 @@ func scaleStore(dir string, n int, seed []playbook.ImportedBullet, caseNumbers b
 	}
 	for i, text := range texts {
 		cat := cats[i%len(cats)]
-		id := fmt.Sprintf("%s-%06d", mdstore.DefaultIDPrefixes[cat], i+1)
+		id := fmt.Sprintf("%s-%06d", bulletid.DefaultPrefixes[cat], i+1)
 		doc := fmt.Sprintf("---\nid: %s\ncategory: %s\nconfidence: 0.6\npriority: 5\nhelpful_count: %d\nharmful_count: 0\nversion: 1\nis_active: true\ncreated_at: 2026-10-01T00:00:00Z\n---\n\n%s\n",
 			id, cat, i%4, text)
 		p := s.Path(mdstore.BulletPath(true, cat, id))

@@ -4,9 +4,10 @@ import (
 	"sync"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/live"
 )
 
-// liveListing is the store's live memory listing (mdstore.LiveMemories):
+// liveListing is the store's live memory listing (live.Memories):
 // every record's fields held in memory and kept current from the file
 // system's events, so that list_entries answers a window from memory
 // instead of checking every file. It is opened in the background when the
@@ -17,7 +18,7 @@ import (
 type liveListing struct {
 	ready  chan struct{}
 	mu     sync.Mutex
-	l      *mdstore.LiveMemories
+	l      *live.Memories
 	closed bool
 }
 
@@ -30,7 +31,7 @@ func openLive(dir string) *liveListing {
 		if err != nil {
 			return
 		}
-		l, err := st.OpenLiveMemories()
+		l, err := live.Open(st)
 		if err != nil {
 			return
 		}
@@ -48,7 +49,7 @@ func openLive(dir string) *liveListing {
 // get is the live listing once it is open, or nil when it could not be
 // opened. A call that comes while it is opening waits for it: reading the
 // files beside the opening would cost the same reading twice, at once.
-func (ll *liveListing) get() *mdstore.LiveMemories {
+func (ll *liveListing) get() *live.Memories {
 	<-ll.ready
 	ll.mu.Lock()
 	defer ll.mu.Unlock()

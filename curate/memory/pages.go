@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/live"
 )
 
 // Pages are the pages of memory listings that a long-lived server (the
@@ -31,7 +32,7 @@ func (p *Pages) Close() { p.live.close() }
 
 // Live is the store's live memory listing, nil until it is open (or
 // when it could not be).
-func (p *Pages) Live() *mdstore.LiveMemories { return p.live.get() }
+func (p *Pages) Live() *live.Memories { return p.live.get() }
 
 // PageRequest is one page of a listing: the query (the window, status
 // and type), where the page starts and how long it is, and the snapshot

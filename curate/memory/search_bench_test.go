@@ -8,6 +8,7 @@ import (
 
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/store"
 )
 
 // BenchmarkSearchWarm100k is a search of 100,000 confirmed memories with
@@ -24,7 +25,7 @@ func BenchmarkSearchWarm100k(b *testing.B) {
 	list := func(mdstore.MemoryQuery, uint64) (*mdstore.MemoryList, uint64, error) {
 		return &mdstore.MemoryList{Memories: ms}, 1, nil
 	}
-	s := &mdstore.Store{Dir: b.TempDir()}
+	s := &mdstore.Store{Store: &store.Store{Dir: b.TempDir()}}
 	x := NewSearchIndex(similar.NewLexical(), list)
 	warm := func(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error) {
 		if since == 1 {

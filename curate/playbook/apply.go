@@ -9,6 +9,7 @@ import (
 
 	"strings"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -164,7 +165,7 @@ func isNewBullet(action string) bool {
 // checkGivenID accepts the id a new bullet gives when it has the form
 // PREFIX-NNN and no bullet ever had it.
 func checkGivenID(pb *Playbook, id string) error {
-	if _, _, v, ok := mdstore.ParseBulletID(id); !ok || v != 1 || strings.Contains(id, "-v") {
+	if _, _, v, ok := bulletid.Parse(id); !ok || v != 1 || strings.Contains(id, "-v") {
 		return fmt.Errorf("bullet_id %q is not a new bullet's id (PREFIX-NNN)", id)
 	}
 	if pb.Bullet(id) != nil || pb.IDs.Used(id) {

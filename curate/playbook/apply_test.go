@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -31,7 +32,7 @@ func TestPlanDocumentRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "x", 0, 0, 0.5)}, mdstore.NewIDAllocator(nil), nil, now)
+			pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "x", 0, 0, 0.5)}, bulletid.NewAllocator(nil), nil, now)
 			doc, _ := json.Marshal(map[string]any{"curation_actions": []any{c.act}})
 			acts, err := PlanDocument(pb, doc)
 			if err == nil || !strings.Contains(err.Error(), c.want) || acts != nil || len(pb.Touched()) != 0 {
@@ -40,7 +41,7 @@ func TestPlanDocumentRefuses(t *testing.T) {
 		})
 	}
 	// Tab, newline and CRLF are text.
-	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New(nil, bulletid.NewAllocator(nil), nil, now)
 	doc, _ := json.Marshal(map[string]any{"curation_actions": []any{map[string]any{"action": "new_bullet", "category": "api",
 		"content": "a\tb\nc\r\nd", "similarity_score": 0, "priority": 3}}})
 	if _, err := PlanDocument(pb, doc); err != nil {
@@ -76,7 +77,7 @@ func aceReflection() *mdstore.Reflection {
 }
 
 func TestPlanAnswerACEFormat(t *testing.T) {
-	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "Always read the API docs first.", 15, 0, 0.8)}, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "Always read the API docs first.", 15, 0, 0.8)}, bulletid.NewAllocator(nil), nil, now)
 	r := aceReflection()
 	acts, err := PlanAnswer(pb, []byte(aceAnswer), Answer{ReflectionID: "refl-1", Reflections: map[string]*mdstore.Reflection{"refl-1": r}})
 	if err != nil {
@@ -133,7 +134,7 @@ func TestPlanAnswerRefusesIDs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "x", 0, 0, 0.5)}, mdstore.NewIDAllocator(nil, c.seen...), nil, now)
+			pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "x", 0, 0, 0.5)}, bulletid.NewAllocator(nil, c.seen...), nil, now)
 			doc := `{"curation_actions": [{"bullet_id": "` + c.id + `", "action": "new_bullet", "category": "strategy", "content": "y"}]}`
 			acts, err := PlanDocument(pb, []byte(doc))
 			if err == nil || !strings.Contains(err.Error(), c.want) || acts != nil {
@@ -142,7 +143,7 @@ func TestPlanAnswerRefusesIDs(t *testing.T) {
 		})
 	}
 	// The same new id twice in one answer.
-	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New(nil, bulletid.NewAllocator(nil), nil, now)
 	doc := `{"curation_actions": [{"bullet_id": "API-004", "action": "new_bullet", "content": "a"}, {"bullet_id": "API-004", "action": "new_bullet", "content": "b"}]}`
 	if _, err := PlanDocument(pb, []byte(doc)); err == nil || !strings.Contains(err.Error(), "already given by curation_actions[0]") {
 		t.Errorf("got %v", err)
@@ -157,7 +158,7 @@ func TestPlanAnswerRefusesIDs(t *testing.T) {
 // A merge in the procedure's shape names the bullet the lesson merges into
 // as bullet_id and carries its text in content; a priority given is stored.
 func TestPlanAnswerMergeShape(t *testing.T) {
-	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "Page through results.", 2, 0, 0.7)}, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "Page through results.", 2, 0, 0.7)}, bulletid.NewAllocator(nil), nil, now)
 	doc := `{"curation_actions": [{"bullet_id": "STRAT-001", "action": "merge_similar", "similarity_score": 0.74,
 	  "content": "Page through results. Use the maximum page_limit.", "reasoning": "r", "priority": 8}]}`
 	acts, err := PlanDocument(pb, []byte(doc))

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -23,7 +24,7 @@ func TestExportACEOneHeadingPerSection(t *testing.T) {
 }
 
 func TestACEExportImportsBackAsTheSameBullets(t *testing.T) {
-	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New(nil, bulletid.NewAllocator(nil), nil, now)
 	in, err := ParseACE([]byte("## TROUBLESHOOTING AND PITFALLS:\n[ts-00001] helpful=2 harmful=0 :: Check the token first.\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -54,7 +55,7 @@ const procedureExample = `{
 }`
 
 func TestPlanAnswerProcedureExample(t *testing.T) {
-	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "Always read the API docs first.", 15, 0, 0.8)}, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "Always read the API docs first.", 15, 0, 0.8)}, bulletid.NewAllocator(nil), nil, now)
 	r := &mdstore.Reflection{ID: "refl-1", Lessons: []mdstore.Lesson{
 		{Content: "Use Redis pub/sub for cross-agent notifications.", Category: "strategy", Confidence: fptr(0.85)}}}
 	acts, err := PlanAnswer(pb, []byte(procedureExample), Answer{ReflectionID: "refl-1", Reflections: map[string]*mdstore.Reflection{"refl-1": r}})
@@ -88,7 +89,7 @@ func TestPlanAnswerNewBulletWithoutContent(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+			pb := New(nil, bulletid.NewAllocator(nil), nil, now)
 			doc := `{"curation_actions": [` + c.act + `]}`
 			acts, err := PlanAnswer(pb, []byte(doc), Answer{ReflectionID: "refl-2", Reflections: map[string]*mdstore.Reflection{"refl-2": two}})
 			if c.err != "" {

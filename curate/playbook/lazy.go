@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/mdstore"
@@ -109,22 +110,22 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	if err != nil {
 		return nil, nil, err
 	}
-	var ids *mdstore.IDAllocator // a playbook that only answers allocates no id
+	var ids *bulletid.Allocator // a playbook that only answers allocates no id
 	var bad []*mdstore.InvalidFile
 	if readOnly {
 		_, bad, err = s.MergeLogIDs() // its unreadable lines are reported all the same
-		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes)
+		ids = bulletid.NewAllocator(s.Config.IDPrefixes)
 	} else {
 		var known []string
-		known, bad, err = s.KnownIndexedIDs(ib)
-		ids = mdstore.NewIDAllocator(s.Config.IDPrefixes, known...)
+		known, bad, err = bulletid.KnownIndexed(s, ib)
+		ids = bulletid.NewAllocator(s.Config.IDPrefixes, known...)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	invalid := append(ib.Invalid, bad...)
 	sums, sorted := mergeByID(ib.Active, ib.Archived)
-	if !sorted { // an id twice (KnownBulletIDs reports it): the later one is kept
+	if !sorted { // an id twice (bulletid.Known reports it): the later one is kept
 		all := append(append([]*mdstore.BulletSummary(nil), ib.Active...), ib.Archived...)
 		slices.SortStableFunc(all, func(a, b *mdstore.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
 		sums = all[:0]

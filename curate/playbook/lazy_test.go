@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -26,7 +27,7 @@ func appWorldStore(t *testing.T) *mdstore.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb := New(nil, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New(nil, bulletid.NewAllocator(nil), nil, now)
 	acts, errs := PlanImport(pb, in, "appworld")
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -133,11 +134,11 @@ func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		known, _, err := s.KnownBulletIDs(list)
+		known, _, err := bulletid.Known(s, list)
 		if err != nil {
 			t.Fatal(err)
 		}
-		full := New(list.All(), mdstore.NewIDAllocator(nil, known...), func() Matcher { return similar.NewIndex(lex) }, at)
+		full := New(list.All(), bulletid.NewAllocator(nil, known...), func() Matcher { return similar.NewIndex(lex) }, at)
 		refl := lessonsFrom(full, 12, run)
 		set := DefaultSettings()
 		set.AutoMerge = run%2 == 0
@@ -214,7 +215,7 @@ func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := New(list.All(), mdstore.NewIDAllocator(nil), nil, now)
+	full := New(list.All(), bulletid.NewAllocator(nil), nil, now)
 	for i, b := range list.Active[:16] {
 		text := Sentences(b.Content)[0]
 		for _, limit := range []int{1, 5, 10} {
@@ -276,8 +277,8 @@ func TestSearchStopsEarlyAsFullScan(t *testing.T) {
 			bullets = append(bullets, &c)
 		}
 	}
-	withMatcher := New(bullets, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(lex) }, now)
-	scan := New(bullets, mdstore.NewIDAllocator(nil), nil, now)
+	withMatcher := New(bullets, bulletid.NewAllocator(nil), func() Matcher { return similar.NewIndex(lex) }, now)
+	scan := New(bullets, bulletid.NewAllocator(nil), nil, now)
 	for i, b := range list.Active[:6] {
 		for _, text := range []string{b.Content, Sentences(b.Content)[0]} {
 			for _, limit := range []int{1, 2, 3, 4, 7} {

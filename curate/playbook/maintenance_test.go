@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -26,7 +27,7 @@ func appWorldPlaybook(t *testing.T) (*Playbook, []ImportedBullet) {
 		t.Fatal(err)
 	}
 	lex := similar.NewLexical()
-	pb := New(nil, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(lex) }, now)
+	pb := New(nil, bulletid.NewAllocator(nil), func() Matcher { return similar.NewIndex(lex) }, now)
 	acts, errs := PlanImport(pb, in, "appworld")
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -249,7 +250,7 @@ func TestMaintenanceAsWithEveryPair(t *testing.T) {
 			c := *b
 			bs = append(bs, &c)
 		}
-		pb := New(bs, mdstore.NewIDAllocator(nil), m, now)
+		pb := New(bs, bulletid.NewAllocator(nil), m, now)
 		rep, err := PlanMaintenance(pb, set)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -39,7 +40,7 @@ func TestMaintenanceMergeScore(t *testing.T) {
 		bullet("STRAT-001", "strategy", a, 3, 0, 0.8), bullet("STRAT-002", "strategy", b, 0, 0, 0.8),
 		bullet("STRAT-003", "strategy", c, 0, 0, 0.8), bullet("TRBL-001", "troubleshooting", d, 0, 0, 0.8),
 		bullet("TRBL-002", "troubleshooting", e, 0, 0, 0.8),
-	}, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(eng) }, now)
+	}, bulletid.NewAllocator(nil), func() Matcher { return similar.NewIndex(eng) }, now)
 	rep, err := PlanMaintenance(pb, Settings{Threshold: 0.85, AutoMerge: true})
 	if err != nil {
 		t.Fatal(err)

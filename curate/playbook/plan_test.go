@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -36,7 +37,7 @@ func fptr(f float64) *float64 { return &f }
 
 func planOne(t *testing.T, e stubEngine, bs []*mdstore.Bullet, lesson mdstore.Lesson, set Settings) (*Plan, *Playbook) {
 	t.Helper()
-	pb := New(bs, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
+	pb := New(bs, bulletid.NewAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
 	r := &mdstore.Reflection{ID: "R1", Path: "context/reflections/pending/R1.md", Lessons: []mdstore.Lesson{lesson}}
 	p, err := PlanCuration(pb, []*mdstore.Reflection{r}, set)
 	if err != nil {
@@ -97,7 +98,7 @@ func TestPlanHarmfulArchive(t *testing.T) {
 	}{{1, true}, {2, false}, {0, true}} {
 		e := stubEngine{}
 		bs := []*mdstore.Bullet{bullet("STRAT-001", "strategy", "B", c.helpful, 4, 0.5)}
-		pb := New(bs, mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
+		pb := New(bs, bulletid.NewAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
 		r := &mdstore.Reflection{ID: "R1", HarmfulBullets: []string{"STRAT-001"}}
 		p, err := PlanCuration(pb, []*mdstore.Reflection{r}, DefaultSettings())
 		if err != nil {
@@ -183,7 +184,7 @@ func TestMaintenanceDedupBoundary(t *testing.T) {
 	}{{0.90, false}, {0.90 + 1e-6, true}, {0.90 - 1e-12, false}} {
 		e := stubEngine{{"A", "B"}: c.score}
 		pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "A", 0, 0, 0.5), bullet("STRAT-002", "strategy", "B", 0, 0, 0.5)},
-			mdstore.NewIDAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
+			bulletid.NewAllocator(nil), func() Matcher { return similar.NewIndex(e) }, now)
 		rep, err := PlanMaintenance(pb, DefaultSettings())
 		if err != nil {
 			t.Fatal(err)
@@ -199,7 +200,7 @@ func TestMaintenanceDedupBoundary(t *testing.T) {
 }
 
 func TestIDsNeverReused(t *testing.T) {
-	a := mdstore.NewIDAllocator(nil, "STRAT-007", "STRAT-003-v4", "API-010")
+	a := bulletid.NewAllocator(nil, "STRAT-007", "STRAT-003-v4", "API-010")
 	if got := a.Next("strategy"); got != "STRAT-008" {
 		t.Errorf("next strategy: %s", got)
 	}
@@ -218,7 +219,7 @@ func TestActiveFollowsActions(t *testing.T) {
 		bullet("API-002", "api", "Call the API twice.", 0, 0, 0.7),
 		bullet("API-005", "api", "Read the docs.", 0, 6, 0.7),
 		bullet("STRAT-001", "strategy", "Plan first.", 1, 0, 0.7),
-	}, mdstore.NewIDAllocator(nil), nil, now)
+	}, bulletid.NewAllocator(nil), nil, now)
 	_ = pb.Active()
 	for _, a := range []Action{
 		{Type: ActNewBullet, BulletID: "API-006", Category: "api", Content: "Check the status code.", Confidence: 0.8},

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/internal/secrets"
 
 	"github.com/curator-dev/curator/internal/safepath"
@@ -24,7 +25,7 @@ import (
 // an action changes bullets; Changes turns what Do changed into files.
 type Playbook struct {
 	Now time.Time
-	IDs *mdstore.IDAllocator
+	IDs *bulletid.Allocator
 	// Matcher holds the active bullets by category (nil: no matching).
 	Matcher *CategoryMatcher
 	// Secrets is the store's secret policy (nil: the built-in rules).
@@ -54,7 +55,7 @@ func (p *Playbook) ArchivedNow() []string { return append([]string(nil), p.archi
 // New holds copies of the bullets (the records are not changed).
 // newMatcher may be nil (apply without planning); when set, the active
 // bullets are indexed by category with one newMatcher() per category.
-func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
+func New(bullets []*mdstore.Bullet, ids *bulletid.Allocator, newMatcher func() Matcher, now time.Time) *Playbook {
 	own := make([]*mdstore.Bullet, len(bullets))
 	for i, b := range bullets {
 		own[i] = b.Clone()
@@ -64,7 +65,7 @@ func New(bullets []*mdstore.Bullet, ids *mdstore.IDAllocator, newMatcher func() 
 
 // newPlaybook holds the bullets as its own; sorted says they are sorted by
 // id, each id once.
-func newPlaybook(bullets []*mdstore.Bullet, sorted bool, ids *mdstore.IDAllocator, newMatcher func() Matcher, now time.Time) *Playbook {
+func newPlaybook(bullets []*mdstore.Bullet, sorted bool, ids *bulletid.Allocator, newMatcher func() Matcher, now time.Time) *Playbook {
 	p := &Playbook{
 		Now: now.UTC(), IDs: ids,
 		bullets: newBulletSet(bullets, sorted), origPath: map[string]string{},
@@ -453,7 +454,7 @@ func (p *Playbook) merge(a Action) error {
 			from = append(from, b)
 		}
 	}
-	_, _, pv, _ := mdstore.ParseBulletID(a.BulletID)
+	_, _, pv, _ := bulletid.Parse(a.BulletID)
 	if pv <= parent.Version {
 		pv = parent.Version + 1
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
@@ -32,7 +33,7 @@ func TestMergeLogOneLinePerAction(t *testing.T) {
 }
 
 func TestRecord(t *testing.T) {
-	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "paginate", 0, 0, 0.5)}, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New([]*mdstore.Bullet{bullet("STRAT-001", "strategy", "paginate", 0, 0, 0.5)}, bulletid.NewAllocator(nil), nil, now)
 	run, err := Record(nil, pb, nil, "nothing")
 	if err != nil || !run.Changes.Empty() {
 		t.Fatalf("a run that changes nothing is empty: %+v %v", run, err)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -21,7 +22,7 @@ func TestReviewQueue(t *testing.T) {
 		with(bullet("STRAT-009", "strategy", "Low and high at once.", 0, 0, 0.5), func(b *mdstore.Bullet) { b.Priority = 8; b.Validation = "required" }),
 		with(bullet("STRAT-010", "strategy", "An archived one.", 0, 0, 0.1), func(b *mdstore.Bullet) { b.IsActive = false; b.Validation = "required" }),
 	}
-	pb := New(bs, mdstore.NewIDAllocator(nil), nil, now)
+	pb := New(bs, bulletid.NewAllocator(nil), nil, now)
 	sens, err := NewSensitivity([]string{`(?i)customer email`})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -52,12 +53,12 @@ func load(s *mdstore.Store, e similar.Engine, newMatcher func() Matcher, now tim
 	if err != nil {
 		return nil, nil, err
 	}
-	known, bad, err := s.KnownBulletIDs(list)
+	known, bad, err := bulletid.Known(s, list)
 	if err != nil {
 		return nil, nil, err
 	}
 	prefixes := s.Config.IDPrefixes
-	ids := mdstore.NewIDAllocator(prefixes, known...)
+	ids := bulletid.NewAllocator(prefixes, known...)
 	pb = New(list.All(), ids, newMatcher, now)
 	pb.Secrets = s.Secrets()
 	return pb, append(list.Invalid, bad...), nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Branches returns the tips of every branch and remote-tracking branch,
@@ -109,4 +110,43 @@ func (r *Repo) HeadCommit() (plumbing.Hash, error) {
 		return plumbing.ZeroHash, errors.New("HEAD holds no commit id")
 	}
 	return plumbing.NewHash(v), nil
+}
+
+// TipTree is the root tree of a branch tip's commit.
+type TipTree struct {
+	Tree *object.Tree
+	// Head means the tree is that of HEAD's commit.
+	Head bool
+}
+
+// TipTrees returns the root trees at the tips of every branch and
+// remote-tracking branch (Branches), each tree once, and HEAD's commit
+// (the zero hash on a branch without commits). A tip that is not a
+// commit is left out.
+func (r *Repo) TipTrees() ([]TipTree, plumbing.Hash, error) {
+	tips, err := r.Branches()
+	if err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	var head, headTree plumbing.Hash
+	if h, err := r.HeadCommit(); err == nil && !h.IsZero() {
+		if c, err := object.GetCommit(r.st, h); err == nil {
+			head, headTree = h, c.TreeHash
+		}
+	}
+	seen := map[plumbing.Hash]bool{}
+	var out []TipTree
+	for _, tip := range tips {
+		c, err := object.GetCommit(r.st, tip)
+		if err != nil || seen[c.TreeHash] {
+			continue // not a commit: nothing to list
+		}
+		seen[c.TreeHash] = true
+		tree, err := c.Tree()
+		if err != nil {
+			continue
+		}
+		out = append(out, TipTree{Tree: tree, Head: c.TreeHash == headTree})
+	}
+	return out, head, nil
 }

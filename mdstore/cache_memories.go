@@ -1,0 +1,249 @@
+package mdstore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/curator-dev/curator/internal/durable"
+)
+
+// The memory index is a cache of (size, mtime) → (type, ingestion_time) for
+// memory files, in .curator/.cache/memory-index (git-ignored). It lets a
+// windowed listing skip reading files that lie outside the window, so an
+// hourly run costs one stat per stored entry plus the work of its window,
+// not a YAML parse of the whole inbox. A file whose size or mtime changed is
+// read again; a missing or corrupt cache only makes the listing slower.
+//
+// The file is read and rewritten as bytes: an entry that is still valid is
+// copied as it is, so a store of 100,000 entries costs a copy, not 100,000
+// decoded entries.
+
+const memoryIndexPath = ".cache/memory-index"
+
+// indexMagic starts the index file (its format: per entry the path, type,
+// size, mtime and ingestion time, in binary).
+const indexMagic = "curator-memory-index-2\n"
+
+// indexRecord is one entry of the index file, as slices of it.
+type indexRecord struct {
+	rel, typ    []byte
+	size, mtime int64
+	ingestion   time.Time
+	raw         []byte
+}
+
+// readMemoryIndex returns the index file's entries (nil when there is no
+// usable index).
+func (s *Store) readMemoryIndex() []byte {
+	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexPath))
+	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
+		return nil
+	}
+	data = data[len(indexMagic):]
+	if !eachIndexRecord(data, func(indexRecord) {}) {
+		return nil // damaged: start over
+	}
+	return data
+}
+
+// eachIndexRecord calls f for every entry; false when the data is damaged.
+func eachIndexRecord(b []byte, f func(indexRecord)) bool {
+	for len(b) > 0 {
+		start := b
+		str := func() ([]byte, bool) {
+			if len(b) < 2 {
+				return nil, false
+			}
+			n := int(binary.BigEndian.Uint16(b))
+			if len(b) < 2+n {
+				return nil, false
+			}
+			v := b[2 : 2+n]
+			b = b[2+n:]
+			return v, true
+		}
+		rel, ok1 := str()
+		typ, ok2 := str()
+		if !ok1 || !ok2 || len(b) < 28 {
+			return false
+		}
+		r := indexRecord{
+			rel: rel, typ: typ,
+			size:  int64(binary.BigEndian.Uint64(b)),
+			mtime: int64(binary.BigEndian.Uint64(b[8:])),
+			ingestion: time.Unix(int64(binary.BigEndian.Uint64(b[16:])),
+				int64(binary.BigEndian.Uint32(b[24:]))).UTC(),
+		}
+		b = b[28:]
+		r.raw = start[:len(start)-len(b)]
+		f(r)
+	}
+	return true
+}
+
+func appendIndexRecord(b []byte, rel string, f fileStat, m *Memory) []byte {
+	b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
+	b = append(b, rel...)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Type)))
+	b = append(b, m.Type...)
+	b = binary.BigEndian.AppendUint64(b, uint64(f.size))
+	b = binary.BigEndian.AppendUint64(b, uint64(f.mtime))
+	b = binary.BigEndian.AppendUint64(b, uint64(m.IngestionTime.Unix()))
+	return binary.BigEndian.AppendUint32(b, uint32(m.IngestionTime.Nanosecond()))
+}
+
+// indexedFiles lists the record files of folders and leaves out those that
+// the memory index shows to lie outside the listing (outside reports that
+// of a type and an ingestion time). It returns the files to read, sorted,
+// and the index update that records what reading them finds.
+//
+// The index keeps a folder's entries in the order the folder lists its
+// files, which changes little from run to run, so most entries are found
+// where the previous one ended, in memory order; the others by a hash of
+// the name.
+func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.Time) bool) ([]string, *indexUpdate, error) {
+	up := &indexUpdate{}
+	byDir := make(map[string]*scannedFolder, len(folders))
+	for _, dir := range folders {
+		files, err := scanFolder(s.Path(dir))
+		if err != nil {
+			return nil, nil, err
+		}
+		f := &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files))}
+		byDir[dir] = f
+		up.folders = append(up.folders, f)
+	}
+	old := s.readMemoryIndex()
+	up.other = make([]byte, 0, 1024)
+	eachIndexRecord(old, func(r indexRecord) {
+		slash := bytes.LastIndexByte(r.rel, '/')
+		f := byDir[string(r.rel[:max(slash, 0)])]
+		if slash < 0 || f == nil {
+			up.other = append(up.other, r.raw...) // a folder this listing does not cover
+			return
+		}
+		i, ok := f.find(r.rel[slash+1:])
+		if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
+			up.dirty = true // gone, changed, or a second entry: dropped
+			return
+		}
+		f.files[i].record = r.raw
+		f.skip[i] = outside(string(r.typ), r.ingestion)
+	})
+	type file struct {
+		rel string
+		ref fileRef
+	}
+	var read []file
+	for _, f := range up.folders {
+		for i := range f.files {
+			if !f.skip[i] {
+				read = append(read, file{f.dir + "/" + f.files[i].name, fileRef{f, i}})
+			}
+		}
+	}
+	sort.Slice(read, func(i, j int) bool { return read[i].rel < read[j].rel })
+	rels := make([]string, len(read))
+	up.read = make([]fileRef, len(read))
+	for i, f := range read {
+		rels[i], up.read[i] = f.rel, f.ref
+	}
+	return rels, up, nil
+}
+
+// scannedFolder is a folder's files as a listing found them.
+type scannedFolder struct {
+	dir   string
+	files []fileStat // in the folder's own order
+	skip  []bool     // the index shows the file lies outside the listing
+	next  int        // where the next index entry is expected
+	pos   map[uint64]int
+	seed  maphash.Seed
+}
+
+// find returns the place of a file name in files: first where the previous
+// entry ended, then by a 64-bit hash of the name (built on first need; a
+// collision only makes a file read again).
+func (f *scannedFolder) find(name []byte) (int, bool) {
+	for i := f.next; i < len(f.files) && i < f.next+4; i++ {
+		if f.files[i].name == string(name) {
+			f.next = i + 1
+			return i, true
+		}
+	}
+	if f.pos == nil {
+		f.seed = maphash.MakeSeed()
+		f.pos = make(map[uint64]int, len(f.files))
+		for i := range f.files {
+			f.pos[maphash.String(f.seed, f.files[i].name)] = i
+		}
+	}
+	i, ok := f.pos[maphash.Bytes(f.seed, name)]
+	if !ok || f.files[i].name != string(name) {
+		return 0, false
+	}
+	f.next = i + 1
+	return i, true
+}
+
+// indexUpdate is the memory index being rewritten by a listing.
+type indexUpdate struct {
+	other   []byte // the entries of folders the listing does not cover
+	folders []*scannedFolder
+	read    []fileRef // the files the listing reads, in its order
+	dirty   bool
+}
+
+// fileRef is one file of a scanned folder.
+type fileRef struct {
+	folder *scannedFolder
+	i      int
+}
+
+// add records what reading the listing's i-th file found.
+func (up *indexUpdate) add(i int, m *Memory) {
+	ref := up.read[i]
+	f := &ref.folder.files[ref.i]
+	if f.regular && f.record == nil {
+		f.record = appendIndexRecord(nil, ref.folder.dir+"/"+f.name, *f, m)
+		up.dirty = true
+	}
+}
+
+// save writes the index if it changed (best effort: a cache that cannot be
+// written only costs speed next time): each folder's entries in the
+// folder's order.
+//
+// The files the listing read are the ones a run that follows may move
+// away: those that are gone by now are left out, so that the next listing
+// finds every entry where the previous one ended.
+func (up *indexUpdate) save(s *Store) {
+	for _, ref := range up.read {
+		f := &ref.folder.files[ref.i]
+		if f.record != nil {
+			if _, err := os.Lstat(s.Path(ref.folder.dir + "/" + f.name)); err != nil {
+				f.record, up.dirty = nil, true
+			}
+		}
+	}
+	if !up.dirty {
+		return
+	}
+	n := len(indexMagic) + len(up.other)
+	for _, f := range up.folders {
+		n += len(f.files) * 64
+	}
+	b := make([]byte, 0, n)
+	b = append(append(b, indexMagic...), up.other...)
+	for _, f := range up.folders {
+		for i := range f.files {
+			b = append(b, f.files[i].record...)
+		}
+	}
+	_ = durable.WriteFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
+}

@@ -1,0 +1,98 @@
+package mdstore
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/curator-dev/curator/internal/durable"
+)
+
+// mergeLogIDsPath caches the bullet ids each merge-log file names, by the
+// file's path, size, modification and change time: a run reads again only
+// the logs written since (one per run), not the whole history.
+const mergeLogIDsPath = ".cache/merge-log-ids"
+
+// MergeLogIDs returns every bullet id the merge logs name (as
+// ReadMergeLogs' lines' IDs), and the lines that cannot be read. The ids of
+// a log that did not change since a run read it come from the cache; a log
+// with unreadable lines is not cached, so it is reported every time.
+func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
+	files, err := s.mergeLogFiles()
+	if err != nil {
+		return nil, nil, err
+	}
+	cache := s.readMergeLogIDCache()
+	kept := map[string]string{}
+	dirty := false
+	var ids []string
+	var bad []*InvalidFile
+	for _, f := range files {
+		rel := f.rel
+		st, ok := statFile(f.path)
+		key := rel + "\t" + strconv.FormatInt(st.size, 10) + "\t" + strconv.FormatInt(st.mtime, 10) + "\t" + strconv.FormatInt(st.ctime, 10)
+		if line, hit := cache[key]; hit && ok {
+			ids = append(ids, strings.Fields(line)...)
+			kept[key] = line
+			continue
+		}
+		dirty = true
+		got, fileBad := readMergeLogIDs(f.path, rel)
+		ids = append(ids, got...)
+		bad = append(bad, fileBad...)
+		if ok && len(fileBad) == 0 {
+			kept[key] = strings.Join(got, " ")
+		}
+	}
+	if dirty || len(kept) != len(cache) {
+		s.QueueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
+	}
+	return ids, bad, nil
+}
+
+// readMergeLogIDs reads the ids of one merge-log file.
+func readMergeLogIDs(path, rel string) ([]string, []*InvalidFile) {
+	lines, bad := readMergeLog(path, rel)
+	var ids []string
+	for _, l := range lines {
+		for _, id := range l.IDs() {
+			if id != "" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, bad
+}
+
+// readMergeLogIDCache reads the cache: "path\tsize\tmtime\tctime\tids" lines
+// (an unusable cache is empty).
+func (s *Store) readMergeLogIDCache() map[string]string {
+	out := map[string]string{}
+	data, err := os.ReadFile(filepath.Join(s.Dir, mergeLogIDsPath))
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if i := strings.LastIndexByte(line, '\t'); i > 0 && strings.Count(line[:i], "\t") == 3 {
+			out[line[:i]] = line[i+1:]
+		}
+	}
+	return out
+}
+
+// saveMergeLogIDCache writes the cache (best effort: a cache that cannot be
+// written only costs speed next time).
+func (s *Store) saveMergeLogIDCache(kept map[string]string) {
+	keys := make([]string, 0, len(kept))
+	for k := range kept {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k + "\t" + kept[k] + "\n")
+	}
+	_ = durable.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(b.String()), 0o644, false)
+}

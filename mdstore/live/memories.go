@@ -1,0 +1,442 @@
+package live
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// Memories keeps every memory record's fields (no bodies) in memory and follows changes on disk.
+//
+// It is for a long-running process that lists memories many times (the MCP
+// server's list_entries): List answers what ListMemories would answer for
+// the same files, with Light's records, without reading or stating the
+// store. Every change that completed before List was called — by this
+// process, another one, an editor, git, a rename between inbox,
+// confirmed/<type> and trash, a folder made or removed — is in its answer.
+//
+// How: the memory folders are followed by file notifications (see
+// follow.go), which mark the files they name as dirty. List
+// first passes a barrier that makes sure every event of a change made
+// before the call has been marked, then reads again only the marked files
+// (and any folder made, removed or renamed, in full), then answers from
+// lists kept sorted by (ingestion_time, id) for every status and type (see
+// order.go): a window is two binary searches and its page a
+// slice, whatever the size of the store. A file is read with ReadMemory, so
+// an invalid one is reported with the same path, line and message as
+// ListMemories reports it.
+//
+// Only Linux's inotify keeps the events of all the folders in the order
+// the changes happen, which the barrier needs; kqueue (macOS, BSD) and
+// ReadDirectoryChangesW (Windows) do not. There, and on Linux when the
+// notifications cannot be set up (the inotify instance or watch limit is
+// reached, a memory folder cannot be watched) or when the store lies on a
+// network or FUSE file system (whose changes made elsewhere inotify does
+// not see), List is ListMemories itself; Fallback says why. A watch that
+// fails later switches the listing to ListMemories for good.
+//
+// What inotify does not report is not seen either: a change made through
+// another hard link of a file — unless the file had that link when it was
+// last read (a symlink, or a file with several links, is read again at
+// every List) — or a write through a shared memory mapping.
+//
+// Secrets: a file is checked for secrets with the policy of the last List
+// that gave one, when the file is read. The first List with a policy, and
+// a List with another policy than the last one, reads every file again
+// (at 100,000 files the check costs twice the reading and parsing, so it
+// is not done before a listing asks for it). A file that holds a secret
+// is in Invalid whenever its folder is listed, as ListMemories reports it
+// when it reads the file (a windowed ListMemories may skip such a file
+// outside its window when its on-disk index learned the file from a
+// listing made without a policy).
+//
+// Records with the same ingestion_time and id (one file in two folders)
+// are ordered by path; ListMemories leaves their order unspecified.
+//
+// Bodies are never held: 100,000 records cost about what ListMemories with
+// Light returns for them. The records List returns are copies.
+type Memories struct {
+	s *mdstore.Store
+
+	run      sync.Mutex // one List or Close at a time; guards what follows
+	closed   bool
+	fallback string                  // why List is ListMemories ("" while following)
+	f        *liveFollower           // nil in fallback
+	pol      *secrets.Policy         // the policy secret was found with
+	entries  []map[string]*liveEntry // per leaf, by file name
+	recheck  map[string]*liveEntry   // read again at every listing, by path
+	invalid  map[string]*liveEntry   // unreadable or holding a secret, by path
+	byFolder []*liveEntry            // invalid in ListMemories' folder order; nil: to sort
+	byPath   []*liveEntry            // invalid by path; nil: to sort
+	orders   liveOrders
+	count    int    // entries
+	version  uint64 // counts the changes applied (ListChanged)
+}
+
+// Open starts following the store's memory folders and reads
+// every record once (on Linux; see Memories for the other systems):
+// at 100,000 records about 4 s on two cores, so a server may open it in
+// the background and list with ListMemories until it is open. An error
+// reading a folder is kept for the first List, which reports it as
+// ListMemories would.
+func Open(s *mdstore.Store) (*Memories, error) {
+	l := &Memories{s: s}
+	if !liveOrdered {
+		l.fallback = "file notifications on this system do not keep the order of changes"
+		return l, nil
+	}
+	if kind, remote := remoteFS(s.Dir); remote {
+		l.fallback = "the store lies on a " + kind + " file system, whose changes made elsewhere are not notified"
+		return l, nil
+	}
+	f, err := startFollower(s.Dir)
+	if err != nil {
+		l.fallback = err.Error()
+		return l, nil
+	}
+	l.f = f
+	l.reset()
+	f.lose(errors.New("start")) // the first refresh reads everything
+	_ = l.refresh(nil, nil)     // a failure keeps the marks for List
+	return l, nil
+}
+
+// Fallback says why List reads the files as ListMemories does, or "" when
+// it answers from the records it holds.
+func (l *Memories) Fallback() string {
+	l.run.Lock()
+	defer l.run.Unlock()
+	return l.fallback
+}
+
+// List returns what s.ListMemories(q) returns for the files as they are
+// when List is called, with Light's records (no documents, no factor map).
+// Progress, when set, is told how many of the files List reads again are
+// read. DeferIndex has no effect: List writes no index. A policy in
+// Secrets other than the last one given makes List read every file again.
+func (l *Memories) List(q mdstore.MemoryQuery) (*mdstore.MemoryList, error) {
+	l.run.Lock()
+	defer l.run.Unlock()
+	if l.closed {
+		return nil, errors.New("memory listing: closed")
+	}
+	q.Light = true
+	if l.f == nil {
+		return l.s.ListMemories(q)
+	}
+	l.f.barrier()
+	if err := l.refresh(q.Secrets, q.Progress); err != nil {
+		if l.f == nil {
+			return l.s.ListMemories(q)
+		}
+		return nil, err
+	}
+	return l.answer(q), nil
+}
+
+// ListChanged is List, unless no record changed since the listing that
+// returned since: then the list is nil (the answer would be that
+// listing's) and the version is since. A listing that cannot follow the
+// files (Fallback) always lists, with version 0.
+func (l *Memories) ListChanged(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error) {
+	l.run.Lock()
+	defer l.run.Unlock()
+	if l.closed {
+		return nil, 0, errors.New("memory listing: closed")
+	}
+	q.Light = true
+	if l.f == nil {
+		res, err := l.s.ListMemories(q)
+		return res, 0, err
+	}
+	l.f.barrier()
+	if err := l.refresh(q.Secrets, q.Progress); err != nil {
+		if l.f == nil {
+			res, err := l.s.ListMemories(q)
+			return res, 0, err
+		}
+		return nil, 0, err
+	}
+	if since != 0 && since == l.version {
+		return nil, since, nil
+	}
+	return l.answer(q), l.version, nil
+}
+
+// Close stops following the store.
+func (l *Memories) Close() error {
+	l.run.Lock()
+	defer l.run.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	var err error
+	if l.f != nil {
+		err = l.f.close()
+		l.f = nil
+	}
+	l.reset()
+	return err
+}
+
+// reset forgets every record.
+func (l *Memories) reset() {
+	l.entries = make([]map[string]*liveEntry, len(liveLeaves))
+	for i := range l.entries {
+		l.entries[i] = make(map[string]*liveEntry)
+	}
+	l.recheck = make(map[string]*liveEntry)
+	l.invalid = make(map[string]*liveEntry)
+	l.byFolder, l.byPath = nil, nil
+	l.orders = liveOrders{}
+	l.count = 0
+	l.version++
+}
+
+// stopFollowing switches to ListMemories for good.
+func (l *Memories) stopFollowing(why string) {
+	l.f.close()
+	l.f = nil
+	l.fallback = why
+	l.reset()
+}
+
+// refresh reads again what the events marked since the last listing (all
+// the files when events were lost, or for another secrets policy).
+func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) error {
+	marks := l.f.take()
+	if pol != nil && pol != l.pol {
+		l.pol = pol
+		marks.rescan = leafMask(1)<<len(liveLeaves) - 1
+	}
+	if marks.lost != nil {
+		marks.rescan = leafMask(1)<<len(liveLeaves) - 1
+	}
+	dirty := marks.dirty
+	if marks.rescan != 0 {
+		dirty = make(map[string]struct{}, len(marks.dirty))
+		for rel := range marks.dirty {
+			dirty[rel] = struct{}{}
+		}
+		if err := l.f.watchParents(); err != nil {
+			return l.failed(marks, err)
+		}
+		for leaf := range liveLeaves {
+			if marks.rescan&(1<<leaf) == 0 {
+				continue
+			}
+			names, err := l.f.scanLeaf(leaf)
+			if err != nil {
+				return l.failed(marks, err)
+			}
+			prefix := liveLeaves[leaf].rel + "/"
+			for name := range l.entries[leaf] {
+				dirty[prefix+name] = struct{}{}
+			}
+			for _, name := range names {
+				dirty[prefix+name] = struct{}{}
+			}
+		}
+	}
+	for rel := range l.recheck {
+		dirty[rel] = struct{}{}
+	}
+	if len(dirty) == 0 {
+		return nil
+	}
+	rels := make([]string, 0, len(dirty))
+	for rel := range dirty {
+		rels = append(rels, rel)
+	}
+	read := make([]*liveEntry, len(rels))
+	readOne := func(i int) { read[i] = l.readEntry(rels[i]) }
+	if len(rels) < 8 && progress == nil {
+		for i := range rels {
+			readOne(i)
+		}
+	} else {
+		var done sync.Mutex
+		n := 0
+		parallel.For(len(rels), func(i int) {
+			readOne(i)
+			if progress != nil {
+				done.Lock()
+				n++
+				progress(n, len(rels))
+				done.Unlock()
+			}
+		})
+	}
+	l.apply(rels, read)
+	return nil
+}
+
+// failed keeps the marks for the next listing and returns err; a folder
+// that cannot be watched switches the listing to ListMemories.
+func (l *Memories) failed(marks liveMarks, err error) error {
+	var u *errUnfollowable
+	if errors.As(err, &u) {
+		l.stopFollowing(u.why)
+		return err
+	}
+	l.f.putBack(marks)
+	return err
+}
+
+// readEntry reads one file as ListMemories does; nil when it is gone.
+func (l *Memories) readEntry(rel string) *liveEntry {
+	slash := strings.LastIndexByte(rel, '/')
+	leaf, _ := leafIndex(rel[:slash])
+	e := &liveEntry{leaf: leaf, name: rel[slash+1:], rel: rel}
+	abs := l.s.Path(rel)
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err == nil {
+		e.recheck = fi.Mode()&os.ModeSymlink != 0 || hardLinked(fi)
+	}
+	m, err := l.s.ReadMemory(rel)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
+				return nil // removed while read
+			}
+		}
+		e.bad = mdstore.InvalidFileOf(rel, err)
+		return e
+	}
+	if l.pol != nil {
+		if found := l.pol.Find(string(m.Doc.Bytes())); len(found) > 0 {
+			e.secret = mdstore.SecretInFile(rel, found[0])
+		}
+	}
+	m.Doc, m.ImportanceFactors = nil, nil
+	e.m = m
+	return e
+}
+
+// apply puts what was read in place of what was held.
+func (l *Memories) apply(rels []string, read []*liveEntry) {
+	changes := make([]liveChange, 0, len(rels))
+	for i, rel := range rels {
+		slash := strings.LastIndexByte(rel, '/')
+		leaf, _ := leafIndex(rel[:slash])
+		name := rel[slash+1:]
+		old, e := l.entries[leaf][name], read[i]
+		if old == nil && e == nil {
+			continue
+		}
+		if old != nil {
+			old.dead = true
+			delete(l.entries[leaf], name)
+			delete(l.recheck, rel)
+			if _, ok := l.invalid[rel]; ok {
+				delete(l.invalid, rel)
+				l.byFolder, l.byPath = nil, nil
+			}
+			l.count--
+		}
+		if e != nil {
+			l.entries[leaf][name] = e
+			if e.recheck {
+				l.recheck[rel] = e
+			}
+			if e.m == nil || e.secret != nil {
+				l.invalid[rel] = e
+				l.byFolder, l.byPath = nil, nil
+			}
+			l.count++
+		}
+		changes = append(changes, liveChange{old, e})
+	}
+	if len(changes) > 0 {
+		l.version++
+	}
+	if len(changes) > l.count/4 && len(changes) > 4*smallChange {
+		all := make([]*liveEntry, 0, l.count)
+		for _, m := range l.entries {
+			for _, e := range m {
+				if e.m != nil {
+					all = append(all, e)
+				}
+			}
+		}
+		l.orders.rebuild(all)
+		return
+	}
+	l.orders.update(changes)
+}
+
+// answer is the listing of q from the records held.
+func (l *Memories) answer(q mdstore.MemoryQuery) *mdstore.MemoryList {
+	res := &mdstore.MemoryList{}
+	if st, ty := statusIndex(q.Status), typeIndex(q.Type); st >= 0 && ty >= 0 {
+		p := 0
+		if q.Secrets != nil {
+			p = 1
+		}
+		win := l.orders.window(slot(p, st, ty), q.From, q.To)
+		res.Total = len(win)
+		if q.Offset > 0 {
+			win = win[min(q.Offset, len(win)):]
+		}
+		if q.Limit > 0 && len(win) > q.Limit {
+			win = win[:q.Limit]
+		}
+		if len(win) > 0 {
+			res.Memories = make([]*mdstore.Memory, len(win))
+			for i, e := range win {
+				res.Memories[i] = liveCopy(e.m)
+			}
+		}
+	}
+	res.Invalid = l.invalidOf(q)
+	return res
+}
+
+// invalidOf lists the files of q's folders that ListMemories reports as
+// invalid, in its order: the folders' order for a listing of everything,
+// the paths' order for a filtered one (which ListMemories reads sorted).
+func (l *Memories) invalidOf(q mdstore.MemoryQuery) []*mdstore.InvalidFile {
+	if len(l.invalid) == 0 {
+		return nil
+	}
+	if l.byFolder == nil {
+		l.byPath = make([]*liveEntry, 0, len(l.invalid))
+		for _, e := range l.invalid {
+			l.byPath = append(l.byPath, e)
+		}
+		slices.SortFunc(l.byPath, func(a, b *liveEntry) int { return strings.Compare(a.rel, b.rel) })
+		l.byFolder = slices.Clone(l.byPath)
+		slices.SortStableFunc(l.byFolder, func(a, b *liveEntry) int { return a.leaf - b.leaf })
+	}
+	order := l.byFolder
+	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() {
+		order = l.byPath
+	}
+	folders := foldersMask(q.Status, q.Type)
+	var out []*mdstore.InvalidFile
+	for _, e := range order {
+		if folders&(1<<e.leaf) == 0 {
+			continue
+		}
+		switch {
+		case e.m == nil:
+			f := *e.bad
+			out = append(out, &f)
+		case q.Secrets != nil:
+			f := *e.secret
+			out = append(out, &f)
+		}
+	}
+	return out
+}
