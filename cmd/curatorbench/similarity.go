@@ -16,16 +16,20 @@ import (
 	"github.com/curator-dev/curator/curate/similar"
 )
 
-// benchSimilarity measures the similarity engine on labelled sentence pairs
-// (SICK: pair_ID, sentence_A, sentence_B, relatedness_score, ...): Pearson
-// and Spearman correlation with the human scores, for the default engine,
-// the same engine without its negation/number cap, and a plain TF-IDF
-// cosine baseline, plus the time per pair.
+// benchSimilarity measures the similarity engine on labelled sentence pairs:
+// Pearson and Spearman correlation with the human scores, for the default
+// engine (word vectors included), the engine without its word vectors,
+// without its negation/number cap, a token Jaccard and a plain TF-IDF
+// cosine baseline, plus the time per pair; then the AppWorld paraphrase
+// that must merge with its bullet. --data reads SICK files (pair_ID,
+// sentence_A, sentence_B, relatedness_score, ...) and SemEval STS files as
+// brmson/dataset-sts keeps them (score, sentence 1, sentence 2; pairs
+// without a score are left out).
 //
 //	curatorbench similarity --data ../shared/data/sick_train.tsv
 func benchSimilarity(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("similarity", flag.ContinueOnError)
-	data := fs.String("data", "../shared/data/sick_train.tsv", "TSV of labelled pairs (SICK format)")
+	data := fs.String("data", "../shared/data/sick_train.tsv", "TSV of labelled pairs (SICK or STS format)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -34,13 +38,15 @@ func benchSimilarity(args []string, stdout io.Writer) error {
 		return err
 	}
 	lex := similar.NewLexical()
-	lex.Score("warm up", "the word table") // load the embedded WordNet table outside the timing
+	lex.Score("warm up", "the word table") // load the embedded tables outside the timing
 	engines := []struct {
 		name  string
 		score func(a, b string) float64
 	}{
-		{"lexical (default, with cap)", lex.Score},
+		{"lexical (default: vectors, cap)", lex.Score},
+		{"lexical without word vectors", lex.WithoutVectors().Score},
 		{"lexical without negation/number cap", lex.WithoutCap().Score},
+		{"token Jaccard baseline", jaccard},
 		{"TF-IDF cosine baseline", newTFIDF(pairs).score},
 	}
 	fmt.Fprintf(stdout, "%s: %d pairs\n", *data, len(pairs))
@@ -54,7 +60,38 @@ func benchSimilarity(args []string, stdout io.Writer) error {
 		per := time.Since(start) / time.Duration(len(pairs))
 		fmt.Fprintf(stdout, "%-38s %8.4f %8.4f %12s\n", e.name, similar.Pearson(got, gold), similar.Pearson(ranks(got), ranks(gold)), per)
 	}
+	fmt.Fprintf(stdout, "AppWorld paraphrase: %.3f with vectors, %.3f without (merges at %.1f)\n",
+		lex.Score(paraphrase[0], paraphrase[1]), lex.WithoutVectors().Score(paraphrase[0], paraphrase[1]), similar.MergeFloor)
 	return nil
+}
+
+// paraphrase is a lesson and the AppWorld playbook bullet (shr-00005) it
+// says again in other words.
+var paraphrase = [2]string{
+	"Check the API documentation with show_api_doc before calling an unfamiliar API",
+	"Always look at API specifications (using apis.api_docs.show_api_doc) before calling an API.",
+}
+
+// jaccard is the share of distinct lower-cased words two texts have in
+// common.
+func jaccard(a, b string) float64 {
+	wa, wb := map[string]bool{}, map[string]bool{}
+	for _, w := range words(a) {
+		wa[w] = true
+	}
+	for _, w := range words(b) {
+		wb[w] = true
+	}
+	both := 0
+	for w := range wa {
+		if wb[w] {
+			both++
+		}
+	}
+	if n := len(wa) + len(wb) - both; n > 0 {
+		return float64(both) / float64(n)
+	}
+	return 0
 }
 
 func readLabelledPairs(path string) ([][2]string, []float64, error) {
@@ -67,19 +104,32 @@ func readLabelledPairs(path string) ([][2]string, []float64, error) {
 	var gold []float64
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
+	sick := true
 	for n := 1; sc.Scan(); n++ {
 		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) < 4 {
+		if n == 1 && !strings.HasPrefix(cols[0], "pair_ID") && len(cols) >= 3 {
+			sick = false // STS: score, sentence 1, sentence 2
+		}
+		score, a, b := "", "", ""
+		switch {
+		case sick && len(cols) >= 4:
+			score, a, b = cols[3], cols[1], cols[2]
+		case !sick && len(cols) >= 3:
+			score, a, b = cols[0], cols[1], cols[2]
+			if score == "" {
+				continue // not scored
+			}
+		default:
 			continue
 		}
-		g, err := strconv.ParseFloat(cols[3], 64)
+		g, err := strconv.ParseFloat(score, 64)
 		if err != nil {
 			if n == 1 {
 				continue // header
 			}
-			return nil, nil, fmt.Errorf("%s:%d: relatedness %q: %w", path, n, cols[3], err)
+			return nil, nil, fmt.Errorf("%s:%d: score %q: %w (want SICK: pair_ID, sentence_A, sentence_B, relatedness_score; or STS: score, sentence 1, sentence 2)", path, n, score, err)
 		}
-		pairs = append(pairs, [2]string{cols[1], cols[2]})
+		pairs = append(pairs, [2]string{a, b})
 		gold = append(gold, g)
 	}
 	if len(pairs) < 2 {

@@ -315,6 +315,12 @@ func (ix *Index) newWord(t *wordInfo) int32 {
 			}
 		}
 	}
+	if t.vec >= 0 {
+		vc := vectorConcept(t.vec)
+		if !slices.Contains(ix.vocab[vc], keyDist{id, 0}) {
+			ix.vocab[vc] = append(ix.vocab[vc], keyDist{id, 0})
+		}
+	}
 	w := int32(len(ix.words))
 	ix.words = append(ix.words, wordRef{id, t.weight, t.stop})
 	return w
@@ -831,8 +837,16 @@ type keySim struct {
 }
 
 // expand lists the indexed keys a query term can match: its own key
-// (similarity 1) and the keys of indexed words sharing one of its WordNet
-// concepts (the best concept similarity), sorted by key id.
+// (similarity 1), the keys of indexed words sharing one of its WordNet
+// concepts (the best concept similarity) and those of indexed words whose
+// vectors neighbour its own (their vector similarity), sorted by key id.
+
+// vectorConcept is the entry of Index.vocab that lists the keys of the
+// indexed words with word vector v: WordNet's synsets have positive ids,
+// vectors negative ones.
+func vectorConcept(v int32) int32 { return -1 - v }
+
+// expand lists the indexed keys a query term can match (see above).
 func (ix *Index) expand(t term) []keySim {
 	if out, ok := ix.expanded[t.wordInfo]; ok {
 		return out
@@ -844,6 +858,17 @@ func (ix *Index) expand(t term) []keySim {
 	for _, c := range t.concepts {
 		for _, kd := range ix.vocab[c.id] {
 			best[kd.key] = math.Max(best[kd.key], ix.lex.conceptSim[c.dist+kd.dist])
+		}
+	}
+	// The keys of indexed words whose vectors neighbour the query word's.
+	for _, n := range t.near {
+		kds := ix.vocab[vectorConcept(n)]
+		if len(kds) == 0 {
+			continue
+		}
+		s := ix.lex.vectorSim(t.wordInfo, n, ix.lex.wv.invNorm(n))
+		for _, kd := range kds {
+			best[kd.key] = math.Max(best[kd.key], s)
 		}
 	}
 	out := make([]keySim, 0, len(best))

@@ -3,6 +3,7 @@ package similar
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +22,10 @@ type lexicalParams struct {
 	capBase    float64 // capped score = min(score, capBase + capSlope*score)
 	capSlope   float64
 	noCap      bool
+	vecFloor   float64 // least cosine of two neighbouring word vectors that counts
+	vecBase    float64 // similarity of two neighbours at cosine vecFloor,
+	vecTop     float64 // rising linearly to vecTop at cosine 1
+	noVectors  bool
 }
 
 var defaultParams = lexicalParams{
@@ -33,6 +38,9 @@ var defaultParams = lexicalParams{
 	dirMix:     0.5,
 	capBase:    0.5,
 	capSlope:   0.09,
+	vecFloor:   0.5,
+	vecBase:    0.3,
+	vecTop:     0.7,
 }
 
 // Lexical is the default engine: deterministic, local, no model. It aligns
@@ -43,6 +51,7 @@ var defaultParams = lexicalParams{
 type Lexical struct {
 	p     lexicalParams
 	wn    *wordNet
+	wv    *wordVectors
 	words sync.Map // word -> *wordInfo, memoised analysis of each word
 
 	conceptSim []float64 // by hypernym steps: synonym * hyperDecay^steps
@@ -52,7 +61,7 @@ type Lexical struct {
 func NewLexical() *Lexical { return newLexical(defaultParams) }
 
 func newLexical(p lexicalParams) *Lexical {
-	l := &Lexical{p: p, wn: loadWordNet()}
+	l := &Lexical{p: p, wn: loadWordNet(), wv: loadVectors()}
 	for steps := 0; steps <= 2*p.depth; steps++ {
 		l.conceptSim = append(l.conceptSim, p.synonym*math.Pow(p.hyperDecay, float64(steps)))
 	}
@@ -88,6 +97,9 @@ type wordInfo struct {
 	number   bool
 	weight   float64
 	concepts []concept
+	vec      int32   // number in the word-vector table, -1: none (stop words, numbers, rare words)
+	vecInv   float64 // 1 / length of the vector
+	near     []int32 // the vector's neighbours, ascending
 }
 
 func (l *Lexical) wordInfo(w word) *wordInfo {
@@ -101,7 +113,12 @@ func (l *Lexical) wordInfo(w word) *wordInfo {
 
 // newWordInfo analyses a word, without the cache of analysed words.
 func (l *Lexical) newWordInfo(w word) *wordInfo {
-	wi := &wordInfo{text: w.text, key: w.text, weight: 1}
+	wi := &wordInfo{text: w.text, key: w.text, weight: 1, vec: -1}
+	ident := strings.HasPrefix(w.text, identPart)
+	if ident {
+		w.text = w.text[len(identPart):]
+		wi.key = w.text
+	}
 	switch {
 	case isNumber(w.text):
 		wi.number = true
@@ -118,7 +135,41 @@ func (l *Lexical) newWordInfo(w word) *wordInfo {
 		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(entry.count())))
 		wi.concepts = l.wn.concepts(entry, l.p.senses, l.p.depth)
 	}
+	if !wi.stop && !wi.number && !ident && !l.p.noVectors {
+		l.setVector(wi, w.text)
+	}
 	return wi
+}
+
+// setVector gives a content word the vector of its lemma (of the word
+// itself when the table has no lemma for it) and the vector's neighbours.
+func (l *Lexical) setVector(wi *wordInfo, text string) {
+	v := int32(-1)
+	if wi.lemma != "" {
+		v = l.wv.find(wi.lemma)
+	}
+	if v < 0 {
+		v = l.wv.find(text)
+	}
+	if v < 0 {
+		return
+	}
+	wi.vec, wi.vecInv, wi.near = v, l.wv.invNorm(v), l.wv.neighbours(v)
+}
+
+// vectorSim is how similar two words are by their vectors: 0 unless they
+// are neighbours in the table with a cosine of at least vecFloor, then
+// from vecBase up to vecTop at cosine 1. Words that share no vector
+// neighbourhood (rare words, identifiers, numbers, antonyms) get nothing.
+func (l *Lexical) vectorSim(a *wordInfo, b int32, bInv float64) float64 {
+	if _, ok := slices.BinarySearch(a.near, b); !ok {
+		return 0
+	}
+	c := l.wv.cosine(a.vec, b, a.vecInv, bInv)
+	if c < l.p.vecFloor {
+		return 0
+	}
+	return l.p.vecBase + (l.p.vecTop-l.p.vecBase)*(c-l.p.vecFloor)/(1-l.p.vecFloor)
 }
 
 func (l *Lexical) analyze(text string) *doc {
@@ -215,15 +266,16 @@ func (l *Lexical) directions(a, b *doc) (ab, ba float64) {
 	return ab / a.total, ba / b.total
 }
 
-// termSim is 1 for equal keys, else the best shared WordNet concept.
+// termSim is 1 for equal keys, else the best of the shared WordNet concept
+// and the word vectors' similarity.
 func (l *Lexical) termSim(a, b *term) float64 {
 	if a.key == b.key {
 		return 1
 	}
-	if len(a.concepts) == 0 || len(b.concepts) == 0 {
-		return 0
-	}
 	best := 0.0
+	if a.vec >= 0 && b.vec >= 0 {
+		best = l.vectorSim(a.wordInfo, b.vec, b.vecInv)
+	}
 	i, j := 0, 0
 	for i < len(a.concepts) && j < len(b.concepts) {
 		ca, cb := a.concepts[i], b.concepts[j]
@@ -262,6 +314,15 @@ func conflict(a, b *doc) bool {
 	return false
 }
 
+// WithoutVectors returns the engine without word vectors: words align
+// only by stem and WordNet. It
+// exists to measure what the vectors add on benchmarks.
+func (l *Lexical) WithoutVectors() *Lexical {
+	p := l.p
+	p.noVectors = true
+	return newLexical(p)
+}
+
 // WithoutCap returns the engine without the negation and number cap. It
 // exists to measure what the cap costs on benchmarks; curate never uses it.
 func (l *Lexical) WithoutCap() *Lexical {
@@ -285,5 +346,5 @@ func (l *Lexical) Words(text string) []string {
 // Version names the engine's analysis: words stored from an engine with
 // another version must be analysed again.
 func (l *Lexical) Version() string {
-	return fmt.Sprintf("lexical 1 %+v wordnet %d", l.p, l.wn.wordCount())
+	return fmt.Sprintf("lexical 2 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
 }

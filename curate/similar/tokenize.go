@@ -53,7 +53,13 @@ var contractions = strings.NewReplacer(
 	"’", "'", "can't", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
 )
 
-// tokenize splits text into lower-case words of letters or digits. Digits
+// identPart marks a word that is part of an identifier joined by
+// underscores ("show_api_doc"): it matches the same word exactly, but no
+// other word by its vector.
+const identPart = "_"
+
+// tokenize splits text into lower-case words of letters or digits; the
+// parts of an identifier such as show_api_doc start with identPart. Digits
 // keep inner dots and commas ("2.5", "1,000"); list markers such as "(1)" or
 // "2." at the start of an item are dropped, so that numbered steps are not
 // read as quantities. Sentence punctuation starts a new clause.
@@ -70,7 +76,11 @@ func tokenize(text string) []word {
 			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
 				j++
 			}
-			words = append(words, word{text: string(rs[i:j]), clause: clause})
+			w := string(rs[i:j])
+			if (i > 0 && rs[i-1] == '_') || (j < len(rs) && rs[j] == '_') {
+				w = identPart + w
+			}
+			words = append(words, word{text: w, clause: clause})
 			i = j
 		case unicode.IsDigit(r):
 			j := i
