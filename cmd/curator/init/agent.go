@@ -232,7 +232,7 @@ func planBlock(dir, name, guide, block string) (AgentFile, error) {
 // that could not be read.
 func playbookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	if _, err := os.Stat(storeDir); errors.Is(err, fs.ErrNotExist) {
-		return playbook.InjectBlock(nil, ""), nil, nil
+		return playbook.InjectBlockSelected(nil, "", playbook.TopSelection(injectTop)), nil, nil
 	}
 	s, err := mdstore.Open(storeDir)
 	if err != nil {
@@ -242,7 +242,7 @@ func playbookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return playbook.InjectBlock(playbook.TopBullets(list.Active, "", injectTop), ""), list.Invalid, nil
+	return playbook.InjectBlockSelected(playbook.TopBullets(list.Active, "", injectTop), "", playbook.TopSelection(injectTop)), list.Invalid, nil
 }
 
 // writeAgentFiles writes the files that are created or merged.
