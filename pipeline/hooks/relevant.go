@@ -12,7 +12,7 @@ import (
 
 // storeContext is the relevant context of a store: the bullets of its
 // playbook that playbook.RankRelevant chooses, and its confirmed
-// memories that memory.Search finds and playbook.Chosen keeps.
+// memories that memory.Search finds and the same rule keeps (playbook.Task.Chosen).
 type storeContext struct {
 	ctx context.Context
 	s   *mdstore.Store
@@ -54,6 +54,7 @@ func (c storeContext) memories(text string, o pipeline.RelevantOptions) ([]pipel
 	if len(types) == 0 {
 		types = []string{""}
 	}
+	task := playbook.NewTask(e, text)
 	var out []pipeline.RelevantItem
 	for _, t := range types {
 		rep, err := memory.Search(c.ctx, c.s, x, memory.SearchRequest{Query: text, Type: t, Limit: o.Memories, Floor: playbook.RelevantFloor})
@@ -61,8 +62,8 @@ func (c storeContext) memories(text string, o pipeline.RelevantOptions) ([]pipel
 			return nil, err
 		}
 		for _, r := range rep.Results {
-			words := playbook.MatchedWords(e, text, r.Brief)
-			if !playbook.Chosen(r.Similarity, words) {
+			words := task.MatchedWords(r.Brief)
+			if !task.Chosen(r.Similarity, words) {
 				continue
 			}
 			out = append(out, pipeline.RelevantItem{Kind: pipeline.RelevantMemory, ID: r.ID, Group: r.Type, Text: r.Brief,
