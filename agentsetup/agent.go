@@ -245,7 +245,7 @@ func planBlock(dir, name, guide, block string) (AgentFile, error) {
 // that could not be read.
 func PlaybookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	if _, err := os.Stat(storeDir); errors.Is(err, fs.ErrNotExist) {
-		return playbook.InjectBlock(nil, ""), nil, nil
+		return playbook.InjectBlockSelected(nil, "", playbook.TopSelection(injectTop)), nil, nil
 	}
 	s, err := mdstore.Open(storeDir)
 	if err != nil {
@@ -255,7 +255,7 @@ func PlaybookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return playbook.InjectBlock(playbook.TopBullets(list.Active, "", injectTop), ""), list.Invalid, nil
+	return playbook.InjectBlockSelected(playbook.TopBullets(list.Active, "", injectTop), "", playbook.TopSelection(injectTop)), list.Invalid, nil
 }
 
 // Write writes the files that are created or merged.

@@ -58,7 +58,8 @@ var configSchema = section{
 	"similarity": section{"engine": settingOneOf("lexical", "embeddings"), "base_url": textSetting, "model": textSetting, "api_key_env": textSetting,
 		"cache_file": textSetting, "fallback": settingOneOf("", "local"), "timeout": durationSetting},
 	"pipelines": section{"context_window": atLeast(1), "compression_threshold": unitNumber, "state_backups": atLeast(0),
-		"enable_drift_detection": boolSetting, "enable_dashboard": boolSetting, "hooks": pipelineHooksSchema},
+		"enable_drift_detection": boolSetting, "enable_dashboard": boolSetting, "hooks": pipelineHooksSchema,
+		"relevant_context": pipelineRelevantSchema},
 	"secrets": section{"allow": listOf(regexpText)},
 	"access":  accessSchema,
 }

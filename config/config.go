@@ -81,6 +81,8 @@ type Pipelines struct {
 	// Hooks are, per pipeline type, the curation each moment of the loop
 	// runs (event → curation; a moment left out runs its default).
 	Hooks map[string]map[string]string `yaml:"hooks"`
+	// Relevant is what relevant context a transition's brief gets.
+	Relevant RelevantContext `yaml:"relevant_context"`
 }
 
 // Secrets is the secrets section.

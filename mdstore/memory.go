@@ -3,6 +3,7 @@ package mdstore
 import (
 	"errors"
 	"fmt"
+	"github.com/curator-dev/curator/config"
 	"math"
 	"os"
 	"path"
@@ -20,7 +21,7 @@ import (
 
 // Memory types, statuses and maturities (SPEC §2.1).
 var (
-	MemoryTypes    = []string{"fact", "concept", "lesson"}
+	MemoryTypes    = config.MemoryTypes
 	MemoryStatuses = []string{"inbox", "confirmed", "trash"}
 	Maturities     = []string{"case", "confirmed", "rule"}
 	// ImportanceFactors are the factors of the score, in formula order.

@@ -30,6 +30,11 @@ type BriefData struct {
 	LeftOut                   int
 	Accumulated               Accumulated
 	TestResults               string
+	// RelevantOn is set when the brief gets relevant context: Relevant
+	// are the items it holds, RelevantLeftOut those cut to fit the budget.
+	RelevantOn      bool
+	Relevant        []RelevantItem
+	RelevantLeftOut int
 	// BudgetWarnings say that the brief is under context pressure or was
 	// over budget; they open the Warnings section.
 	BudgetWarnings []string
@@ -92,6 +97,7 @@ func testResultsText(raw json.RawMessage) string {
 
 // Compression levels, applied in this order until the brief fits.
 const (
+	LevelRelevant       = "left out relevant context"
 	LevelDropOptional   = "dropped optional sections"
 	LevelSummariseSteps = "summarised earlier steps and accumulated lists"
 	LevelHeadsSentences = "kept section heads and first sentences"
@@ -128,11 +134,16 @@ func fitBrief(d *BriefData, ex []Excerpt, window int, threshold float64) ([]byte
 	raw := tokens
 	var whole []Excerpt
 	all := d.Accumulated
-	for _, level := range []string{LevelDropOptional, LevelSummariseSteps, LevelHeadsSentences, LevelReferences, LevelTruncate, LevelCut} {
+	for _, level := range []string{LevelRelevant, LevelDropOptional, LevelSummariseSteps, LevelHeadsSentences, LevelReferences, LevelTruncate, LevelCut} {
 		if tokens <= d.Budget.Limit {
 			break
 		}
 		switch level {
+		case LevelRelevant:
+			if len(d.Relevant) == 0 {
+				continue
+			}
+			cutRelevant(d, tokens-d.Budget.Limit)
 		case LevelCut:
 			// Cut from what was there before sections were left out, so
 			// that what is kept is the beginning of the brief's content.

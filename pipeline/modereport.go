@@ -17,7 +17,10 @@ type ModeReport struct {
 	State     *State   `json:"state,omitempty"`
 	StateFile string   `json:"state_file,omitempty"`
 	Stories   []Story  `json:"stories,omitempty"`
-	Warnings  []string `json:"warnings"`
+	// Relevant is the relevant context the brief includes: the bullets
+	// and memories chosen for its step.
+	Relevant []RelevantItem `json:"relevant,omitempty"`
+	Warnings []string       `json:"warnings"`
 }
 
 // DashboardReport is what `curator pipeline dashboard` did: the page
@@ -33,7 +36,7 @@ func newModeReport(h Home, r *Report, commit string) *ModeReport {
 	abs := h.abs
 	out := &ModeReport{Mode: r.Mode, Project: r.Project, Home: h.Dir, Commit: commit,
 		Warnings: nonNil(r.Warnings), Drift: nonNil(r.Drift), Checks: r.Checks,
-		Budget: r.Budget, Stories: r.Stories, Brief: abs(r.BriefPath), Files: []string{}}
+		Budget: r.Budget, Stories: r.Stories, Relevant: r.Relevant, Brief: abs(r.BriefPath), Files: []string{}}
 	if r.State != nil {
 		out.State, out.StateFile = r.State, abs(StateName(r.Project))
 	}

@@ -92,7 +92,7 @@ func (e *Env) resume(req ProjectRequest) (*Report, error) {
 		r.Decisions = append(r.Decisions, "resumed a completed pipeline: no brief to write")
 		return r, e.finish(r, st, l.Raw)
 	}
-	if err := e.brief(r, st, p, leadingTransition(p, num), def, st.CurrentPhase.StepNumber, nil, now); err != nil {
+	if err := e.brief(r, st, p, leadingTransition(p, num), def, st.CurrentPhase.StepNumber, nil, now, nil); err != nil {
 		return nil, err
 	}
 	at := st.CurrentPhase.PhaseName
@@ -202,7 +202,7 @@ func (e *Env) refresh(req ProjectRequest) (*Report, error) {
 	}
 	t := leadingTransition(p, num)
 	r := &Report{Mode: "refresh", Project: req.Project}
-	if err := e.brief(r, st, p, t, def, st.CurrentPhase.StepNumber, nil, e.now()); err != nil {
+	if err := e.brief(r, st, p, t, def, st.CurrentPhase.StepNumber, nil, e.now(), nil); err != nil {
 		return nil, err
 	}
 	r.Decisions = append(r.Decisions, fmt.Sprintf("refreshed brief %s (%s %d tokens)", r.BriefPath, r.Budget.Status, r.Budget.Tokens))

@@ -95,6 +95,8 @@ type Report struct {
 	Cleared  []Drift  `json:"cleared,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	Stories  []Story  `json:"stories,omitempty"`
+	// Relevant is the relevant context the brief includes.
+	Relevant []RelevantItem `json:"relevant,omitempty"`
 	// Decisions are one line each, for the commit message.
 	Decisions []string `json:"decisions,omitempty"`
 	// summary replaces the default first line of the commit message.

@@ -26,6 +26,9 @@ type TransitionRequest struct {
 	// phase that ends which never ran: they become skipped rather than
 	// staying pending.
 	SkipRemaining string
+	// Relevant is where the brief's relevant context comes from (nil:
+	// the brief has none).
+	Relevant *RelevantContext
 }
 
 // transition validates the artifacts of From, updates the state, and writes
@@ -208,7 +211,7 @@ func (e *Env) transition(req TransitionRequest) (*Report, error) {
 	}
 	st.OverallStatus = OverallInProgress
 	st.CurrentPhase = Position{PhaseNumber: toNum, PhaseName: req.To, Extra: st.CurrentPhase.Extra}
-	if err := e.brief(r, st, p, t, toDef, req.Step, outlines, now); err != nil {
+	if err := e.brief(r, st, p, t, toDef, req.Step, outlines, now, req.Relevant); err != nil {
 		return nil, err
 	}
 	r.Decisions = append(r.Decisions, fmt.Sprintf("%s → %s: brief %s (%s %d tokens)", req.From, req.To, r.BriefPath, r.Budget.Status, r.Budget.Tokens))
@@ -259,8 +262,9 @@ func joinInts(ns []int) string {
 }
 
 // brief curates the sources of transition t into the brief of phase toDef
-// (at step for a step-wise phase) and records it in the state.
-func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef *PhaseDef, step int, outlines map[string]*Outline, now time.Time) error {
+// (at step for a step-wise phase), with the relevant context of rc (nil:
+// none), and records it in the state.
+func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef *PhaseDef, step int, outlines map[string]*Outline, now time.Time, rc *RelevantContext) error {
 	toNum, _, _ := p.Phase(toDef.Name)
 	chunking := t.Chunking
 	if chunking == "" {
@@ -323,6 +327,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 		mission = "Carry out the " + toDef.Name + " phase."
 	}
 	target := toDef.Name
+	var err error
 	if step > 0 {
 		target += fmt.Sprintf(" (step %d of %d)", step, len(chunk.Stories))
 	}
@@ -335,6 +340,11 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 		LeftOut: chunk.LeftOut, Accumulated: st.AccumulatedContext, TestResults: testResultsText(st.AccumulatedContext.TestResults),
 		Warnings: warnings, References: refs,
 	}
+	d.RelevantOn, d.Relevant, err = relevant(rc, mission, chunk.Excerpts)
+	if err != nil {
+		warnings = append(warnings, "Relevant context: none in this brief: "+err.Error())
+		d.Warnings = warnings
+	}
 	out, err := fitBrief(d, chunk.Excerpts, e.Config.Settings.ContextWindow, e.Config.Settings.CompressionThreshold)
 	if err != nil {
 		return err
@@ -342,6 +352,7 @@ func (e *Env) brief(r *Report, st *State, p *Pipeline, t *TransitionRule, toDef 
 	r.Files = append(r.Files, File{Name: name, Data: out})
 	r.BriefPath, r.Budget = name, &d.Budget
 	r.Warnings = warnings
+	r.Relevant = d.Relevant
 	if r.Mode != "refresh" {
 		to.ContextBriefPath = name
 		if step > 0 {

@@ -43,6 +43,9 @@ type SearchRequest struct {
 	Since time.Time
 	// Limit is the most results (0: DefaultSearchLimit); negative is wrong.
 	Limit int
+	// Floor is the least similarity of a result found by the engine (0:
+	// SearchFloor).
+	Floor float64
 }
 
 // Check refuses an empty query, an unknown status or type and a negative limit.
@@ -204,7 +207,11 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 		return nil, err
 	}
 	accept := func(p string) bool { return req.accepts(f.byPath[p].m) }
-	hits := f.ix.Top(req.Query, SearchFloor, limit, accept)
+	floor := req.Floor
+	if floor <= 0 {
+		floor = SearchFloor
+	}
+	hits := f.ix.Top(req.Query, floor, limit, accept)
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}

@@ -453,6 +453,9 @@ type InjectReport struct {
 	Bullets        int      `json:"bullets"`
 	Changed        bool     `json:"changed"`
 	File           string   `json:"file"`
+	// Selection says which bullets the block holds: "Selected for:
+	// TASK" or the top by rank.
+	Selection string `json:"selection"`
 	// Skipped are the bullets that could not be read.
 	Skipped []*mdstore.InvalidFile `json:"-"`
 }

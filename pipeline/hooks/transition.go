@@ -18,6 +18,9 @@ type TransitionRequest struct {
 	// Agent is the agent asking, whose access level the curations need
 	// (config.yaml's access section; "" unnamed).
 	Agent string
+	// Relevant are this transition's settings of the brief's relevant
+	// context, over config.yaml's `pipelines.relevant_context`.
+	Relevant RelevantSettings
 }
 
 // TransitionReport is the transition's report, with the curations it
@@ -41,7 +44,15 @@ type TransitionReport struct {
 // outside every store, and none found) no curation runs: there is no
 // playbook.
 func Transition(ctx context.Context, o pipelinehome.Options, req TransitionRequest) (*TransitionReport, error) {
+	if err := req.Relevant.Check(); err != nil {
+		return nil, err
+	}
 	o.Write = true
+	rc, err := relevantContext(ctx, o, req.Relevant)
+	if err != nil {
+		return nil, err
+	}
+	req.TransitionRequest.Relevant = rc
 	h, err := pipelinehome.Open(o)
 	if err != nil {
 		return nil, err
@@ -76,6 +87,24 @@ func Transition(ctx context.Context, o pipelinehome.Options, req TransitionReque
 		}
 	}
 	return out, nil
+}
+
+// relevantContext is where the brief's relevant context comes from: the
+// store's playbook and memories, with config.yaml's settings and the
+// transition's over them; nil without a store.
+func relevantContext(ctx context.Context, o pipelinehome.Options, flags RelevantSettings) (*pipeline.RelevantContext, error) {
+	s, err := o.Store()
+	if errors.Is(err, mdstore.ErrNoStore) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	set, err := LoadRelevantSettings(s)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.RelevantContext{Source: storeContext{ctx: ctx, s: s}, Options: set.Over(flags).Options()}, nil
 }
 
 // noteBrief adds notes to the project's brief, in the home opened again.

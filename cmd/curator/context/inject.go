@@ -21,21 +21,27 @@ type InjectOptions struct {
 func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:  "inject",
-		Usage: "write the top bullets into a file between <!-- curator:begin --> and <!-- curator:end -->",
+		Usage: "write the top bullets, or those relevant to a task, into a file between <!-- curator:begin --> and <!-- curator:end -->",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "category", Usage: "only bullets of this category"},
+			&cli.StringFlag{Name: "for", Aliases: []string{"task"}, Usage: "the task: write the bullets most relevant to it (by similarity, as pipeline briefs choose them)", DefaultText: "the top bullets by rank"},
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "how many bullets"},
 			&cli.StringFlag{Name: "file", Value: "CLAUDE.md", Usage: "the file to write into"},
 		},
 		Description: "Only the block between the markers is curator's; the rest of the file is kept byte for byte.\n" +
-			"Running it again with the same playbook changes nothing. The file is written, not committed.",
+			"Running it again with the same playbook changes nothing. The file is written, not committed.\n" +
+			"With --for TEXT the block holds the bullets most relevant to the task (a similarity of at least 0.2,\n" +
+			"harmful no more often than helpful) and says \"Selected for: TEXT\"; else the top bullets by rank.",
 		Action: func(c *cli.Context) error {
-			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file")}}
+			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for")}}
 			if c.IsSet("category") {
 				opts.Category = playbook.NormCategory(c.String("category"))
 			}
 			if err := opts.Check(); err != nil {
 				return cmdutil.FlagError(err)
+			}
+			if c.IsSet("for") && strings.TrimSpace(opts.For) == "" {
+				return cmdutil.Usagef("--for needs the task's text")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -62,7 +68,7 @@ func Inject(opts *InjectOptions) error {
 		return opts.FinishInvalid(rep.Skipped)
 	}
 	if rep.Changed {
-		opts.Say("Injected %s into %s\n", cmdutil.Plural(rep.Bullets, "bullet", "bullets"), rep.File)
+		opts.Say("Injected %s into %s (%s)\n", cmdutil.Plural(rep.Bullets, "bullet", "bullets"), rep.File, rep.Selection)
 	} else {
 		opts.Say("%s is up to date (%s)\n", rep.File, cmdutil.Plural(rep.Bullets, "bullet", "bullets"))
 	}

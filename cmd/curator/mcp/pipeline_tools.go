@@ -29,6 +29,8 @@ type PipelineTransitionArgs struct {
 	SkipRemaining string `json:"skip_remaining,omitempty" jsonschema:"mark the steps of the phase that ends which never ran as skipped, with this reason (default: they stay pending)"`
 	// NoHooks skips the playbook curations the transition triggers.
 	NoHooks bool `json:"no_hooks,omitempty" jsonschema:"do not run the playbook curations this transition triggers (pipelines.hooks in config.yaml)"`
+	// NoRelevantContext leaves the relevant bullets and memories out of the brief.
+	NoRelevantContext bool `json:"no_relevant_context,omitempty" jsonschema:"leave the relevant playbook bullets and memories out of the brief (pipelines.relevant_context in config.yaml)"`
 }
 
 // ValidateArtifactsArgs are validate_artifacts' parameters.
@@ -65,6 +67,10 @@ func (s *Server) pipelineTransition(ctx context.Context, a PipelineTransitionArg
 	}
 	req := hooks.TransitionRequest{NoHooks: a.NoHooks, Agent: agent, TransitionRequest: pipeline.TransitionRequest{Project: a.Project,
 		Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step, ProjectPath: a.ProjectPath, SkipRemaining: a.SkipRemaining}}
+	if a.NoRelevantContext {
+		off := false
+		req.Relevant.Enabled = &off
+	}
 	r, err := hooks.Transition(ctx, s.homeOptions("pipeline_transition", a.Home, true), req)
 	if err != nil {
 		return nil, toolError(err)

@@ -2,6 +2,7 @@ package pipelinecmd
 
 import (
 	"context"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,6 +25,8 @@ type TransitionOptions struct {
 	// NoHooks is --no-hooks: the curations the transition triggers do not
 	// run.
 	NoHooks bool
+	// Relevant are the flags of the brief's relevant context.
+	Relevant hooks.RelevantSettings
 }
 
 // NewCmdTransition builds `curator pipeline transition`; runF replaces the run in tests.
@@ -37,12 +40,20 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 			&cli.IntFlag{Name: "step", Usage: "the user story of a step-wise phase", DefaultText: "1"},
 			&cli.StringFlag{Name: "skip-remaining", Usage: "mark the steps of the phase that ends which never ran as skipped, with this reason (else they stay pending)"},
 			&cli.BoolFlag{Name: "no-hooks", Usage: "do not run the playbook curations this transition triggers (pipelines.hooks in config.yaml)"},
+			&cli.BoolFlag{Name: "no-relevant-context", Usage: "leave the relevant playbook bullets and memories out of the brief"},
+			&cli.IntFlag{Name: "relevant-bullets", Usage: "the most playbook bullets the brief's relevant context holds (0: none)", DefaultText: "pipelines.relevant_context.bullets, else 5"},
+			&cli.IntFlag{Name: "relevant-memories", Usage: "the most confirmed memories the brief's relevant context holds (0: none)", DefaultText: "pipelines.relevant_context.memories, else 3"},
+			&cli.StringSliceFlag{Name: "relevant-category", Usage: "only bullets of these categories in the relevant context (repeat, or a comma list)", DefaultText: "every category"},
+			&cli.StringSliceFlag{Name: "relevant-memory-type", Usage: "only memories of these types (fact, concept, lesson) in the relevant context", DefaultText: "every type"},
 		},
 		Action: func(c *cli.Context) error {
 			opts := &TransitionOptions{HomeOptions: homeOptions(f, c), Pipeline: c.String("pipeline"),
 				From: c.String("from"), To: c.String("to"), Step: c.Int("step"), SkipRemaining: c.String("skip-remaining"), NoHooks: c.Bool("no-hooks")}
 			var err error
 			if opts.ProjectPath, err = projectPath(c); err != nil {
+				return err
+			}
+			if opts.Relevant, err = relevantFlags(c); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -57,7 +68,7 @@ func NewCmdTransition(f *cmdutil.Factory, runF func(*TransitionOptions) error) *
 // records the new state, brief and dashboard as one run; then the
 // curations its events trigger run, each its own commit.
 func Transition(opts *TransitionOptions) error {
-	req := hooks.TransitionRequest{NoHooks: opts.NoHooks, Agent: opts.Globals.Agent, TransitionRequest: pipeline.TransitionRequest{Project: opts.Project,
+	req := hooks.TransitionRequest{NoHooks: opts.NoHooks, Agent: opts.Globals.Agent, Relevant: opts.Relevant, TransitionRequest: pipeline.TransitionRequest{Project: opts.Project,
 		Pipeline: opts.Pipeline, From: opts.From, To: opts.To, Step: opts.Step, ProjectPath: opts.ProjectPath, SkipRemaining: opts.SkipRemaining}}
 	r, runErr := hooks.Transition(context.Background(), opts.homeOptions(true), req)
 	if r == nil {
@@ -82,6 +93,39 @@ func Transition(opts *TransitionOptions) error {
 	}
 	printHooks(opts.Env, r)
 	return opts.finish(runErr)
+}
+
+// relevantFlags are the flags of the brief's relevant context: a count
+// given turns it on for this transition, --no-relevant-context off.
+func relevantFlags(c *cli.Context) (hooks.RelevantSettings, error) {
+	var r hooks.RelevantSettings
+	on := func() *bool { t := true; return &t }
+	for name, n := range map[string]**int{"relevant-bullets": &r.Bullets, "relevant-memories": &r.Memories} {
+		if c.IsSet(name) {
+			v := c.Int(name)
+			*n, r.Enabled = &v, on()
+		}
+	}
+	split := func(name string) []string {
+		var out []string
+		for _, v := range c.StringSlice(name) {
+			for _, part := range strings.Split(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, part)
+				}
+			}
+		}
+		return out
+	}
+	r.Categories, r.MemoryTypes = split("relevant-category"), split("relevant-memory-type")
+	if c.Bool("no-relevant-context") {
+		off := false
+		r.Enabled = &off
+	}
+	if err := r.Check(); err != nil {
+		return r, cmdutil.FlagError(err)
+	}
+	return r, nil
 }
 
 // printHooks prints one line per curation the transition triggered, and
