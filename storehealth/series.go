@@ -11,6 +11,8 @@ type Point struct {
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
 	Runs  int       `json:"runs"`
+	// Kinds counts the runs by kind.
+	Kinds map[string]int `json:"runs_by_kind"`
 	// Counts are the runs' counts summed (Run.Counts).
 	Counts map[string]int `json:"counts"`
 	// Promoted are the memories promoted, by type.
@@ -75,10 +77,11 @@ func seriesOf(runs []Run, step string, active map[string]int) []Point {
 			end = start.AddDate(0, 0, 7)
 		}
 		if len(out) == 0 || step == PerRun || !out[len(out)-1].Start.Equal(start) {
-			out = append(out, Point{Start: start, End: end, Counts: map[string]int{}, Promoted: map[string]int{}})
+			out = append(out, Point{Start: start, End: end, Counts: map[string]int{}, Promoted: map[string]int{}, Kinds: map[string]int{}})
 		}
 		p := &out[len(out)-1]
 		p.Runs++
+		p.Kinds[r.Kind]++
 		for k, v := range r.Counts {
 			p.Counts[k] += v
 		}

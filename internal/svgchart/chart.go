@@ -32,7 +32,7 @@ type Series struct {
 
 // Size of the drawing, in SVG units (it scales to the page's width).
 const (
-	width, height               = 720, 260
+	width, height                  = 720, 260
 	left, right, topPad, bottomPad = 56, 12, 12, 48
 )
 
