@@ -129,7 +129,7 @@ func memoryCharts(r *storehealth.Report) []template.HTML {
 	promote := svgchart.Chart{ID: "memory-promoted", Title: "Memories promoted per " + r.Step + ", by channel", XLabel: x, YLabel: "entries",
 		Labels: ls, Stacked: true, Series: promoted, Desc: "Promotions to confirmed memory by channel A (score and confidence), B (surprisal), C (entities and tags)."}
 	trash := svgchart.Chart{ID: "memory-trashed", Title: "Memories trashed per " + r.Step, XLabel: x, YLabel: "entries", Labels: ls, Stacked: true,
-		Desc: "Entries trashed by memory passes: duplicates of a newer entry, and entries whose score was under 0.3.",
+		Desc:   "Entries trashed by memory passes: duplicates of a newer entry, and entries whose score was under 0.3.",
 		Series: []svgchart.Series{counts(r, "duplicates", countOf(storehealth.Duplicates)), counts(r, "low score", countOf(storehealth.Discarded))}}
 	var types []string
 	for t := range r.Memory.Confirmed {
