@@ -62,7 +62,7 @@ func summarise(c history.Commit, metrics func(rel string) ([]byte, error)) (Run,
 	if h.RunID == "" {
 		return Run{}, false
 	}
-	r := Run{Commit: c.Hash, Time: c.Time, RunID: h.RunID, Kind: h.Kind, Command: h.Command, Summary: h.Summary,
+	r := Run{Commit: c.Hash, Time: c.Time, RunID: h.RunID, Kind: strings.TrimSuffix(h.Kind, ":"), Command: h.Command, Summary: h.Summary,
 		Counts: countsOf(h.Summary)}
 	add := func(name string, n int) {
 		if r.Counts == nil {
