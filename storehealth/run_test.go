@@ -105,6 +105,14 @@ func TestSeriesSteps(t *testing.T) {
 	if pts[0].Active["strategy"] != 4 || pts[15].Active["strategy"] != 4 {
 		t.Errorf("active carried forward: %+v … %+v", pts[0].Active, pts[15].Active)
 	}
+	// a first run whose clock was ahead does not turn a long range into days
+	late := append([]Run{{Kind: "init", Time: base.Add(500 * 24 * time.Hour)}}, mk(400, time.Hour)...)
+	if s := stepOf(late); s != PerWeek {
+		t.Errorf("a range of 500 days whose first run is the latest: %s", s)
+	}
+	if pts := seriesOf(late, PerWeek, nil); !pts[0].Start.Before(pts[len(pts)-1].Start) {
+		t.Errorf("weeks out of order: %v … %v", pts[0].Start, pts[len(pts)-1].Start)
+	}
 	week := mk(400, 24*time.Hour)
 	if s := stepOf(week); s != PerWeek {
 		t.Errorf("400 days: %s", s)

@@ -2,6 +2,7 @@ package storehealth
 
 import (
 	"maps"
+	"slices"
 	"time"
 )
 
@@ -43,7 +44,18 @@ func stepOf(runs []Run) string {
 	if len(runs) <= maxRunPoints {
 		return PerRun
 	}
-	days := runs[len(runs)-1].Time.Sub(runs[0].Time).Hours() / 24
+	// commit times need not follow the history (a clock set wrong, a
+	// rebase): the range is from the earliest to the latest
+	first, last := runs[0].Time, runs[0].Time
+	for _, r := range runs {
+		if r.Time.Before(first) {
+			first = r.Time
+		}
+		if r.Time.After(last) {
+			last = r.Time
+		}
+	}
+	days := last.Sub(first).Hours() / 24
 	if days <= maxDayPoints {
 		return PerDay
 	}
@@ -60,8 +72,13 @@ func startOf(step string, t time.Time) time.Time {
 }
 
 // seriesOf sums runs (oldest first) by step; active is the playbook's
-// active bullets by category before the first run.
+// active bullets by category before the first run. Days and weeks follow
+// the commit times; points per run, the history's order.
 func seriesOf(runs []Run, step string, active map[string]int) []Point {
+	if step != PerRun {
+		runs = slices.Clone(runs)
+		slices.SortStableFunc(runs, func(a, b Run) int { return a.Time.Compare(b.Time) })
+	}
 	var out []Point
 	for _, r := range runs {
 		t := r.Time.UTC()

@@ -108,9 +108,11 @@ type Playbook struct {
 	// (harmful) counts, at least one.
 	TopHelpful []Bullet `json:"top_helpful"`
 	TopHarmful []Bullet `json:"top_harmful"`
-	// Unused are the active bullets not used for more than 90 days (since
-	// last_used_at, or created_at when never used), oldest first.
-	Unused []Bullet `json:"unused"`
+	// UnusedCount counts the active bullets not used for more than 90 days
+	// (since last_used_at, or created_at when never used); Unused lists
+	// the oldest of them, maxUnused at most, without their content.
+	UnusedCount int      `json:"unused_count"`
+	Unused      []Bullet `json:"unused"`
 }
 
 // Bullet is one bullet as the dashboard lists it.
@@ -132,8 +134,12 @@ var CounterBins = []int{0, 1, 2, 3, 5, 10, 20}
 // 90 days).
 const UnusedDays = playbook.PruneDays
 
-// topN is how many bullets each top list holds.
-const topN = 10
+// topN is how many bullets each top list holds; maxUnused how many unused
+// bullets are listed.
+const (
+	topN      = 10
+	maxUnused = 100
+)
 
 // readPlaybook reads the playbook through the bullet index.
 func readPlaybook(s *mdstore.Store, now time.Time) (Playbook, []*mdstore.InvalidFile, error) {
@@ -166,19 +172,22 @@ func readPlaybook(s *mdstore.Store, now time.Time) (Playbook, []*mdstore.Invalid
 	sort.SliceStable(helpful, func(i, j int) bool { return helpful[i].HelpfulCount > helpful[j].HelpfulCount })
 	sort.SliceStable(harmful, func(i, j int) bool { return harmful[i].HarmfulCount > harmful[j].HarmfulCount })
 	sort.SliceStable(unused, func(i, j int) bool { return lastUse(unused[i]).Before(lastUse(unused[j])) })
-	text := func(bs []*mdstore.Bullet, n int) []Bullet {
+	// list is the first n of bs; withText reads their content (a file
+	// each: only for the few bullets of the top lists).
+	list := func(bs []*mdstore.Bullet, n int, withText bool) []Bullet {
 		out := []Bullet{}
 		for _, b := range bs[:min(n, len(bs))] {
-			full := pb.Bullet(b.ID)
-			if full == nil {
-				full = b
+			it := Bullet{ID: b.ID, Category: b.Category, Confidence: b.Confidence, Helpful: b.HelpfulCount,
+				Harmful: b.HarmfulCount, LastUsed: lastUse(b)}
+			if full := pb.Bullet(b.ID); withText && full != nil {
+				it.Content = full.Content
 			}
-			out = append(out, Bullet{ID: b.ID, Category: b.Category, Confidence: b.Confidence, Helpful: b.HelpfulCount,
-				Harmful: b.HarmfulCount, LastUsed: lastUse(b), Content: full.Content})
+			out = append(out, it)
 		}
 		return out
 	}
-	p.TopHelpful, p.TopHarmful, p.Unused = text(helpful, topN), text(harmful, topN), text(unused, len(unused))
+	p.TopHelpful, p.TopHarmful = list(helpful, topN, true), list(harmful, topN, true)
+	p.UnusedCount, p.Unused = len(unused), list(unused, maxUnused, false)
 	if err := pb.Err(); err != nil {
 		return p, invalid, err
 	}
