@@ -49,8 +49,8 @@ func benchDashboard(args []string, stdout io.Writer) error {
 		return err
 	}
 	made := time.Since(start)
-	floor, err := pipeRun(work, nil, "git", "log", "--format=%B")
-	if err != nil {
+	// the floor's first run warms the page cache for both
+	if _, err := pipeRun(work, nil, "git", "log", "--format=%B"); err != nil {
 		return err
 	}
 	cold, err := pipeRun(work, nil, curator, "dashboard")
@@ -69,7 +69,7 @@ func benchDashboard(args []string, stdout io.Writer) error {
 		}
 		warm = append(warm, d)
 	}
-	floor = pipeMedian(floors)
+	floor := pipeMedian(floors)
 	var next []time.Duration
 	for i := 0; i < *repeat; i++ {
 		if _, err := pipeRun(work, env, curator, "--quiet", "memory", "add", "--type", "fact", "--brief", fmt.Sprintf("one more %d", i), "body"); err != nil {
