@@ -26,10 +26,13 @@ const LiveCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self
 //	/events        the event stream: an "update" event, whose data is the project's
 //	               name ("" for every project), at every Notify
 //	/live.js       the script that served pages load to update without a reload
+//	/store         the store's health page, when ServeStore was called
 type Live struct {
 	render   func(project string) ([]byte, error)
 	projects func() []string
 	mux      *http.ServeMux
+	// store renders the store's page (nil: none is served).
+	store func() ([]byte, error)
 
 	// heartbeat is how often an idle event stream gets a comment, so
 	// proxies and browsers keep it open.
@@ -66,6 +69,21 @@ func NewLive(render func(project string) ([]byte, error), projects func() []stri
 	return l
 }
 
+// ServeStore serves the store's page at /store, rendered by render at each
+// request, and links it from the index; Notify(StoreProject) updates it.
+// Call it before serving.
+func (l *Live) ServeStore(render func() ([]byte, error)) {
+	l.store = render
+	l.mux.HandleFunc("GET /store", func(w http.ResponseWriter, r *http.Request) {
+		page, err := l.store()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		l.write(w, livePage(page, StoreProject))
+	})
+}
+
 // Handler serves the routes of the live dashboard.
 func (l *Live) Handler() http.Handler { return l.mux }
 
@@ -78,7 +96,7 @@ func (l *Live) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var b bytes.Buffer
-	if err := indexTemplate.Execute(&b, index{CSP: LiveCSP, Names: names}); err != nil {
+	if err := indexTemplate.Execute(&b, index{CSP: LiveCSP, Names: names, Store: l.store != nil}); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
@@ -135,6 +153,8 @@ func livePage(page []byte, project string) []byte {
 type index struct {
 	CSP   string
 	Names []string
+	// Store links the store's page.
+	Store bool
 }
 
 // indexTemplate lists the projects served, each a link to its dashboard.
@@ -152,7 +172,8 @@ li { margin: .3rem 0; } .muted { color: #57606a; }
 <script src="/live.js" data-project="" defer></script>
 </head>
 <body>
-<h1>Pipelines</h1>
+{{if .Store}}<p><a id="store-link" href="/store">Store health</a>: memory, playbook and runs over time.</p>
+{{end}}<h1>Pipelines</h1>
 {{if .Names}}<ul id="projects">{{range .Names}}<li><a href="/project/{{path .}}">{{.}}</a></li>{{end}}</ul>
 {{- else}}<p class="muted">No pipeline yet.</p>{{end}}
 </body>

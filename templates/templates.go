@@ -13,4 +13,7 @@ const (
 	Brief = "brief.md.tmpl"
 	// Dashboard is the pipeline dashboard (html/template, self-contained).
 	Dashboard = "dashboard.html.tmpl"
+	// StoreDashboard is the store's health page (html/template,
+	// self-contained).
+	StoreDashboard = "store.html.tmpl"
 )

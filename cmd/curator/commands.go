@@ -6,6 +6,7 @@ import (
 	auditcmd "github.com/curator-dev/curator/cmd/curator/audit"
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	contextcmd "github.com/curator-dev/curator/cmd/curator/context"
+	dashboardcmd "github.com/curator-dev/curator/cmd/curator/dashboard"
 	diffcmd "github.com/curator-dev/curator/cmd/curator/diff"
 	initcmd "github.com/curator-dev/curator/cmd/curator/init"
 	logcmd "github.com/curator-dev/curator/cmd/curator/log"
@@ -36,5 +37,6 @@ func commands(f *cmdutil.Factory) []*cli.Command {
 		diffcmd.NewCmd(f, nil),
 		diffcmd.NewCmdShow(f, nil),
 		auditcmd.NewCmd(f, nil),
+		dashboardcmd.NewCmd(f, nil),
 	}
 }

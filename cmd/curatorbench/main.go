@@ -11,6 +11,7 @@
 //	curatorbench mcp --entries 100000 --calls 1000
 //	curatorbench sync --records 100000 --changed 1000 --common 100
 //	curatorbench merge --lines 120000
+//	curatorbench dashboard --runs 10000 --records 100000
 package main
 
 import (
@@ -34,6 +35,7 @@ func benches() map[string]bench {
 		"mcp":        benchMCP,
 		"sync":       benchSync,
 		"merge":      benchMerge,
+		"dashboard":  benchDashboard,
 	}
 }
 
