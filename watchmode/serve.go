@@ -98,7 +98,7 @@ func (s *liveServer) followHead(dir string) {
 // storePage renders the store's health page as it is now, its pipeline
 // links to the pages served beside it.
 func storePage(opts *Options) ([]byte, error) {
-	s, err := opts.OpenStore()
+	s, err := opts.Store()
 	if err != nil {
 		return nil, err
 	}
