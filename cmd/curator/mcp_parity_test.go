@@ -221,6 +221,7 @@ func TestMCPInjectPlaybook(t *testing.T) {
 	write(t, filepath.Join(outside, "notes.md"), []byte("# notes\n"))
 	os.Symlink(filepath.Join(outside, "notes.md"), filepath.Join(dir, "linked.md"))
 	os.Symlink(outside, filepath.Join(dir, "out"))
+	os.Symlink(filepath.Join(dir, ".curator/context"), filepath.Join(dir, "ctx"))
 	write(t, filepath.Join(dir, "half.md"), []byte("<!-- curator:begin -->\n"))
 	for _, c := range []struct {
 		args map[string]any
@@ -232,6 +233,8 @@ func TestMCPInjectPlaybook(t *testing.T) {
 		{map[string]any{"file": "linked.md"}, []string{"linked.md", "outside"}},
 		{map[string]any{"file": "out/new/notes.md"}, []string{"out/new/notes.md", "outside"}},
 		{map[string]any{"file": ".curator/context/bullets/api/API-001.md"}, []string{"invalid arguments", "in the store"}},
+		{map[string]any{"file": "ctx/bullets/api/API-001.md"}, []string{"invalid arguments", "in the store"}},
+		{map[string]any{"file": "ctx/notes.md"}, []string{"invalid arguments", "in the store"}},
 		{map[string]any{"file": "run.sh"}, []string{"invalid arguments", "run.sh", ".md"}},
 		{map[string]any{"file": "half.md"}, []string{"refused", "half.md", "only one of"}},
 	} {

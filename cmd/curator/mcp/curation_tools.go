@@ -100,14 +100,19 @@ func injectTarget(file, store string) error {
 	if !within(wd, abs) {
 		return fmt.Errorf("invalid arguments: file %q: the file must be inside the server's working directory %s", file, wd)
 	}
-	if within(store, abs) {
-		return fmt.Errorf("invalid arguments: file %q is in the store %s, whose files change only through curator's tools", file, store)
-	}
 	// the file, and the folder it is written in (made when missing),
-	// stay inside through every symlink
+	// stay inside through every symlink, and out of the store
+	storeReal, err := filepath.EvalSymlinks(store)
+	if err != nil {
+		return err
+	}
 	for _, p := range []string{abs, existing(filepath.Dir(abs))} {
 		if err := safepath.Inside(wd, p); err != nil {
 			return fmt.Errorf("invalid arguments: file %q leads outside the server's working directory %s through a symlink", file, wd)
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if within(store, p) || err == nil && within(storeReal, real) {
+			return fmt.Errorf("invalid arguments: file %q is in the store %s, whose files change only through curator's tools", file, store)
 		}
 	}
 	return nil
