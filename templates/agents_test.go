@@ -13,13 +13,16 @@ var mcpTools = []string{
 	"list_entries", "get_memory", "add_memory", "update_long_term", "delete_memory", "restore_memory",
 	"promote_to_rule", "curate_memory", "query_playbook", "add_reflection", "curate_playbook",
 	"playbook_stats", "review_queue", "pipeline_status", "pipeline_transition", "validate_artifacts",
-	"search_memory", "close_observation", "record_usage",
+	"search_memory", "close_observation", "record_usage", "apply_curation", "inject_playbook",
+	"pipeline_resume", "pipeline_refresh", "pipeline_restart", "pipeline_hold", "pipeline_continue", "pipeline_skip",
 }
 
 var mcpNames = map[string]bool{
 	// parameters
 	"ingestion_time_start": true, "ingestion_time_end": true, "include_body": true, "dry_run": true,
 	"reflection_id": true, "project_path": true, "auto_merge": true, "similarity_threshold": true,
+	// the curation prompt and its answer
+	"curate_reflection": true,
 	// result fields
 	"brief_path": true, "left_for_reflection": true, "observations_closed": true,
 	// reflection fields
@@ -62,8 +65,8 @@ func checkNames(t *testing.T, name, text string) {
 func TestClaudeCommands(t *testing.T) {
 	want := map[string][]string{
 		"curate-memory.md":  {"curate_memory", "list_entries", "update_long_term", "delete_memory", "curator memory curate"},
-		"curate-context.md": {"add_reflection", "curate_playbook", "dry_run: true", "curator context inject"},
-		"handoff.md":        {"pipeline_transition", "brief_path", "curator pipeline transition"},
+		"curate-context.md": {"add_reflection", "curate_playbook", "dry_run: true", "inject_playbook", "apply_curation", "curate_reflection", "curator context inject"},
+		"handoff.md":        {"pipeline_transition", "brief_path", "pipeline_resume", "pipeline_hold", "pipeline_continue", "curator pipeline transition"},
 	}
 	entries, err := fs.ReadDir(Agents, ClaudeCommands)
 	if err != nil {

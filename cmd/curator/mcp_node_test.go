@@ -78,6 +78,27 @@ type nodeSummary struct {
 		Total int      `json:"total"`
 		IDs   []string `json:"ids"`
 	} `json:"inbox_after"`
+	Playbook struct {
+		Reflection string `json:"reflection"`
+		Applied    struct {
+			Commit  string   `json:"commit"`
+			Merged  []string `json:"merged"`
+			Actions []string `json:"actions"`
+			Message string   `json:"message"`
+		} `json:"applied"`
+		Injected struct {
+			File    string `json:"file"`
+			Bullets int    `json:"bullets"`
+			Changed bool   `json:"changed"`
+			Message string `json:"message"`
+		} `json:"injected"`
+	} `json:"playbook"`
+	Pipeline []struct {
+		Mode    string `json:"mode"`
+		Status  string `json:"status"`
+		Commit  string `json:"commit"`
+		Message string `json:"message"`
+	} `json:"pipeline"`
 }
 
 // nodeChange is the answer of a mutating tool, or its error.
@@ -92,10 +113,11 @@ type nodeChange struct {
 // TestMCPNodeClient runs a client written with the MCP TypeScript SDK
 // (another implementation than the server's) against `curator mcp`: it
 // lists the tools, adds memories, pages through a window, promotes one,
-// trashes one with a reason and makes an invalid call.
+// trashes one with a reason and makes an invalid call; then applies a
+// curation answer, writes the playbook block and holds a pipeline.
 func TestMCPNodeClient(t *testing.T) {
 	node := nodeClient(t)
-	dir := memoryStore(t)
+	dir, _ := pipelineStore(t)
 	commitsBefore := commitCount(t, dir)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -195,10 +217,28 @@ func TestMCPNodeClient(t *testing.T) {
 			t.Errorf("%s is still there (%v)", gone, err)
 		}
 	}
-	// One commit per mutating call: five adds, the update, the delete.
+	// The playbook and pipeline tools of an agent without a shell.
+	if p := s.Playbook; p.Reflection != "refl-node" || len(p.Applied.Commit) != 40 || !slices.Equal(p.Applied.Merged, []string{"refl-node"}) ||
+		len(p.Applied.Actions) != 1 || !strings.HasPrefix(p.Applied.Actions[0], "new_bullet VERIF-") {
+		t.Errorf("add_reflection, apply_curation: %+v", p)
+	}
+	if i := s.Playbook.Injected; i.File != "AGENTS.md" || i.Bullets != 1 || !i.Changed {
+		t.Errorf("inject_playbook: %+v", i)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "AGENTS.md")); err != nil || !strings.Contains(string(data), "Run the node client after every change to the MCP tools.") {
+		t.Errorf("AGENTS.md: %v\n%s", err, data)
+	}
+	if p := s.Pipeline; len(p) != 2 || p[0].Mode != "hold" || p[0].Status != "on-hold" || p[1].Mode != "continue" ||
+		p[1].Status != "in-progress" || p[0].Commit == "" || p[1].Commit == "" {
+		t.Errorf("pipeline_hold, pipeline_continue: %+v", p)
+	}
+
+	// One commit per mutating call: five adds, the update, the delete, the
+	// reflection, the answer, the hold and the continue (the block is
+	// written, not committed).
 	if commitsBefore >= 0 {
-		if got := commitCount(t, dir); got != commitsBefore+7 {
-			t.Errorf("%d commits after the calls, want %d + 7", got, commitsBefore)
+		if got := commitCount(t, dir); got != commitsBefore+11 {
+			t.Errorf("%d commits after the calls, want %d + 11", got, commitsBefore)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 func (s *Server) addPrompts() {
 	s.mcp.AddPrompt(&mcp.Prompt{Name: "curate_reflection", Title: "Curate a reflection",
 		Description: "The curation prompt for a pending reflection and its nearest playbook bullets, as `curator context prompt` " +
-			"prints it: the model answers with curation actions for `curator context apply`.",
+			"prints it: the model answers with curation actions, which the tool apply_curation (or `curator context apply`) carries out.",
 		Arguments: []*mcp.PromptArgument{{Name: "reflection_id", Description: "the pending reflection (default: the oldest)"}},
 	}, s.curateReflectionPrompt)
 }

@@ -36,6 +36,8 @@ func NewServer(f *cmdutil.Factory, g cmdutil.Globals) (*Server, error) {
 	s.addPlaybookTools()
 	s.addFeedbackTools()
 	s.addPipelineTools()
+	s.addCurationTools()
+	s.addPipelineModeTools()
 	s.addResources()
 	s.addPrompts()
 	return s, nil

@@ -4,7 +4,9 @@
 //	node client.mjs <store folder>
 //
 // starts `curator mcp` (curator from PATH) in the folder, calls the memory
-// tools the way the memory-curate procedure does, and prints one JSON
+// tools the way the memory-curate procedure does, then a playbook's
+// reflection, its curation answer and block, and puts the folder's shop
+// pipeline on hold and back, and prints one JSON
 // summary of what the server answered on stdout. Checking the summary is
 // the caller's job; the exit status is not 0 only when the client could not
 // talk to the server at all.
@@ -51,8 +53,9 @@ async function call(name, args) {
 // The memory tools of the procedure.
 const { tools } = await client.listTools();
 summary.tools = tools.map((t) => t.name).sort();
-const memoryTools = ["list_entries", "get_memory", "add_memory", "update_long_term", "delete_memory", "restore_memory", "promote_to_rule", "curate_memory"];
-summary.missing_tools = memoryTools.filter((n) => !summary.tools.includes(n));
+const usedTools = ["list_entries", "get_memory", "add_memory", "update_long_term", "delete_memory", "restore_memory", "promote_to_rule", "curate_memory",
+  "add_reflection", "apply_curation", "inject_playbook", "pipeline_hold", "pipeline_continue"];
+summary.missing_tools = usedTools.filter((n) => !summary.tools.includes(n));
 
 // Five facts, ten minutes apart, in the window 09:00–10:00.
 summary.added = [];
@@ -102,6 +105,27 @@ summary.deleted = await call("delete_memory", { id: "node-2", reason: "duplicate
 summary.invalid = await call("list_entries", { status: "nowhere" });
 const after = await call("list_entries", window);
 summary.inbox_after = { total: after.total, ids: (after.entries ?? []).map((e) => e.id) };
+
+// An agent without a shell: a reflection, the answer to its curation
+// prompt applied, the playbook block written; the pipeline put on hold and
+// taken off it.
+const reflection = await call("add_reflection", {
+  reflection: JSON.stringify({ id: "refl-node", agent: "node-agent", lessons: [{ content: "Run the node client after every change to the MCP tools.", category: "verification", confidence: 0.9 }] }),
+});
+const answer = {
+  curation_actions: [{ action: "new_bullet", category: "verification", reflection_id: "refl-node", reasoning: "no bullet is close",
+    merged_content: "Run the node client after every change to the MCP tools." }],
+};
+const applied = await call("apply_curation", { answer: JSON.stringify(answer) });
+const injected = await call("inject_playbook", { file: "AGENTS.md", top: 5 });
+summary.playbook = {
+  reflection: reflection.id ?? reflection.message,
+  applied: applied.is_error ? applied : { commit: applied.commit, merged: applied.reflections_merged, actions: applied.actions.map((a) => `${a.merge_type} ${a.bullet_id}`) },
+  injected,
+};
+const held = await call("pipeline_hold", { project: "shop", reason: "waiting for the node client" });
+const resumed = await call("pipeline_continue", { project: "shop" });
+summary.pipeline = [held, resumed].map((r) => (r.is_error ? r : { mode: r.mode, status: r.state.overall_status, commit: r.commit }));
 
 await client.close();
 process.stdout.write(JSON.stringify(summary) + "\n");
