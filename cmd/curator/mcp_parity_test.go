@@ -217,6 +217,18 @@ func TestMCPInjectPlaybook(t *testing.T) {
 		t.Errorf("inject_playbook (defaults, category API): %v", res)
 	}
 
+	// for: the bullets most relevant to a task, as `context inject --for`
+	task := "compare the product lists of every result page"
+	want = cliJSON(t, dir, "context", "inject", "--file", "TASK.md", "--for", task)
+	res = call(t, cs, "inject_playbook", map[string]any{"file": "TASK-MCP.md", "for": task})
+	want["file"] = "TASK-MCP.md"
+	sameReport(t, "inject_playbook (for)", res, dir, want, dir)
+	if block, _ := os.ReadFile(filepath.Join(dir, "TASK-MCP.md")); !strings.Contains(string(block), "Selected for: "+task) ||
+		!strings.Contains(string(block), "page through every result page") || res["bullets"].(float64) != 1 {
+		t.Errorf("inject_playbook for a task: %v\n%s", res, block)
+	}
+	wantMessage(t, "inject_playbook (empty for)", callErr(t, cs, "inject_playbook", map[string]any{"for": " "}), "invalid arguments", "for")
+
 	outside := t.TempDir()
 	write(t, filepath.Join(outside, "notes.md"), []byte("# notes\n"))
 	os.Symlink(filepath.Join(outside, "notes.md"), filepath.Join(dir, "linked.md"))

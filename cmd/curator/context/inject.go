@@ -30,8 +30,9 @@ func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Comm
 		},
 		Description: "Only the block between the markers is curator's; the rest of the file is kept byte for byte.\n" +
 			"Running it again with the same playbook changes nothing. The file is written, not committed.\n" +
-			"With --for TEXT the block holds the bullets most relevant to the task (a similarity of at least 0.2,\n" +
-			"harmful no more often than helpful) and says \"Selected for: TEXT\"; else the top bullets by rank.",
+			fmt.Sprintf("With --for TEXT the block holds the bullets most relevant to the task (a similarity of at least %g\n", playbook.RelevantFloor) +
+			fmt.Sprintf("with two words in common, or %g alone; harmful no more often than helpful) and says\n", playbook.RelevantWithoutWords) +
+			"\"Selected for: TEXT\"; else the top bullets by rank.",
 		Action: func(c *cli.Context) error {
 			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for")}}
 			if c.IsSet("category") {

@@ -25,6 +25,8 @@ type InjectPlaybookArgs struct {
 	File     string `json:"file,omitempty" jsonschema:"the markdown file to write the block into, inside the server's working directory (default CLAUDE.md; AGENTS.md for other agents)"`
 	Category string `json:"category,omitempty" jsonschema:"only bullets of this category"`
 	Top      *int   `json:"top,omitempty" jsonschema:"how many bullets (default 20)"`
+	// For is the task the bullets are chosen for (`context inject --for`).
+	For *string `json:"for,omitempty" jsonschema:"the task: write the bullets most relevant to it (by similarity, as pipeline briefs choose them) instead of the top bullets by rank"`
 }
 
 // defaultInjectFile and defaultInjectTop are what `context inject` writes
@@ -67,6 +69,12 @@ func (s *Server) injectPlaybook(ctx context.Context, a InjectPlaybookArgs) (Resu
 	}
 	if a.Category != "" {
 		req.Category = playbook.NormCategory(a.Category)
+	}
+	if a.For != nil {
+		if strings.TrimSpace(*a.For) == "" {
+			return nil, fmt.Errorf("invalid arguments: for is empty: give the task's text")
+		}
+		req.For = *a.For
 	}
 	if err := req.Check(); err != nil {
 		return nil, toolError(err)
