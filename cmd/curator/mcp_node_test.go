@@ -78,6 +78,18 @@ type nodeSummary struct {
 		Total int      `json:"total"`
 		IDs   []string `json:"ids"`
 	} `json:"inbox_after"`
+	Search struct {
+		IDs     []string `json:"ids"`
+		Status  string   `json:"status"`
+		Message string   `json:"message"`
+	} `json:"search"`
+	Closed struct {
+		ID      string `json:"id"`
+		Outcome string `json:"outcome"`
+		Note    string `json:"note"`
+		Commit  string `json:"commit"`
+		Message string `json:"message"`
+	} `json:"closed"`
 	Playbook struct {
 		Reflection string `json:"reflection"`
 		Applied    struct {
@@ -92,6 +104,11 @@ type nodeSummary struct {
 			Changed bool   `json:"changed"`
 			Message string `json:"message"`
 		} `json:"injected"`
+		Used struct {
+			Commit  string   `json:"commit"`
+			Bullets []string `json:"bullets"`
+			Message string   `json:"message"`
+		} `json:"used"`
 	} `json:"playbook"`
 	Pipeline []struct {
 		Mode    string `json:"mode"`
@@ -217,10 +234,23 @@ func TestMCPNodeClient(t *testing.T) {
 			t.Errorf("%s is still there (%v)", gone, err)
 		}
 	}
+	// The confirmed memory found by search, its window closed by a reviewer.
+	if sr := s.Search; sr.Status != "confirmed" || len(sr.IDs) == 0 || sr.IDs[0] != "node-1" {
+		t.Errorf("search_memory: %+v", sr)
+	}
+	if c := s.Closed; c.ID != "node-1" || c.Outcome != "held" || c.Note != "checked by the node client" || len(c.Commit) != 40 {
+		t.Errorf("close_observation: %+v", c)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, ".curator/memory/confirmed/fact/node-1.md")); !strings.Contains(string(data), "outcome: held") {
+		t.Errorf("node-1 after close_observation:\n%s", data)
+	}
 	// The playbook and pipeline tools of an agent without a shell.
 	if p := s.Playbook; p.Reflection != "refl-node" || len(p.Applied.Commit) != 40 || !slices.Equal(p.Applied.Merged, []string{"refl-node"}) ||
 		len(p.Applied.Actions) != 1 || !strings.HasPrefix(p.Applied.Actions[0], "new_bullet VERIF-") {
 		t.Errorf("add_reflection, apply_curation: %+v", p)
+	}
+	if u := s.Playbook.Used; len(u.Commit) != 40 || len(u.Bullets) != 1 || !strings.HasSuffix(u.Bullets[0], " helpful 1") {
+		t.Errorf("record_usage: %+v", u)
 	}
 	if i := s.Playbook.Injected; i.File != "AGENTS.md" || i.Bullets != 1 || !i.Changed {
 		t.Errorf("inject_playbook: %+v", i)
@@ -234,11 +264,11 @@ func TestMCPNodeClient(t *testing.T) {
 	}
 
 	// One commit per mutating call: five adds, the update, the delete, the
-	// reflection, the answer, the hold and the continue (the block is
-	// written, not committed).
+	// window closed, the reflection, the answer, the use recorded, the hold
+	// and the continue (the block is written, not committed).
 	if commitsBefore >= 0 {
-		if got := commitCount(t, dir); got != commitsBefore+11 {
-			t.Errorf("%d commits after the calls, want %d + 11", got, commitsBefore)
+		if got := commitCount(t, dir); got != commitsBefore+13 {
+			t.Errorf("%d commits after the calls, want %d + 13", got, commitsBefore)
 		}
 	}
 }

@@ -54,7 +54,8 @@ async function call(name, args) {
 const { tools } = await client.listTools();
 summary.tools = tools.map((t) => t.name).sort();
 const usedTools = ["list_entries", "get_memory", "add_memory", "update_long_term", "delete_memory", "restore_memory", "promote_to_rule", "curate_memory",
-  "add_reflection", "apply_curation", "inject_playbook", "pipeline_hold", "pipeline_continue"];
+  "add_reflection", "apply_curation", "inject_playbook", "pipeline_hold", "pipeline_continue",
+  "search_memory", "close_observation", "record_usage"];
 summary.missing_tools = usedTools.filter((n) => !summary.tools.includes(n));
 
 // Five facts, ten minutes apart, in the window 09:00–10:00.
@@ -101,6 +102,13 @@ summary.updated = await call("update_long_term", { id: "node-1", patch: { maturi
 summary.confirmed = await call("get_memory", { id: "node-1" });
 summary.deleted = await call("delete_memory", { id: "node-2", reason: "duplicate of node-0" });
 
+// The confirmed memory is found by search; a reviewer closes its
+// observation window by judgement.
+const found = await call("search_memory", { query: "fact 1 written by a node client" });
+summary.search = found.is_error ? found : { ids: found.results.map((r) => r.id), status: found.status };
+const closed = await call("close_observation", { id: "node-1", outcome: "held", note: "checked by the node client" });
+summary.closed = closed.is_error ? closed : { id: closed.id, outcome: closed.outcome, note: closed.note, commit: closed.commit };
+
 // Bad input is a tool error, and the server answers the next call.
 summary.invalid = await call("list_entries", { status: "nowhere" });
 const after = await call("list_entries", window);
@@ -118,10 +126,13 @@ const answer = {
 };
 const applied = await call("apply_curation", { answer: JSON.stringify(answer) });
 const injected = await call("inject_playbook", { file: "AGENTS.md", top: 5 });
+const bullet = applied.is_error ? "" : applied.actions[0].bullet_id;
+const used = await call("record_usage", { ids: [bullet], helpful: true });
 summary.playbook = {
   reflection: reflection.id ?? reflection.message,
   applied: applied.is_error ? applied : { commit: applied.commit, merged: applied.reflections_merged, actions: applied.actions.map((a) => `${a.merge_type} ${a.bullet_id}`) },
   injected,
+  used: used.is_error ? used : { commit: used.commit, bullets: used.bullets.map((b) => `${b.id} helpful ${b.helpful_count}`) },
 };
 const held = await call("pipeline_hold", { project: "shop", reason: "waiting for the node client" });
 const resumed = await call("pipeline_continue", { project: "shop" });
