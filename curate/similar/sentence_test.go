@@ -1,7 +1,6 @@
 package similar
 
 import (
-	"fmt"
 	"testing"
 )
 
@@ -44,5 +43,5 @@ func TestSentenceCheckOnlyLowers(t *testing.T) {
 	if lowered == 0 {
 		t.Error("the sentence check lowered no score")
 	}
-	t.Log(fmt.Sprintf("lowered %d of %d", lowered, len(texts)))
+	t.Logf("lowered %d of %d", lowered, len(texts))
 }
