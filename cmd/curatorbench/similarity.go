@@ -18,8 +18,9 @@ import (
 
 // benchSimilarity measures the similarity engine on labelled sentence pairs:
 // Pearson and Spearman correlation with the human scores, for the default
-// engine (word vectors included), the engine without its word vectors,
-// without its negation/number cap, a token Jaccard and a plain TF-IDF
+// engine (word vectors and sentence check included), the engine without
+// its sentence check, without its word vectors, without its negation/number
+// cap, a token Jaccard and a plain TF-IDF
 // cosine baseline, plus the time per pair; then the AppWorld paraphrase
 // that must merge with its bullet. --data reads SICK files (pair_ID,
 // sentence_A, sentence_B, relatedness_score, ...) and SemEval STS files as
@@ -44,6 +45,7 @@ func benchSimilarity(args []string, stdout io.Writer) error {
 		score func(a, b string) float64
 	}{
 		{"lexical (default: vectors, cap)", lex.Score},
+		{"lexical without sentence check", lex.WithoutSentence().Score},
 		{"lexical without word vectors", lex.WithoutVectors().Score},
 		{"lexical without negation/number cap", lex.WithoutCap().Score},
 		{"token Jaccard baseline", jaccard},

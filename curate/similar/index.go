@@ -53,6 +53,12 @@ type Index struct {
 	expanded map[*wordInfo][]keySim
 	// pairs is what Pairs keeps while it runs (nil otherwise).
 	pairs *pairsRun
+	// infos is the analysis of each of words; for a loaded index's words
+	// nil until asked (wordInfoOf), then analysed from loadedVocab, where
+	// vocabAt finds them.
+	infos       []*wordInfo
+	loadedVocab *Vocabulary
+	vocabAt     []int32
 	// loaded holds, for an index loaded by LoadSnapshot and not changed
 	// since, what byID, keyIDs and seen are built from when it first
 	// changes: a query never builds those maps.
@@ -98,6 +104,7 @@ type item struct {
 	terms    []int32 // index in Index.words of each of doc.terms
 	total    float64 // doc.total
 	lazy     bool    // text and doc are not known yet: ask textOf
+	words    *doc    // the analysed words without the text, while doc is nil: see itemWords
 }
 
 // wordRef is one analysed word of an index: its key id and weight.
@@ -122,6 +129,7 @@ func (ix *Index) reset() {
 	ix.items, ix.removed, ix.loaded = nil, 0, nil
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
+	ix.infos, ix.loadedVocab, ix.vocabAt = nil, nil, nil
 	ix.keyIDs = map[string]int32{}
 	ix.postings = nil
 	ix.vocab = map[int32][]keyDist{}
@@ -323,6 +331,7 @@ func (ix *Index) newWord(t *wordInfo) int32 {
 	}
 	w := int32(len(ix.words))
 	ix.words = append(ix.words, wordRef{id, t.weight, t.stop})
+	ix.infos = append(ix.infos, t)
 	return w
 }
 
@@ -727,7 +736,11 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 			}
 		}
 		b = math.Min(1, b/it.total)
-		if bound := m*math.Min(a, b) + (1-m)*(a+b)/2; bound >= theta-eps {
+		bound := m*math.Min(a, b) + (1-m)*(a+b)/2
+		if bound >= theta-eps {
+			bound = ix.sentenceBound(q, it, bound)
+		}
+		if bound >= theta-eps {
 			out = append(out, candidate{it, bound})
 		}
 	}

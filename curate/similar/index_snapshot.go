@@ -296,6 +296,15 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		}
 		vocabOf[t] = as[i]
 	}
+	vocabAt := make([]int32, len(words))
+	for i := range vocabAt {
+		vocabAt[i] = -1
+	}
+	for i, t := range at {
+		if w := as[i]; w >= 0 && int(w) < len(words) {
+			vocabAt[w] = t
+		}
+	}
 
 	// Items: their words, as indices into words, and totals.
 	lens := r.ints(math.MaxInt32)
@@ -367,6 +376,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	}
 
 	ix.words, ix.vocabOf, ix.postings, ix.vocab = words, vocabOf, postings, vocab
+	ix.infos, ix.loadedVocab, ix.vocabAt = make([]*wordInfo, len(words)), v, vocabAt
 	ix.keyIDs, ix.byID, ix.seen = nil, nil, nil
 	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas}
 	ix.items = make([]*item, len(items))

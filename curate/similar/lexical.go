@@ -26,6 +26,11 @@ type lexicalParams struct {
 	vecBase    float64 // similarity of two neighbours at cosine vecFloor,
 	vecTop     float64 // rising linearly to vecTop at cosine 1
 	noVectors  bool
+	sifA       float64 // smooth inverse frequency of the sentence vector: a / (a + p(word))
+	sentK      float64 // score lowered by sentK × (sentFloor − sentence cosine) when that is positive
+	sentFloor  float64
+	orderK     float64 // and by orderK × the share of shared words out of order
+	noSentence bool
 }
 
 var defaultParams = lexicalParams{
@@ -41,13 +46,19 @@ var defaultParams = lexicalParams{
 	vecFloor:   0.5,
 	vecBase:    0.3,
 	vecTop:     0.7,
+	sifA:       3e-5,
+	sentK:      0.8,
+	sentFloor:  0.65,
+	orderK:     0.15,
 }
 
 // Lexical is the default engine: deterministic, local, no model. It aligns
 // each word of one text with its most similar word of the other (same
-// Porter stem, WordNet synonym or near hypernym), weights words by rarity,
-// and caps the score below the merge threshold when the texts differ by a
-// negation or by a number.
+// Porter stem, WordNet synonym or near hypernym, word-vector neighbour),
+// weights words by rarity, lowers the score of texts whose meanings as a
+// whole (sentence vectors) are far apart or whose shared words come in
+// another order, and caps the score below the merge threshold when the
+// texts differ by a negation or by a number.
 type Lexical struct {
 	p     lexicalParams
 	wn    *wordNet
@@ -84,8 +95,9 @@ type term struct {
 type doc struct {
 	terms   []term // distinct keys, in order of first occurrence
 	total   float64
-	numbers []string // sorted distinct numbers
-	norm    string   // the lower-cased words joined, for texts without terms
+	numbers []string  // sorted distinct numbers
+	norm    string    // the lower-cased words joined, for texts without terms
+	sent    []float32 // sentence vector: the terms' word vectors weighted by rarity, nil: none
 }
 
 // wordInfo is what analysis learns about one word, independent of context.
@@ -100,6 +112,9 @@ type wordInfo struct {
 	vec      int32   // number in the word-vector table, -1: none (stop words, numbers, rare words)
 	vecInv   float64 // 1 / length of the vector
 	near     []int32 // the vector's neighbours, ascending
+
+	sentVec    int32   // the vector in the text's sentence vector (stop words too), -1: none
+	sentWeight float64 // its weight there: rarity times the vector's scale
 }
 
 func (l *Lexical) wordInfo(w word) *wordInfo {
@@ -113,7 +128,7 @@ func (l *Lexical) wordInfo(w word) *wordInfo {
 
 // newWordInfo analyses a word, without the cache of analysed words.
 func (l *Lexical) newWordInfo(w word) *wordInfo {
-	wi := &wordInfo{text: w.text, key: w.text, weight: 1, vec: -1}
+	wi := &wordInfo{text: w.text, key: w.text, weight: 1, vec: -1, sentVec: -1}
 	ident := strings.HasPrefix(w.text, identPart)
 	if ident {
 		w.text = w.text[len(identPart):]
@@ -138,6 +153,9 @@ func (l *Lexical) newWordInfo(w word) *wordInfo {
 	if !wi.stop && !wi.number && !ident && !l.p.noVectors {
 		l.setVector(wi, w.text)
 	}
+	if !wi.number && !ident && !l.p.noVectors {
+		l.setSentenceVector(wi, w.text)
+	}
 	return wi
 }
 
@@ -155,6 +173,21 @@ func (l *Lexical) setVector(wi *wordInfo, text string) {
 		return
 	}
 	wi.vec, wi.vecInv, wi.near = v, l.wv.invNorm(v), l.wv.neighbours(v)
+}
+
+// setSentenceVector gives a word (stop words too) its place in its
+// text's sentence vector: the word's vector (its lemma's for content
+// words), weighted by how rare the word is.
+func (l *Lexical) setSentenceVector(wi *wordInfo, text string) {
+	v := wi.vec
+	if v < 0 {
+		v = l.wv.find(text)
+	}
+	if v < 0 {
+		return
+	}
+	wi.sentVec = v
+	wi.sentWeight = l.sifWeight(l.wv.rank(v)) * l.wv.scale(v)
 }
 
 // vectorSim is how similar two words are by their vectors: 0 unless they
@@ -204,6 +237,7 @@ func (l *Lexical) analyze(text string) *doc {
 		index[wi.key] = len(d.terms)
 		d.terms = append(d.terms, term{wordInfo: wi, negated: negated})
 		d.total += wi.weight
+		l.addSentence(d, wi)
 	}
 	sort.Strings(d.numbers)
 	d.numbers = dedupe(d.numbers)
@@ -235,6 +269,7 @@ func (l *Lexical) scoreDocs(a, b *doc) float64 {
 	if s > 1 {
 		s = 1
 	}
+	s = l.sentenceCheck(a, b, s)
 	if !l.p.noCap && conflict(a, b) {
 		s = math.Min(s, l.p.capBase+l.p.capSlope*s)
 	}
@@ -320,6 +355,15 @@ func conflict(a, b *doc) bool {
 func (l *Lexical) WithoutVectors() *Lexical {
 	p := l.p
 	p.noVectors = true
+	return newLexical(p)
+}
+
+// WithoutSentence returns the engine without its sentence-level check:
+// the score is the word alignment's alone. It exists to measure what the
+// check adds on benchmarks.
+func (l *Lexical) WithoutSentence() *Lexical {
+	p := l.p
+	p.noSentence = true
 	return newLexical(p)
 }
 

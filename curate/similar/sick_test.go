@@ -9,7 +9,8 @@ import (
 )
 
 // SICK (SemEval-2014 task 1) relatedness: the engine's scores must follow
-// the human scores (Pearson >= 0.65; TF-IDF gets about 0.48 there).
+// the human scores (Pearson >= 0.76 on the training pairs, which the
+// engine was calibrated on; TF-IDF gets about 0.48 on the test pairs).
 func TestSICKPearson(t *testing.T) {
 	f, err := os.Open("../../../shared/data/sick_train.tsv")
 	if err != nil {
@@ -35,8 +36,8 @@ func TestSICKPearson(t *testing.T) {
 	if len(got) < 4000 {
 		t.Fatalf("read %d pairs, want 4500", len(got))
 	}
-	if r := Pearson(got, gold); r < 0.65 {
-		t.Errorf("Pearson = %.4f on %d pairs, want >= 0.65", r, len(got))
+	if r := Pearson(got, gold); r < 0.76 {
+		t.Errorf("Pearson = %.4f on %d pairs, want >= 0.76", r, len(got))
 	} else {
 		t.Logf("Pearson = %.4f on %d pairs", r, len(got))
 	}

@@ -28,6 +28,7 @@ type wordVectors struct {
 	words   []string // sorted
 	scales  string   // n float32
 	values  string   // n×dims int8
+	ranks   string   // n uint32: place in the package's frequency order
 	offsets string   // n+1 uint32 into lists
 	lists   string   // uvarint differences of ascending neighbour numbers
 }
@@ -56,6 +57,7 @@ func parseVectors(data string) *wordVectors {
 	data = data[size:]
 	wv.scales, data = data[:4*n], data[4*n:]
 	wv.values, data = data[:n*dims], data[n*dims:]
+	wv.ranks, data = data[:4*n], data[4*n:]
 	wv.offsets, wv.lists = data[:4*(n+1)], data[4*(n+1):]
 	return wv
 }
@@ -83,6 +85,17 @@ func (wv *wordVectors) invNorm(i int32) float64 {
 		return 0
 	}
 	return 1 / math.Sqrt(float64(n))
+}
+
+// scale is the factor of word i's int8 values: its vector is scale × values.
+func (wv *wordVectors) scale(i int32) float64 {
+	return float64(math.Float32frombits(le32(wv.scales[4*i:])))
+}
+
+// rank is word i's place in the frequency order of the package's corpus, 1
+// for the most frequent.
+func (wv *wordVectors) rank(i int32) int {
+	return int(le32(wv.ranks[4*i:]))
 }
 
 // neighbours returns word i's neighbour numbers, ascending.
