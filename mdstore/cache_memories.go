@@ -3,21 +3,27 @@ package mdstore
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/fnv"
 	"hash/maphash"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/durable"
 )
 
-// The memory index is a cache of (size, mtime) → (type, ingestion_time) for
-// memory files, in .curator/.cache/memory-index (git-ignored). It lets a
-// windowed listing skip reading files that lie outside the window, so an
-// hourly run costs one stat per stored entry plus the work of its window,
-// not a YAML parse of the whole inbox. A file whose size or mtime changed is
-// read again; a missing or corrupt cache only makes the listing slower.
+// The memory index is a cache of (size, mtime) → summary (type,
+// ingestion_time, when a pending observation window is due, a hash of the
+// brief's dedup prefix: MemorySummary) for memory files, in
+// .curator/.cache/memory-index (git-ignored). It lets a listing skip
+// reading files that lie outside it (a window, the windows that are due,
+// the memories of one dedup key), so an hourly run costs one stat per
+// stored entry plus the work of its window, not a YAML parse of the whole
+// store. A file whose size or mtime changed is read again, and so is every
+// file once the dedup prefix (memory.dedup_prefix) changes; a missing or
+// corrupt cache only makes the listing slower.
 //
 // The file is read and rewritten as bytes: an entry that is still valid is
 // copied as it is, so a store of 100,000 entries costs a copy, not 100,000
@@ -26,15 +32,71 @@ import (
 const memoryIndexPath = ".cache/memory-index"
 
 // indexMagic starts the index file (its format: per entry the path, type,
-// size, mtime and ingestion time, in binary).
-const indexMagic = "curator-memory-index-2\n"
+// size, mtime, ingestion time, observation due time, the dedup prefix in
+// runes and the brief's hash, in binary).
+const indexMagic = "curator-memory-index-3\n"
+
+// indexTail is the size of an entry's fixed-width fields.
+const indexTail = 8 + 8 + 12 + 12 + 2 + 8
+
+// MemorySummary is what the memory index keeps of a record: enough for a
+// listing to tell whether it needs the file, without reading it.
+type MemorySummary struct {
+	Type          string
+	IngestionTime time.Time
+	// ObservationDue is when the record's pending observation window is
+	// due (Memory.ObservationWindow); zero when it has none.
+	ObservationDue time.Time
+	// BriefHash is BriefHash(brief, Store.DedupPrefix()): records of one
+	// dedup key have the same hash.
+	BriefHash uint64
+}
+
+// Summary is the memory's summary, with the brief hashed over its first
+// prefix runes.
+func (m *Memory) Summary(prefix int) MemorySummary {
+	_, due, _ := m.ObservationWindow()
+	return MemorySummary{Type: m.Type, IngestionTime: m.IngestionTime, ObservationDue: due, BriefHash: BriefHash(m.Brief, prefix)}
+}
+
+// BriefHash is a 64-bit hash (FNV-1a) of the first n runes of brief: the
+// same for every brief of one dedup key.
+func BriefHash(brief string, n int) uint64 {
+	h := fnv.New64a()
+	for i := range brief {
+		if n == 0 {
+			h.Write([]byte(brief[:i]))
+			return h.Sum64()
+		}
+		n--
+	}
+	h.Write([]byte(brief))
+	return h.Sum64()
+}
+
+// DedupPrefix is how many runes of brief make a memory's dedup key
+// (memory.dedup_prefix, its default when unset).
+func (s *Store) DedupPrefix() int {
+	if n := s.Config.Memory.DedupPrefix; n > 0 {
+		return n
+	}
+	return config.DefaultDedupPrefix
+}
 
 // indexRecord is one entry of the index file, as slices of it.
 type indexRecord struct {
 	rel, typ    []byte
 	size, mtime int64
 	ingestion   time.Time
+	due         time.Time
+	prefix      int
+	briefHash   uint64
 	raw         []byte
+}
+
+// summary is the record's summary.
+func (r indexRecord) summary() MemorySummary {
+	return MemorySummary{Type: string(r.typ), IngestionTime: r.ingestion, ObservationDue: r.due, BriefHash: r.briefHash}
 }
 
 // readMemoryIndex returns the index file's entries (nil when there is no
@@ -69,45 +131,60 @@ func eachIndexRecord(b []byte, f func(indexRecord)) bool {
 		}
 		rel, ok1 := str()
 		typ, ok2 := str()
-		if !ok1 || !ok2 || len(b) < 28 {
+		if !ok1 || !ok2 || len(b) < indexTail {
 			return false
 		}
 		r := indexRecord{
 			rel: rel, typ: typ,
-			size:  int64(binary.BigEndian.Uint64(b)),
-			mtime: int64(binary.BigEndian.Uint64(b[8:])),
-			ingestion: time.Unix(int64(binary.BigEndian.Uint64(b[16:])),
-				int64(binary.BigEndian.Uint32(b[24:]))).UTC(),
+			size:      int64(binary.BigEndian.Uint64(b)),
+			mtime:     int64(binary.BigEndian.Uint64(b[8:])),
+			ingestion: indexTime(b[16:]),
+			due:       indexTime(b[28:]),
+			prefix:    int(binary.BigEndian.Uint16(b[40:])),
+			briefHash: binary.BigEndian.Uint64(b[42:]),
 		}
-		b = b[28:]
+		b = b[indexTail:]
 		r.raw = start[:len(start)-len(b)]
 		f(r)
 	}
 	return true
 }
 
-func appendIndexRecord(b []byte, rel string, f fileStat, m *Memory) []byte {
+// indexTime reads a time of the index (seconds and nanoseconds); the zero
+// time reads back as zero.
+func indexTime(b []byte) time.Time {
+	return time.Unix(int64(binary.BigEndian.Uint64(b)), int64(binary.BigEndian.Uint32(b[8:]))).UTC()
+}
+
+func appendIndexTime(b []byte, t time.Time) []byte {
+	b = binary.BigEndian.AppendUint64(b, uint64(t.Unix()))
+	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
+}
+
+func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, prefix int) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
 	b = append(b, rel...)
-	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Type)))
-	b = append(b, m.Type...)
+	b = binary.BigEndian.AppendUint16(b, uint16(len(sum.Type)))
+	b = append(b, sum.Type...)
 	b = binary.BigEndian.AppendUint64(b, uint64(f.size))
 	b = binary.BigEndian.AppendUint64(b, uint64(f.mtime))
-	b = binary.BigEndian.AppendUint64(b, uint64(m.IngestionTime.Unix()))
-	return binary.BigEndian.AppendUint32(b, uint32(m.IngestionTime.Nanosecond()))
+	b = appendIndexTime(b, sum.IngestionTime)
+	b = appendIndexTime(b, sum.ObservationDue)
+	b = binary.BigEndian.AppendUint16(b, uint16(prefix))
+	return binary.BigEndian.AppendUint64(b, sum.BriefHash)
 }
 
 // indexedFiles lists the record files of folders and leaves out those that
 // the memory index shows to lie outside the listing (outside reports that
-// of a type and an ingestion time). It returns the files to read, sorted,
+// of a summary). It returns the files to read, sorted,
 // and the index update that records what reading them finds.
 //
 // The index keeps a folder's entries in the order the folder lists its
 // files, which changes little from run to run, so most entries are found
 // where the previous one ended, in memory order; the others by a hash of
 // the name.
-func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.Time) bool) ([]string, *indexUpdate, error) {
-	up := &indexUpdate{}
+func (s *Store) indexedFiles(folders []string, outside func(MemorySummary) bool) ([]string, *indexUpdate, error) {
+	up := &indexUpdate{prefix: s.DedupPrefix()}
 	byDir := make(map[string]*scannedFolder, len(folders))
 	for _, dir := range folders {
 		files, err := scanFolder(s.Path(dir))
@@ -118,22 +195,19 @@ func (s *Store) indexedFiles(folders []string, outside func(typ string, at time.
 		byDir[dir] = f
 		up.folders = append(up.folders, f)
 	}
-	old := s.readMemoryIndex()
-	up.other = make([]byte, 0, 1024)
-	eachIndexRecord(old, func(r indexRecord) {
+	eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) {
 		slash := bytes.LastIndexByte(r.rel, '/')
 		f := byDir[string(r.rel[:max(slash, 0)])]
 		if slash < 0 || f == nil {
-			up.other = append(up.other, r.raw...) // a folder this listing does not cover
-			return
+			return // a folder this listing does not cover
 		}
 		i, ok := f.find(r.rel[slash+1:])
-		if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime {
-			up.dirty = true // gone, changed, or a second entry: dropped
+		if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime || r.prefix != up.prefix {
+			up.dirty = true // gone, changed, a second entry, or another dedup prefix: dropped
 			return
 		}
 		f.files[i].record = r.raw
-		f.skip[i] = outside(string(r.typ), r.ingestion)
+		f.skip[i] = outside(r.summary())
 	})
 	type file struct {
 		rel string
@@ -193,7 +267,7 @@ func (f *scannedFolder) find(name []byte) (int, bool) {
 
 // indexUpdate is the memory index being rewritten by a listing.
 type indexUpdate struct {
-	other   []byte // the entries of folders the listing does not cover
+	prefix  int // the dedup prefix the briefs are hashed with
 	folders []*scannedFolder
 	read    []fileRef // the files the listing reads, in its order
 	dirty   bool
@@ -210,14 +284,16 @@ func (up *indexUpdate) add(i int, m *Memory) {
 	ref := up.read[i]
 	f := &ref.folder.files[ref.i]
 	if f.regular && f.record == nil {
-		f.record = appendIndexRecord(nil, ref.folder.dir+"/"+f.name, *f, m)
+		f.record = appendIndexRecord(nil, ref.folder.dir+"/"+f.name, *f, m.Summary(up.prefix), up.prefix)
 		up.dirty = true
 	}
 }
 
 // save writes the index if it changed (best effort: a cache that cannot be
 // written only costs speed next time): each folder's entries in the
-// folder's order.
+// folder's order, after the entries of the folders the listing does not
+// cover as the index file holds them now (another listing of the run may
+// have written them since this one read it).
 //
 // The files the listing read are the ones a run that follows may move
 // away: those that are gone by now are left out, so that the next listing
@@ -234,12 +310,19 @@ func (up *indexUpdate) save(s *Store) {
 	if !up.dirty {
 		return
 	}
-	n := len(indexMagic) + len(up.other)
+	covered := make(map[string]bool, len(up.folders))
+	n := len(indexMagic)
 	for _, f := range up.folders {
-		n += len(f.files) * 64
+		covered[f.dir] = true
+		n += len(f.files) * 96
 	}
 	b := make([]byte, 0, n)
-	b = append(append(b, indexMagic...), up.other...)
+	b = append(b, indexMagic...)
+	eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) {
+		if slash := bytes.LastIndexByte(r.rel, '/'); slash >= 0 && !covered[string(r.rel[:slash])] {
+			b = append(b, r.raw...)
+		}
+	})
 	for _, f := range up.folders {
 		for i := range f.files {
 			b = append(b, f.files[i].record...)

@@ -39,7 +39,7 @@ func FuzzMemoryIndex(f *testing.F) {
 		}
 		var out []byte
 		for _, r := range recs {
-			out = appendIndexRecord(out, string(r.rel), fileStat{size: r.size, mtime: r.mtime}, &Memory{Type: string(r.typ), IngestionTime: r.ingestion})
+			out = appendIndexRecord(out, string(r.rel), fileStat{size: r.size, mtime: r.mtime}, r.summary(), r.prefix)
 		}
 		var back []indexRecord
 		if !eachIndexRecord(out, func(r indexRecord) { back = append(back, r) }) {
@@ -50,7 +50,8 @@ func FuzzMemoryIndex(f *testing.F) {
 		}
 		for i, r := range recs {
 			b := back[i]
-			if !bytes.Equal(b.rel, r.rel) || !bytes.Equal(b.typ, r.typ) || b.size != r.size || b.mtime != r.mtime || !b.ingestion.Equal(r.ingestion) {
+			if !bytes.Equal(b.rel, r.rel) || !bytes.Equal(b.typ, r.typ) || b.size != r.size || b.mtime != r.mtime || !b.ingestion.Equal(r.ingestion) ||
+				!b.due.Equal(r.due) || b.prefix != r.prefix || b.briefHash != r.briefHash {
 				t.Fatalf("entry %d: %+v, after a round trip %+v", i, r, b)
 			}
 		}

@@ -100,3 +100,108 @@ func TestWindowListingSkipsIndexedFilesOutsideTheWindow(t *testing.T) {
 		t.Fatalf("the changed file was not read: %+v", res.Invalid)
 	}
 }
+
+// The memory index answers a summary listing (observation windows due, one
+// dedup key) as a full read of the files does, and each entry holds the
+// summary its file reads as.
+func TestIndexAnswersAsAFullRead(t *testing.T) {
+	s, _ := newStore(t)
+	os.MkdirAll(s.Path("memory/confirmed/fact"), 0o755)
+	os.MkdirAll(s.Path("memory/trash"), 0o755)
+	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	briefs := []string{"The staging database is reset nightly", "The staging database is reset nightly, twice on Fridays and once on Sundays", "短い", "Ünïcödé brief that runs past the dedup prefix of forty runes", ""}
+	observations := []string{
+		"",
+		"observation:\n  outcome: pending\n  started_at: %s\n  window_days: 7\n",
+		"observation:\n  outcome: pending\n  started_at: \"%s\"\n  window_days: 3\n",
+		"observation:\n  outcome: held\n  started_at: %s\n  window_days: 7\n",
+		"observation:\n  outcome: pending\n  started_at: %s\n  window_days: -1\n",
+		"observation:\n  outcome: pending\n  started_at: not a time %s\n  window_days: 7\n",
+	}
+	n := 0
+	for _, dir := range []string{"memory/confirmed/fact", "memory/trash", "memory/inbox"} {
+		status := map[string]string{"memory/confirmed/fact": "confirmed", "memory/trash": "trash", "memory/inbox": "inbox"}[dir]
+		for i := 0; i < 60; i++ {
+			n++
+			id := fmt.Sprintf("m-%03d", n)
+			started := base.Add(time.Duration(n) * 7 * time.Hour).Format(time.RFC3339)
+			obs := observations[n%len(observations)]
+			if obs != "" {
+				obs = fmt.Sprintf(obs, started)
+			}
+			data := fmt.Sprintf("---\nid: %s\ntype: fact\nstatus: %s\nbrief: %q\ningestion_time: %s\n%s---\nbody\n", id, status, briefs[n%len(briefs)], base.Add(time.Duration(n)*time.Hour).Format(time.RFC3339), obs)
+			if err := os.WriteFile(s.Path(dir+"/"+id+".md"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	listing := func(q MemoryQuery) string {
+		t.Helper()
+		res, err := s.ListMemories(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := fmt.Sprintf("%d invalid;", len(res.Invalid))
+		for _, m := range res.Memories {
+			out += " " + m.Path
+		}
+		return out
+	}
+	due := func(now time.Time) func(MemorySummary) bool {
+		return func(m MemorySummary) bool { return !m.ObservationDue.IsZero() && !m.ObservationDue.After(now) }
+	}
+	queries := map[string]MemoryQuery{}
+	for _, status := range []string{"confirmed", "trash", "inbox", ""} {
+		for d := 0; d < 40; d += 9 {
+			queries[fmt.Sprintf("%s due on day %d", status, d)] = MemoryQuery{Status: status, Match: due(base.Add(time.Duration(d) * 24 * time.Hour))}
+		}
+		for _, b := range briefs {
+			h := BriefHash(b, s.DedupPrefix())
+			queries[status+" key "+b] = MemoryQuery{Status: status, Match: func(m MemorySummary) bool { return m.Type == "fact" && m.BriefHash == h }}
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		for name, q := range queries {
+			os.Rename(s.Path(memoryIndexPath), s.Path(memoryIndexPath+".kept"))
+			full := listing(q) // no index: every file read
+			os.Remove(s.Path(memoryIndexPath))
+			os.Rename(s.Path(memoryIndexPath+".kept"), s.Path(memoryIndexPath))
+			listing(MemoryQuery{Status: q.Status, Match: func(MemorySummary) bool { return false }}) // the index learns every file
+			if got := listing(q); got != full {
+				t.Fatalf("%s, %s: from the index\n%s\nfull read\n%s", when, name, got, full)
+			}
+		}
+		// every entry holds its file's summary
+		entries := 0
+		eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) {
+			entries++
+			m, err := s.ReadMemory(string(r.rel))
+			if err != nil {
+				t.Fatalf("%s: %v", r.rel, err)
+			}
+			if want := m.Summary(r.prefix); r.summary() != want || r.prefix != s.DedupPrefix() {
+				t.Fatalf("%s, %s: index holds %+v (prefix %d), the file %+v", when, r.rel, r.summary(), r.prefix, want)
+			}
+		})
+		if entries != n {
+			t.Fatalf("%s: %d index entries, want %d", when, entries, n)
+		}
+	}
+	check("default prefix")
+	s.Config.Memory.DedupPrefix = 12 // another dedup prefix: every brief hashed again
+	for _, b := range briefs {
+		h := BriefHash(b, 12)
+		queries["prefix 12 key "+b] = MemoryQuery{Status: "confirmed", Match: func(m MemorySummary) bool { return m.BriefHash == h }}
+	}
+	check("prefix 12")
+}
+
+func TestBriefHashIsTheDedupPrefix(t *testing.T) {
+	if BriefHash("abcdef", 3) != BriefHash("abcxyz", 3) || BriefHash("abc", 3) != BriefHash("abc", 40) {
+		t.Fatal("briefs of one prefix hash differently")
+	}
+	if BriefHash("短い文", 2) != BriefHash("短い", 2) || BriefHash("短い文", 2) == BriefHash("短", 2) {
+		t.Fatal("runes, not bytes, make the prefix")
+	}
+}

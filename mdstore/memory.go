@@ -240,6 +240,10 @@ type MemoryQuery struct {
 	// DeferIndex leaves writing the memory index to the store's next
 	// WriteCaches (Save calls it after its last sync).
 	DeferIndex bool
+	// Match, when set, keeps only the records whose summary it matches
+	// (Memory.Summary with Store.DedupPrefix): the memory index answers it
+	// for the files it knows, which are then not read.
+	Match func(MemorySummary) bool
 	// Secrets, when set, makes a file that holds a secret invalid input:
 	// reported with its line and left where it is, so that a run never
 	// moves (and commits) it.
@@ -277,12 +281,14 @@ func MemoryFolders(status, typ string) []string {
 func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	res := &MemoryList{}
 	folders := MemoryFolders(q.Status, q.Type)
-	outside := func(typ string, at time.Time) bool {
-		return (q.Type != "" && typ != q.Type) || (!q.From.IsZero() && at.Before(q.From)) || (!q.To.IsZero() && !at.Before(q.To))
+	outside := func(m MemorySummary) bool {
+		at := m.IngestionTime
+		return (q.Type != "" && m.Type != q.Type) || (!q.From.IsZero() && at.Before(q.From)) || (!q.To.IsZero() && !at.Before(q.To)) ||
+			(q.Match != nil && !q.Match(m))
 	}
 	var rels []string
 	var up *indexUpdate
-	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() {
+	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() || q.Match != nil {
 		// With a filter, the memory index skips files known to lie outside it.
 		var err error
 		if rels, up, err = s.indexedFiles(folders, outside); err != nil {
@@ -310,7 +316,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		if up != nil {
 			up.add(i, m)
 		}
-		if outside(m.Type, m.IngestionTime) {
+		if outside(m.Summary(s.DedupPrefix())) {
 			continue
 		}
 		all = append(all, m)

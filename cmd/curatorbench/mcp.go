@@ -57,6 +57,12 @@ func benchMCP(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "mcp: a store of %d inbox entries (written in %.1f s)\n", *entries, time.Since(start).Seconds())
 	g := mcpGen{n: *entries, from: from, step: to.Sub(from) / time.Duration(*entries+1)}
+	// The memory index, as the hourly pass keeps it (untimed): one windowed
+	// listing learns every file.
+	if _, err := timeCmd(dir, nil, curator, "--quiet", "memory", "list", "--status", "inbox",
+		"--from", from.Format(time.RFC3339Nano), "--to", from.Add(time.Second).Format(time.RFC3339Nano), "--limit", "1"); err != nil {
+		return err
+	}
 
 	// The server, and one client session for every call.
 	ctx := context.Background()

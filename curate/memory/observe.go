@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // Outcomes of an observation window (observation.outcome).
 const (
 	// OutcomePending: the window is open.
-	OutcomePending = "pending"
+	OutcomePending = mdstore.ObservationPending
 	// OutcomeHeld: the window closed and the memory was neither
 	// superseded nor trashed.
 	OutcomeHeld = "held"
@@ -49,27 +50,7 @@ type Closing struct {
 
 // window is a memory's observation window, when it is pending.
 func window(m *mdstore.Memory) (started, due time.Time, ok bool) {
-	o := m.Observation
-	if o == nil || o["outcome"] != OutcomePending {
-		return started, due, false
-	}
-	switch v := o["started_at"].(type) {
-	case time.Time:
-		started = v.UTC()
-	case string:
-		t, err := ParseTime(v)
-		if err != nil {
-			return started, due, false
-		}
-		started = t
-	default:
-		return started, due, false
-	}
-	days, ok := o["window_days"].(int)
-	if !ok || days < 0 {
-		return started, due, false
-	}
-	return started, started.Add(time.Duration(days) * 24 * time.Hour), true
+	return m.ObservationWindow()
 }
 
 // PlanObservations closes every pending observation window that is due at
@@ -155,16 +136,14 @@ func closeWindow(s *mdstore.Store, m *mdstore.Memory, c Closing, now time.Time, 
 // confirmed and trashed memories of the store (those of a pass's changes,
 // cs, as the pass leaves them). It returns the closings made and the files
 // it could not read or edit.
+//
+// It reads only what the rule needs, through the memory index: the
+// memories whose window is due, then the confirmed memories that share a
+// dedup key with one of them (same type, same brief hash), which are the
+// only ones that can supersede it.
 func closeDue(s *mdstore.Store, now time.Time, prefix int, cs *mdstore.Changeset) ([]Closing, []*mdstore.InvalidFile, error) {
-	var ms []*mdstore.Memory
-	var invalid []*mdstore.InvalidFile
-	for _, status := range []string{"confirmed", "trash"} {
-		res, err := s.ListMemories(mdstore.MemoryQuery{Status: status, Light: true})
-		if err != nil {
-			return nil, nil, err
-		}
-		ms = append(ms, res.Memories...)
-		invalid = append(invalid, res.Invalid...)
+	if prefix <= 0 {
+		prefix = config.DefaultDedupPrefix
 	}
 	written := map[string][]byte{}
 	for _, ch := range cs.Changes {
@@ -172,27 +151,72 @@ func closeDue(s *mdstore.Store, now time.Time, prefix int, cs *mdstore.Changeset
 			written[ch.Path] = ch.Data
 		}
 	}
-	if len(written) > 0 { // the pass's promotions and trashings, as it writes them
-		for i, m := range ms {
-			if data, ok := written[m.Path]; ok {
-				if pm, err := mdstore.ParseMemory(m.Path, data); err == nil {
-					ms[i] = pm
-				}
-				delete(written, m.Path)
+	byPath := map[string]*mdstore.Memory{}
+	var invalid []*mdstore.InvalidFile
+	list := func(status string, match func(mdstore.MemorySummary) bool) error {
+		res, err := s.ListMemories(mdstore.MemoryQuery{Status: status, Light: true, Match: match})
+		if err != nil {
+			return err
+		}
+		for _, m := range res.Memories {
+			byPath[m.Path] = m
+		}
+		for _, inv := range res.Invalid {
+			if !containsInvalid(invalid, inv.Path) {
+				invalid = append(invalid, inv)
 			}
 		}
-		for p, data := range written {
-			if strings.HasPrefix(p, "memory/confirmed/") || strings.HasPrefix(p, "memory/trash/") {
-				if pm, err := mdstore.ParseMemory(p, data); err == nil {
-					ms = append(ms, pm)
-				}
+		return nil
+	}
+	isDue := func(sum mdstore.MemorySummary) bool {
+		return !sum.ObservationDue.IsZero() && !sum.ObservationDue.After(now)
+	}
+	for _, status := range []string{"confirmed", "trash"} {
+		if err := list(status, isDue); err != nil {
+			return nil, nil, err
+		}
+	}
+	// the pass's promotions and trashings, as it writes them
+	var fromPass []*mdstore.Memory
+	for p, data := range written {
+		if strings.HasPrefix(p, "memory/confirmed/") || strings.HasPrefix(p, "memory/trash/") {
+			if pm, err := mdstore.ParseMemory(p, data); err == nil {
+				fromPass = append(fromPass, pm)
 			}
 		}
 	}
-	byPath := make(map[string]*mdstore.Memory, len(ms))
-	for _, m := range ms {
-		byPath[m.Path] = m
+	type key struct {
+		typ  string
+		hash uint64
 	}
+	keys := map[key]bool{}
+	for _, ms := range [][]*mdstore.Memory{slices.Collect(maps.Values(byPath)), fromPass} {
+		for _, m := range ms {
+			if _, due, ok := window(m); ok && !due.After(now) {
+				keys[key{m.Type, mdstore.BriefHash(m.Brief, prefix)}] = true
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil, invalid, nil
+	}
+	types := map[string]bool{}
+	for k := range keys {
+		types[k.typ] = true
+	}
+	sameKey := func(sum mdstore.MemorySummary) bool {
+		if prefix != s.DedupPrefix() { // the index hashes another prefix: the whole type
+			return types[sum.Type]
+		}
+		return keys[key{sum.Type, sum.BriefHash}]
+	}
+	if err := list("confirmed", sameKey); err != nil {
+		return nil, nil, err
+	}
+	for _, pm := range fromPass {
+		byPath[pm.Path] = pm
+	}
+	ms := slices.Collect(maps.Values(byPath))
 	var done []Closing
 	for _, c := range PlanObservations(ms, now, prefix) {
 		m := byPath[c.Path]

@@ -83,11 +83,17 @@ func (p *Pages) Page(req PageRequest) (*Page, error) {
 }
 
 // listing reads every entry of a query, as `memory list --json` shows
-// them.
+// them: from the live listing, or, while that is opening, a window (a
+// time range or a type) from the files through the memory index, which
+// reads only the window's files.
 func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 	var res *mdstore.MemoryList
-	if live := p.live.get(); live != nil {
-		if res, err = live.List(q); err != nil {
+	var held *live.Memories
+	if windowed := q.Type != "" || !q.From.IsZero() || !q.To.IsZero(); !windowed || !p.live.opening() {
+		held = p.live.get()
+	}
+	if held != nil {
+		if res, err = held.List(q); err != nil {
 			return nil, err
 		}
 	} else {

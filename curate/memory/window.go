@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // Window is the half-open interval [From, To) of ingestion times a memory
@@ -61,17 +63,8 @@ func NewWindow(from, to time.Time) (Window, error) {
 	return Window{From: from.UTC(), To: to.UTC()}, nil
 }
 
-var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02"}
-
 // ParseTime reads an RFC 3339 timestamp; a time without a zone is UTC.
-func ParseTime(s string) (time.Time, error) {
-	for _, l := range timeLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is not a timestamp (want RFC 3339, e.g. 2026-11-29T09:00:00Z)", s)
-}
+func ParseTime(s string) (time.Time, error) { return mdstore.ParseTime(s) }
 
 // WindowError is a window that cannot be used; Task tells whether it came
 // from the task text.
