@@ -318,3 +318,34 @@ func entryRaw(o *Objects, oe, ne *rawEntry, dir string, fn func(Change) error) e
 	}
 	return fn(c)
 }
+
+// Lookup is the hash of the folder at path p (slash-separated) under tree
+// t, read through o (zero when there is no such folder, or t is zero).
+func Lookup(o *Objects, t plumbing.Hash, p string) (plumbing.Hash, error) {
+	for _, name := range strings.Split(p, "/") {
+		if t.IsZero() || name == "" {
+			continue
+		}
+		b, err := o.ReadType(t, plumbing.TreeObject)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		next := plumbing.ZeroHash
+		for {
+			var e rawEntry
+			var ok bool
+			if e, b, ok, err = nextEntry(b, t); err != nil {
+				return plumbing.ZeroHash, err
+			}
+			if !ok {
+				break
+			}
+			if e.dir() && string(e.name) == name {
+				next = e.hash
+				break
+			}
+		}
+		t = next
+	}
+	return t, nil
+}

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/klauspost/compress/zlib"
 )
@@ -28,7 +27,7 @@ type Objects struct {
 	fallback storer.EncodedObjectStorer
 	in       packReader
 	zr       io.ReadCloser
-	bases    map[baseKey][]byte
+	bases    map[baseKey]kept
 	kept     int // bytes in bases
 }
 
@@ -37,6 +36,11 @@ type pack struct {
 	size int64
 	idx  []byte
 	n    int
+}
+
+type kept struct {
+	t plumbing.ObjectType
+	b []byte
 }
 
 type baseKey struct {
@@ -58,7 +62,7 @@ func OpenObjects(gitDir string, fallback storer.EncodedObjectStorer) *Objects {
 		}
 		gitDir = c
 	}
-	o := &Objects{fallback: fallback, bases: map[baseKey][]byte{}}
+	o := &Objects{fallback: fallback, bases: map[baseKey]kept{}}
 	if gitDir == "" {
 		return o
 	}
@@ -224,8 +228,8 @@ func (o *Objects) loose(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 
 // packed reads the object at off in p, its delta bases first.
 func (o *Objects) packed(p *pack, off int64, depth int) (plumbing.ObjectType, []byte, error) {
-	if b, ok := o.bases[baseKey{p, off}]; ok {
-		return plumbing.ObjectType(b[0]), b[1:], nil
+	if k, ok := o.bases[baseKey{p, off}]; ok {
+		return k.t, k.b, nil
 	}
 	if depth > 10000 {
 		return plumbing.InvalidObject, nil, errors.New("delta chain too long")
@@ -291,7 +295,7 @@ func (o *Objects) packed(p *pack, off int64, depth int) (plumbing.ObjectType, []
 	if err != nil {
 		return plumbing.InvalidObject, nil, err
 	}
-	b, err := packfile.PatchDelta(base, delta)
+	b, err := patchDelta(base, delta)
 	if err == nil && bt == plumbing.TreeObject {
 		o.keep(p, off, bt, b)
 	}
@@ -313,11 +317,8 @@ func (o *Objects) keep(p *pack, off int64, t plumbing.ObjectType, b []byte) {
 	if len(b) > keptBytes/4 {
 		return
 	}
-	kb := make([]byte, 1+len(b))
-	kb[0] = byte(t)
-	copy(kb[1:], b)
-	o.bases[k] = kb
-	o.kept += len(kb)
+	o.bases[k] = kept{t, b}
+	o.kept += len(b)
 }
 
 // inflate reads the zlib stream at the reader's place into size bytes.
