@@ -33,6 +33,7 @@ type Objects struct {
 
 type pack struct {
 	f    *os.File
+	data []byte // the file mapped (nil: read with ReadAt)
 	size int64
 	idx  []byte
 	n    int
@@ -96,13 +97,18 @@ func openPack(idxName string) *pack {
 		f.Close()
 		return nil
 	}
-	return &pack{f: f, size: st.Size(), idx: idx, n: n}
+	p := &pack{f: f, size: st.Size(), idx: idx, n: n}
+	p.data, _ = mapFile(f, p.size)
+	return p
 }
 
 // Close closes the pack files.
 func (o *Objects) Close() error {
 	var first error
 	for _, p := range o.packs {
+		if p.data != nil {
+			unmapFile(p.data)
+		}
 		if err := p.f.Close(); err != nil && first == nil {
 			first = err
 		}
@@ -234,7 +240,7 @@ func (o *Objects) packed(p *pack, off int64, depth int) (plumbing.ObjectType, []
 	if depth > 10000 {
 		return plumbing.InvalidObject, nil, errors.New("delta chain too long")
 	}
-	o.in.reset(p.f, off, p.size-20)
+	o.in.reset(p, off, p.size-20)
 	c, err := o.in.ReadByte()
 	if err != nil {
 		return plumbing.InvalidObject, nil, err
@@ -339,8 +345,9 @@ func (o *Objects) inflate(size int64) ([]byte, error) {
 	return b, nil
 }
 
-// packReader reads a pack file from an offset, each read twice the size
-// of the one before (a commit costs one small read, a large tree few).
+// packReader reads a pack file from an offset: a mapped pack in place,
+// another with reads each twice the size of the one before (a commit costs
+// one small read, a large tree few).
 type packReader struct {
 	r        io.ReaderAt
 	off, end int64
@@ -349,8 +356,18 @@ type packReader struct {
 	chunk    int
 }
 
-func (r *packReader) reset(f io.ReaderAt, off, end int64) {
-	r.r, r.off, r.end, r.i, r.n, r.chunk = f, off, end, 0, 0, 4096
+func (r *packReader) reset(p *pack, off, end int64) {
+	if off < 0 || off >= end {
+		off = end
+	}
+	if p.data != nil {
+		r.r, r.buf, r.off, r.end, r.i, r.n = nil, p.data[off:end], end, end, 0, int(end-off)
+		return
+	}
+	if r.r == nil {
+		r.buf = nil // the last pack's mapping
+	}
+	r.r, r.off, r.end, r.i, r.n, r.chunk = p.f, off, end, 0, 0, 4096
 }
 
 func (r *packReader) fill() error {
