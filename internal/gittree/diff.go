@@ -118,25 +118,32 @@ func entry(old, nw *object.Tree, o, n *object.TreeEntry, dir string, fn func(Cha
 	return fn(c)
 }
 
-// Files calls fn for every file under t, in git's path order.
-func Files(t *object.Tree, dir string, fn func(path string, e object.TreeEntry) error) error {
-	for _, e := range t.Entries {
-		p := path.Join(dir, e.Name)
-		if e.Mode == filemode.Dir {
-			sub, err := t.Tree(e.Name)
-			if err != nil {
-				return err
-			}
-			if err := Files(sub, p, fn); err != nil {
-				return err
-			}
-			continue
+// Files calls fn for every file under tree t (zero: none), read through
+// o, in git's path order; dir prefixes the paths.
+func Files(o *Objects, t plumbing.Hash, dir string, fn func(path string) error) error {
+	if t.IsZero() {
+		return nil
+	}
+	b, err := o.ReadType(t, plumbing.TreeObject)
+	if err != nil {
+		return err
+	}
+	for {
+		var e rawEntry
+		var ok bool
+		if e, b, ok, err = nextEntry(b, t); err != nil || !ok {
+			return err
 		}
-		if err := fn(p, e); err != nil {
+		p := path.Join(dir, string(e.name))
+		if e.dir() {
+			err = Files(o, e.hash, p, fn)
+		} else {
+			err = fn(p)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // DiffTrees is Diff of the trees old and nw (either may be zero: an empty

@@ -3,6 +3,7 @@ package gittree
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/klauspost/compress/zlib"
 )
@@ -184,6 +186,22 @@ func (o *Objects) ReadType(h plumbing.Hash, t plumbing.ObjectType) ([]byte, erro
 		return nil, fmt.Errorf("object %s is a %s, not a %s", h, got, t)
 	}
 	return b, nil
+}
+
+// CommitTree is the tree of commit h.
+func (o *Objects) CommitTree(h plumbing.Hash) (plumbing.Hash, error) {
+	b, err := o.ReadType(h, plumbing.CommitObject)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	var t plumbing.Hash
+	if len(b) < 46 || string(b[:5]) != "tree " || b[45] != '\n' {
+		return t, fmt.Errorf("commit %s: %w", h, object.ErrMalformedCommit)
+	}
+	if _, err := hex.Decode(t[:], b[5:45]); err != nil {
+		return t, fmt.Errorf("commit %s: %w", h, object.ErrMalformedCommit)
+	}
+	return t, nil
 }
 
 func (o *Objects) fromFallback(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
