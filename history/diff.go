@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
 )
 
@@ -133,15 +134,27 @@ func Diff(files []File, opt Options) *Result {
 			keys = append(keys, k)
 		}
 	}
-	for _, f := range files {
-		if RecordKind(f.Path) == "" || (f.Old == nil && f.New == nil) {
-			continue
+	// Parsing the versions is most of a diff's work: done on every core,
+	// then paired in the files' order.
+	parsed := make([][2]*record, len(files))
+	parallel.For(len(files), func(i int) {
+		f := files[i]
+		if RecordKind(f.Path) == "" {
+			return
 		}
 		if f.Old != nil {
-			add(olds, parseRecord(f.Path, f.Old))
+			parsed[i][0] = parseRecord(f.Path, f.Old)
 		}
 		if f.New != nil {
-			add(news, parseRecord(f.Path, f.New))
+			parsed[i][1] = parseRecord(f.Path, f.New)
+		}
+	})
+	for _, p := range parsed {
+		if p[0] != nil {
+			add(olds, p[0])
+		}
+		if p[1] != nil {
+			add(news, p[1])
 		}
 	}
 	bodies := map[string]string{} // old bullet bodies by id, for merges

@@ -40,14 +40,16 @@ func Log(dir string, q Query) ([]Run, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	h, err := resolve(repo, rev)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) && q.Rev == "" {
 		return nil, nil // no commit yet
 	}
 	if err != nil {
 		return nil, fmt.Errorf("revision %s: %w", rev, err)
 	}
-	c, err := repo.CommitObject(*h)
+	objs := objectsOf(repo)
+	defer objs.Close()
+	c, err := readCommit(objs, *h)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func Log(dir string, q Query) ([]Run, error) {
 		if c.NumParents() == 0 {
 			break
 		}
-		if c, err = c.Parent(0); err != nil {
+		if c, err = readCommit(objs, c.ParentHashes[0]); err != nil {
 			if errors.Is(err, io.EOF) {
 				break
 			}

@@ -39,10 +39,12 @@ func Changed(dir, spec string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	var oldT, newT *object.Tree
+	objs := objectsOf(repo)
+	defer objs.Close()
+	var oldT, newT plumbing.Hash
 	switch {
 	case strings.HasSuffix(spec, "^!"):
-		if oldT, newT, err = commitTrees(repo, strings.TrimSuffix(spec, "^!")); err != nil {
+		if oldT, newT, err = commitTrees(repo, objs, strings.TrimSuffix(spec, "^!")); err != nil {
 			return nil, err
 		}
 	case strings.Contains(spec, "..."):
@@ -62,61 +64,69 @@ func Changed(dir, spec string) ([]File, error) {
 		if len(bases) == 0 {
 			return nil, fmt.Errorf("%s and %s have no common ancestor", orHEAD(a), orHEAD(b))
 		}
-		if oldT, err = bases[0].Tree(); err != nil {
-			return nil, err
-		}
-		if newT, err = cb.Tree(); err != nil {
-			return nil, err
-		}
+		oldT, newT = bases[0].TreeHash, cb.TreeHash
 	case strings.Contains(spec, ".."):
 		a, b, _ := strings.Cut(spec, "..")
-		if oldT, err = treeOf(repo, orHEAD(a), false); err != nil {
+		if oldT, err = treeHashOf(repo, objs, orHEAD(a)); err != nil {
 			return nil, err
 		}
-		if newT, err = treeOf(repo, orHEAD(b), false); err != nil {
+		if newT, err = treeHashOf(repo, objs, orHEAD(b)); err != nil {
 			return nil, err
 		}
 	default: // "" or REV: the work tree against it
-		if oldT, err = treeOf(repo, orHEAD(spec), spec == ""); err != nil {
+		t, err := treeOf(repo, orHEAD(spec), spec == "")
+		if err != nil {
 			return nil, err
 		}
-		old, err := subtree(oldT, prefix)
+		old, err := subtree(t, prefix)
 		if err != nil {
 			return nil, err
 		}
 		return workTree(dir, old)
 	}
-	old, err := subtree(oldT, prefix)
+	old, err := gittree.Lookup(objs, oldT, prefix)
 	if err != nil {
 		return nil, err
 	}
-	nw, err := subtree(newT, prefix)
+	nw, err := gittree.Lookup(objs, newT, prefix)
 	if err != nil {
 		return nil, err
 	}
-	return treeChanges(repo, old, nw)
+	return treeChanges(objs, old, nw)
 }
 
-// commitTrees are the trees of rev's first parent (nil for a root commit)
-// and of rev: what the commit did.
-func commitTrees(repo *git.Repository, rev string) (parent, tree *object.Tree, err error) {
-	c, err := commitOf(repo, rev)
+// commitTrees are the trees of rev's first parent (zero for a root
+// commit) and of rev: what the commit did.
+func commitTrees(repo *git.Repository, objs *gittree.Objects, rev string) (parent, tree plumbing.Hash, err error) {
+	h, err := resolve(repo, rev)
 	if err != nil {
-		return nil, nil, err
+		return parent, tree, fmt.Errorf("revision %s: %w", rev, err)
 	}
-	if tree, err = c.Tree(); err != nil {
-		return nil, nil, err
+	c, err := readCommit(objs, *h)
+	if err != nil {
+		return parent, tree, err
 	}
-	if c.NumParents() > 0 {
-		p, err := c.Parent(0)
+	if len(c.ParentHashes) > 0 {
+		p, err := readCommit(objs, c.ParentHashes[0])
 		if err != nil {
-			return nil, nil, err
+			return parent, tree, err
 		}
-		if parent, err = p.Tree(); err != nil {
-			return nil, nil, err
-		}
+		parent = p.TreeHash
 	}
-	return parent, tree, nil
+	return parent, c.TreeHash, nil
+}
+
+// treeHashOf is the tree of the commit rev names.
+func treeHashOf(repo *git.Repository, objs *gittree.Objects, rev string) (plumbing.Hash, error) {
+	h, err := resolve(repo, rev)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("revision %s: %w", rev, err)
+	}
+	c, err := readCommit(objs, *h)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return c.TreeHash, nil
 }
 
 func orHEAD(rev string) string {
@@ -199,21 +209,21 @@ func subtree(t *object.Tree, prefix string) (*object.Tree, error) {
 // treeChanges reads the record files that differ between two trees.
 // Folders whose tree is the same on both sides are skipped without being
 // read, so the cost grows with what changed, not with the store.
-func treeChanges(repo *git.Repository, old, nw *object.Tree) ([]File, error) {
+func treeChanges(objs *gittree.Objects, old, nw plumbing.Hash) ([]File, error) {
 	var out []File
-	err := gittree.Diff(old, nw, func(c gittree.Change) error {
+	err := gittree.DiffTrees(objs, old, nw, func(c gittree.Change) error {
 		if RecordKind(c.Path) == "" {
 			return nil
 		}
 		f := File{Path: c.Path}
 		var err error
 		if !c.Old.IsZero() {
-			if f.Old, err = blobContents(repo, c.Old); err != nil {
+			if f.Old, err = objs.ReadType(c.Old, plumbing.BlobObject); err != nil {
 				return err
 			}
 		}
 		if !c.New.IsZero() {
-			if f.New, err = blobContents(repo, c.New); err != nil {
+			if f.New, err = objs.ReadType(c.New, plumbing.BlobObject); err != nil {
 				return err
 			}
 		}
@@ -221,15 +231,6 @@ func treeChanges(repo *git.Repository, old, nw *object.Tree) ([]File, error) {
 		return nil
 	})
 	return out, err
-}
-
-// blobContents reads one blob.
-func blobContents(repo *git.Repository, h plumbing.Hash) ([]byte, error) {
-	b, err := repo.BlobObject(h)
-	if err != nil {
-		return nil, err
-	}
-	return readAll(b.Reader())
 }
 
 func contents(f *object.File) ([]byte, error) {

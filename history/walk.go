@@ -28,14 +28,16 @@ func Walk(dir string, since time.Time, stop func(hash string) bool, each func(Co
 		return "", err
 	}
 	defer done()
-	h, err := repo.ResolveRevision(plumbing.Revision("HEAD"))
+	h, err := resolve(repo, "HEAD")
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("revision HEAD: %w", err)
 	}
-	c, err := repo.CommitObject(*h)
+	objs := objectsOf(repo)
+	defer objs.Close()
+	c, err := readCommit(objs, *h)
 	if err != nil {
 		return "", err
 	}
@@ -54,7 +56,7 @@ func Walk(dir string, since time.Time, stop func(hash string) bool, each func(Co
 		if c.NumParents() == 0 {
 			break
 		}
-		if c, err = c.Parent(0); err != nil {
+		if c, err = readCommit(objs, c.ParentHashes[0]); err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, plumbing.ErrObjectNotFound) {
 				break // a shallow clone's first commit
 			}
@@ -71,7 +73,7 @@ func Head(dir string) (string, error) {
 		return "", err
 	}
 	defer done()
-	h, err := repo.ResolveRevision(plumbing.Revision("HEAD"))
+	h, err := resolve(repo, "HEAD")
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return "", nil
 	}

@@ -2,14 +2,13 @@ package storesync
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/curator-dev/curator/internal/gittree"
 	"github.com/curator-dev/curator/merge"
@@ -86,12 +85,16 @@ type Repo struct {
 	// (resolve found them staged with no conflict left): they are left
 	// out of the merge and kept as they are.
 	ByHand map[string]bool
+
+	raw *gittree.Objects // Objects read as bytes, while a plan is made
 }
 
 // PlanMerge plans merging commit theirs into ours. base is their merge
 // base (zero when they share no history).
 func (r Repo) PlanMerge(base, ours, theirs plumbing.Hash) (*Plan, error) {
 	p := &Plan{Base: base, Ours: ours, Theirs: theirs}
+	r.raw = gittree.OpenObjects(storageDir(r.Objects), r.Objects)
+	defer r.raw.Close()
 	switch {
 	case theirs == ours || theirs == base:
 		p.Kind = UpToDate
@@ -113,11 +116,11 @@ func (r Repo) PlanMerge(base, ours, theirs plumbing.Hash) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	dOurs, err := changes(bt, ot)
+	dOurs, err := r.changes(bt, ot)
 	if err != nil {
 		return nil, err
 	}
-	dTheirs, err := changes(bt, tt)
+	dTheirs, err := r.changes(bt, tt)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +140,7 @@ func (r Repo) PlanMerge(base, ours, theirs plumbing.Hash) (*Plan, error) {
 	if err := r.outside(p, dOurs, dTheirs); err != nil {
 		return nil, err
 	}
-	if err := r.store(p, dOurs, dTheirs, []*object.Tree{bt, ot, tt}); err != nil {
+	if err := r.store(p, dOurs, dTheirs, []plumbing.Hash{bt, ot, tt}); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -207,24 +210,25 @@ func plainFile(c gittree.Change) bool {
 func (r Repo) inStore(path string) bool { return strings.HasPrefix(path, r.Prefix) }
 
 // changes lists the files that differ between two trees, by path.
-func changes(old, nw *object.Tree) (map[string]gittree.Change, error) {
+func (r Repo) changes(old, nw plumbing.Hash) (map[string]gittree.Change, error) {
 	out := map[string]gittree.Change{}
-	err := gittree.Diff(old, nw, func(c gittree.Change) error {
+	err := gittree.DiffTrees(r.raw, old, nw, func(c gittree.Change) error {
 		out[c.Path] = c
 		return nil
 	})
 	return out, err
 }
 
-func (r Repo) tree(h plumbing.Hash) (*object.Tree, error) {
+// tree is the tree of commit h (zero for the zero commit).
+func (r Repo) tree(h plumbing.Hash) (plumbing.Hash, error) {
 	if h.IsZero() {
-		return nil, nil
+		return h, nil
 	}
-	c, err := object.GetCommit(r.Objects, h)
+	t, err := r.raw.CommitTree(h)
 	if err != nil {
-		return nil, fmt.Errorf("reading commit %s: %w", h, err)
+		return t, fmt.Errorf("reading commit %s: %w", h, err)
 	}
-	return object.GetTree(r.Objects, c.TreeHash)
+	return t, nil
 }
 
 // blob reads a blob (nil for the zero hash: an absent file).
@@ -232,20 +236,20 @@ func (r Repo) blob(h plumbing.Hash) ([]byte, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	b, err := object.GetBlob(r.Objects, h)
+	data, err := r.raw.ReadType(h, plumbing.BlobObject)
 	if err != nil {
 		return nil, fmt.Errorf("reading blob %s: %w", h, err)
 	}
-	rd, err := b.Reader()
-	if err != nil {
-		return nil, err
+	return data, nil
+}
+
+// storageDir is the git folder of a repository's storage ("" when it is not
+// a folder: every object is then read through the storage).
+func storageDir(st storer.EncodedObjectStorer) string {
+	if fs, ok := st.(*filesystem.Storage); ok {
+		return fs.Filesystem().Root()
 	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
-	if data == nil {
-		data = []byte{}
-	}
-	return data, err
+	return ""
 }
 
 func sortedKeys[V any](m map[string]V) []string {

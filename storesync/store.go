@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/curator-dev/curator/internal/gittree"
 	"github.com/curator-dev/curator/merge"
@@ -14,7 +14,7 @@ import (
 // map holds those paths as that side has them (a path the side did not
 // change is the base's version), so records are paired across folders the
 // same way as in a full merge.
-func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []*object.Tree) error {
+func (r Repo) store(p *Plan, dOurs, dTheirs map[string]gittree.Change, trees []plumbing.Hash) error {
 	base, ours, theirs := map[string][]byte{}, map[string][]byte{}, map[string][]byte{}
 	paths := map[string]bool{}
 	oursKeys, theirsKeys := map[string]bool{}, map[string]bool{}
@@ -127,23 +127,14 @@ func put(m map[string][]byte, rel string, data []byte) {
 
 // storePaths lists every file of the store in the given trees (store-
 // relative), for choosing ids no record holds.
-func (r Repo) storePaths(trees []*object.Tree) ([]string, error) {
+func (r Repo) storePaths(trees []plumbing.Hash) ([]string, error) {
 	seen := map[string]bool{}
 	for _, t := range trees {
-		if t == nil {
-			continue
+		sub, err := gittree.Lookup(r.raw, t, strings.TrimSuffix(r.Prefix, "/"))
+		if err != nil {
+			return nil, err
 		}
-		sub := t
-		if r.Prefix != "" {
-			var err error
-			if sub, err = t.Tree(strings.TrimSuffix(r.Prefix, "/")); err != nil {
-				if err == object.ErrDirectoryNotFound {
-					continue
-				}
-				return nil, err
-			}
-		}
-		err := gittree.Files(sub, "", func(p string, _ object.TreeEntry) error {
+		err = gittree.Files(r.raw, sub, "", func(p string) error {
 			seen[p] = true
 			return nil
 		})

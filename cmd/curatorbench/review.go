@@ -20,7 +20,10 @@ import (
 // --records memories (inbox → confirmed) against `git diff --stat` of the
 // same commit.
 //
-//	curatorbench review [--runs 10000] [--records 100000] [--changed 1000] [--repeat 7] [--curator BIN]
+// With --compare BIN a second build's runs alternate with the first's, and
+// its median and ratio are printed below them.
+//
+//	curatorbench review [--runs 10000] [--records 100000] [--changed 1000] [--repeat 7] [--curator BIN] [--compare BIN]
 func benchReview(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("review", flag.ContinueOnError)
 	runs := fs.Int("runs", 10000, "curator runs in the history")
@@ -28,6 +31,7 @@ func benchReview(args []string, stdout io.Writer) error {
 	records := fs.Int("records", 100000, "memories in the store of the diff benchmark")
 	changed := fs.Int("changed", 1000, "memories the diffed run promotes")
 	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	compare := fs.String("compare", "", "a second curator binary whose runs alternate with the first")
 	keep := fs.Bool("keep", false, "keep the temporary folder")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -50,23 +54,13 @@ func benchReview(args []string, stdout io.Writer) error {
 		return err
 	}
 	made := time.Since(start)
-	var cur, floor []time.Duration
-	for i := 0; i < *repeat; i++ {
-		d, err := pipeRun(work, nil, "git", "log", "--format=%B")
-		if err != nil {
-			return err
-		}
-		floor = append(floor, d)
-		if d, err = pipeRun(work, nil, curator, "log"); err != nil {
-			return err
-		}
-		cur = append(cur, d)
+	times, err := reviewAlternate(work, *repeat, []string{"git", "log", "--format=%B"}, []string{"log"}, curator, *compare)
+	if err != nil {
+		return err
 	}
-	c, f := pipeMedian(cur), pipeMedian(floor)
 	fmt.Fprintf(stdout, "review: a history of %d curator runs (made with git fast-import in %.1f s), %d runs each (median)\n", *runs+1, made.Seconds(), *repeat)
-	fmt.Fprintf(stdout, "  git log --format=%%B        %8.2f ms\n", pipeMS(f))
-	fmt.Fprintf(stdout, "  curator log                %8.2f ms\n", pipeMS(c))
-	fmt.Fprintf(stdout, "  ratio                      %8.2f×   (target ≤ 2×)\n", float64(c)/float64(f))
+	fmt.Fprintf(stdout, "  git log --format=%%B        %8.2f ms\n", pipeMS(times[0]))
+	reviewRatios(stdout, "curator log", times, 2)
 
 	diffDir := filepath.Join(tmp, "diff")
 	if err := os.MkdirAll(diffDir, 0o755); err != nil {
@@ -78,24 +72,49 @@ func benchReview(args []string, stdout io.Writer) error {
 	if err := importPromotion(diffDir, *records, *changed); err != nil {
 		return err
 	}
-	cur, floor = nil, nil
-	for i := 0; i < *repeat; i++ {
-		d, err := pipeRun(diffDir, nil, "git", "diff", "--stat", "HEAD~1", "HEAD")
-		if err != nil {
-			return err
-		}
-		floor = append(floor, d)
-		if d, err = pipeRun(diffDir, nil, curator, "diff", "HEAD^!"); err != nil {
-			return err
-		}
-		cur = append(cur, d)
+	if times, err = reviewAlternate(diffDir, *repeat, []string{"git", "diff", "--stat", "HEAD~1", "HEAD"}, []string{"diff", "HEAD^!"}, curator, *compare); err != nil {
+		return err
 	}
-	c, f = pipeMedian(cur), pipeMedian(floor)
 	fmt.Fprintf(stdout, "review: one run promoting %d of %d memories, %d runs each (median)\n", *changed, *records, *repeat)
-	fmt.Fprintf(stdout, "  git diff --stat            %8.2f ms\n", pipeMS(f))
-	fmt.Fprintf(stdout, "  curator diff               %8.2f ms\n", pipeMS(c))
-	fmt.Fprintf(stdout, "  ratio                      %8.2f×   (target ≤ 3×)\n", float64(c)/float64(f))
+	fmt.Fprintf(stdout, "  git diff --stat            %8.2f ms\n", pipeMS(times[0]))
+	reviewRatios(stdout, "curator diff", times, 2.5)
 	return nil
+}
+
+// reviewAlternate runs the floor, then curator's args with each binary
+// (the second only when compare is set), repeat times in turn, in dir; it
+// returns the medians in that order.
+func reviewAlternate(dir string, repeat int, floor, args []string, curator, compare string) ([]time.Duration, error) {
+	cmds := [][]string{floor, append([]string{curator}, args...)}
+	if compare != "" {
+		cmds = append(cmds, append([]string{compare}, args...))
+	}
+	runs := make([][]time.Duration, len(cmds))
+	for i := 0; i < repeat; i++ {
+		for j, c := range cmds {
+			d, err := pipeRun(dir, nil, c[0], c[1:]...)
+			if err != nil {
+				return nil, err
+			}
+			runs[j] = append(runs[j], d)
+		}
+	}
+	out := make([]time.Duration, len(runs))
+	for j, r := range runs {
+		out[j] = pipeMedian(r)
+	}
+	return out, nil
+}
+
+// reviewRatios prints curator's median against the floor's (times[0]),
+// and the compared build's when there is one.
+func reviewRatios(w io.Writer, name string, times []time.Duration, target float64) {
+	fmt.Fprintf(w, "  %-26s %8.2f ms\n", name, pipeMS(times[1]))
+	fmt.Fprintf(w, "  ratio                      %8.2f×   (target ≤ %g×)\n", float64(times[1])/float64(times[0]), target)
+	if len(times) > 2 {
+		fmt.Fprintf(w, "  %-26s %8.2f ms\n", name+" (--compare)", pipeMS(times[2]))
+		fmt.Fprintf(w, "  ratio (--compare)          %8.2f×\n", float64(times[2])/float64(times[0]))
+	}
 }
 
 // importPromotion commits n inbox memories, then one run that promotes
