@@ -22,6 +22,9 @@ func WriteFile(path string, data []byte, perm os.FileMode, sync bool) error {
 // WriteFileWith is WriteFile for content that is streamed by fill rather
 // than held in memory as a whole.
 func WriteFileWith(path string, perm os.FileMode, sync bool, fill func(io.Writer) error) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeInPlace(path, fill)
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -67,4 +70,25 @@ func WriteFileWith(path string, perm os.FileMode, sync bool, fill func(io.Writer
 		return SyncDir(dir)
 	}
 	return LaterDir(dir)
+}
+
+// writeInPlace writes into a path that is not a regular file (a device such
+// as /dev/null or /dev/stdout, a named pipe): it is opened and written, never
+// replaced, so that `-o /dev/null` discards the output instead of putting a
+// file where the device was.
+func writeInPlace(path string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := fill(bw); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
 }
