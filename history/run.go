@@ -67,6 +67,7 @@ func ParseMessage(msg string) Run {
 // is init).
 func kindOf(summary string) string {
 	word, _, _ := strings.Cut(summary, " ")
+	word = strings.TrimSuffix(word, ":") // "sync: …"
 	if word == "curator" {
 		return "init"
 	}
@@ -78,7 +79,8 @@ func kindOf(summary string) string {
 	return word
 }
 
-// countsOf reads "N word" pairs after the summary's last ": ".
+// countsOf reads the "N word…" pairs after the summary's last ": ", the
+// words joined by "_" ("3 left for reflection" is left_for_reflection).
 func countsOf(summary string) map[string]int {
 	i := strings.LastIndex(summary, ": ")
 	if i < 0 {
@@ -86,15 +88,16 @@ func countsOf(summary string) map[string]int {
 	}
 	var out map[string]int
 	for _, part := range strings.Split(summary[i+2:], ",") {
-		num, word, ok := strings.Cut(strings.TrimSpace(part), " ")
+		num, words, ok := strings.Cut(strings.TrimSpace(part), " ")
 		n, err := strconv.Atoi(num)
-		if !ok || err != nil || n < 0 || !isWord(word) {
+		name := strings.Join(strings.Fields(words), "_")
+		if !ok || err != nil || n < 0 || !isWord(name) {
 			continue
 		}
 		if out == nil {
 			out = map[string]int{}
 		}
-		out[word] = n
+		out[name] += n
 	}
 	return out
 }

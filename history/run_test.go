@@ -101,3 +101,15 @@ func TestLog(t *testing.T) {
 		t.Errorf("run: %+v", r)
 	}
 }
+
+// A sync run's kind has no colon, and a count of several words is one
+// name joined by "_".
+func TestParseMessageSyncAndLongCounts(t *testing.T) {
+	r := ParseMessage("sync: merged origin/main: 2 promoted, 3 left for reflection\n\nCurator-Run: r1\n")
+	if r.Kind != "sync" {
+		t.Errorf("kind %q, want sync", r.Kind)
+	}
+	if r.Counts["promoted"] != 2 || r.Counts["left_for_reflection"] != 3 {
+		t.Errorf("counts %v", r.Counts)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -62,8 +61,8 @@ func summarise(c history.Commit, metrics func(rel string) ([]byte, error)) (Run,
 	if h.RunID == "" {
 		return Run{}, false
 	}
-	r := Run{Commit: c.Hash, Time: c.Time, RunID: h.RunID, Kind: strings.TrimSuffix(h.Kind, ":"), Command: h.Command, Summary: h.Summary,
-		Counts: countsOf(h.Summary)}
+	r := Run{Commit: c.Hash, Time: c.Time, RunID: h.RunID, Kind: h.Kind, Command: h.Command, Summary: h.Summary,
+		Counts: h.Counts}
 	add := func(name string, n int) {
 		if r.Counts == nil {
 			r.Counts = map[string]int{}
@@ -138,45 +137,6 @@ func decisions(msg string) []string {
 		}
 	}
 	return out
-}
-
-// countsOf reads the "N word…" pairs after the summary's last ": ", the
-// words joined by "_" ("3 left for reflection" is left_for_reflection).
-func countsOf(summary string) map[string]int {
-	i := strings.LastIndex(summary, ": ")
-	if i < 0 {
-		return nil
-	}
-	var out map[string]int
-	for _, part := range strings.Split(summary[i+2:], ",") {
-		num, words, ok := strings.Cut(strings.TrimSpace(part), " ")
-		n, err := strconv.Atoi(num)
-		if !ok || err != nil || n < 0 {
-			continue
-		}
-		name := strings.Join(strings.Fields(words), "_")
-		if !isName(name) {
-			continue
-		}
-		if out == nil {
-			out = map[string]int{}
-		}
-		out[name] += n
-	}
-	return out
-}
-
-// isName is a count's name: lower-case letters and underscores.
-func isName(w string) bool {
-	if w == "" {
-		return false
-	}
-	for _, r := range w {
-		if (r < 'a' || r > 'z') && r != '_' {
-			return false
-		}
-	}
-	return true
 }
 
 // readIn reads store-relative files of the store at dir.
