@@ -12,6 +12,7 @@ type fileStat struct {
 	size, mtime int64  // mtime in nanoseconds
 	ctime       int64  // change time in nanoseconds (0 where the system has none)
 	regular     bool   // a regular file that could be stated
+	linked      bool   // the file has other hard links (unix)
 	record      []byte // its current entry in the memory index, if any
 }
 

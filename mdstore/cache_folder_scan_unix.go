@@ -8,7 +8,7 @@ import "golang.org/x/sys/unix"
 func statAt(dir int, _ string, f *fileStat) {
 	var st unix.Stat_t
 	if unix.Fstatat(dir, f.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
-		f.size, f.mtime, f.ctime, f.regular = st.Size, st.Mtim.Nano(), st.Ctim.Nano(), true
+		f.size, f.mtime, f.ctime, f.regular, f.linked = st.Size, st.Mtim.Nano(), st.Ctim.Nano(), true, st.Nlink > 1
 	}
 }
 

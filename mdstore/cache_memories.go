@@ -25,6 +25,10 @@ import (
 // file once the dedup prefix (memory.dedup_prefix) changes; a missing or
 // corrupt cache only makes the listing slower.
 //
+// Each entry also holds the record's packed fields (PackMemory), so that
+// the live listing opens from the index: it reads only the files the
+// index does not know as they are now.
+//
 // The file is read and rewritten as bytes: an entry that is still valid is
 // copied as it is, so a store of 100,000 entries costs a copy, not 100,000
 // decoded entries.
@@ -33,8 +37,9 @@ const memoryIndexPath = ".cache/memory-index"
 
 // indexMagic starts the index file (its format: per entry the path, type,
 // size, mtime, ingestion time, observation due time, the dedup prefix in
-// runes and the brief's hash, in binary).
-const indexMagic = "curator-memory-index-3\n"
+// runes, the brief's hash and the packed fields, a uvarint length first,
+// in binary).
+const indexMagic = "curator-memory-index-4\n"
 
 // indexTail is the size of an entry's fixed-width fields.
 const indexTail = 8 + 8 + 12 + 12 + 2 + 8
@@ -91,6 +96,7 @@ type indexRecord struct {
 	due         time.Time
 	prefix      int
 	briefHash   uint64
+	fields      []byte // PackMemory's; nil when the record could not be packed
 	raw         []byte
 }
 
@@ -144,6 +150,14 @@ func eachIndexRecord(b []byte, f func(indexRecord)) bool {
 			briefHash: binary.BigEndian.Uint64(b[42:]),
 		}
 		b = b[indexTail:]
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return false
+		}
+		if n > 0 {
+			r.fields = b[w : w+int(n)]
+		}
+		b = b[w+int(n):]
 		r.raw = start[:len(start)-len(b)]
 		f(r)
 	}
@@ -161,7 +175,7 @@ func appendIndexTime(b []byte, t time.Time) []byte {
 	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
 }
 
-func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, prefix int) []byte {
+func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, prefix int, fields []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
 	b = append(b, rel...)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(sum.Type)))
@@ -171,19 +185,21 @@ func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, pref
 	b = appendIndexTime(b, sum.IngestionTime)
 	b = appendIndexTime(b, sum.ObservationDue)
 	b = binary.BigEndian.AppendUint16(b, uint16(prefix))
-	return binary.BigEndian.AppendUint64(b, sum.BriefHash)
+	b = binary.BigEndian.AppendUint64(b, sum.BriefHash)
+	b = binary.AppendUvarint(b, uint64(len(fields)))
+	return append(b, fields...)
 }
 
 // indexedFiles lists the record files of folders and leaves out those that
 // the memory index shows to lie outside the listing (outside reports that
-// of a summary). It returns the files to read, sorted,
+// of an entry that holds the file as it is). It returns the files to read, sorted,
 // and the index update that records what reading them finds.
 //
 // The index keeps a folder's entries in the order the folder lists its
 // files, which changes little from run to run, so most entries are found
 // where the previous one ended, in memory order; the others by a hash of
 // the name.
-func (s *Store) indexedFiles(folders []string, outside func(MemorySummary) bool) ([]string, *indexUpdate, error) {
+func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *fileStat) bool) ([]string, *indexUpdate, error) {
 	up := &indexUpdate{prefix: s.DedupPrefix()}
 	byDir := make(map[string]*scannedFolder, len(folders))
 	for _, dir := range folders {
@@ -207,7 +223,7 @@ func (s *Store) indexedFiles(folders []string, outside func(MemorySummary) bool)
 			return
 		}
 		f.files[i].record = r.raw
-		f.skip[i] = outside(r.summary())
+		f.skip[i] = outside(r, &f.files[i])
 	})
 	type file struct {
 		rel string
@@ -282,9 +298,18 @@ type fileRef struct {
 // add records what reading the listing's i-th file found.
 func (up *indexUpdate) add(i int, m *Memory) {
 	ref := up.read[i]
-	f := &ref.folder.files[ref.i]
+	up.learn(&ref.folder.files[ref.i], ref.folder.dir+"/"+ref.folder.files[ref.i].name, m)
+}
+
+// learn records what reading the file f (at rel) found, unless the index
+// holds it already.
+func (up *indexUpdate) learn(f *fileStat, rel string, m *Memory) {
 	if f.regular && f.record == nil {
-		f.record = appendIndexRecord(nil, ref.folder.dir+"/"+f.name, *f, m.Summary(up.prefix), up.prefix)
+		fields, ok := PackMemory(m)
+		if !ok {
+			fields = nil
+		}
+		f.record = appendIndexRecord(nil, rel, *f, m.Summary(up.prefix), up.prefix, fields)
 		up.dirty = true
 	}
 }
@@ -329,4 +354,99 @@ func (up *indexUpdate) save(s *Store) {
 		}
 	}
 	_ = durable.WriteFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
+}
+
+// KnownMemories is what the memory index knows of the files of some memory
+// folders, checked against the files as they are now (one stat each).
+// Known holds, by store-relative path, the packed fields of each regular
+// file with no other hard link whose size and mtime the index holds;
+// Stale lists the others, sorted, for the caller to read and Learn. Save
+// writes the index again when something was learned or dropped, so a
+// missing, damaged or stale index is repaired by the reading it caused.
+type KnownMemories struct {
+	Known map[string]PackedMemory
+	Stale []string
+	s     *Store
+	up    *indexUpdate
+	stale map[string]int // place in Stale, by path; made on first Learn
+}
+
+// PackedMemory is a record as the memory index keeps it.
+type PackedMemory struct {
+	Type          string
+	IngestionTime time.Time // in UTC
+	Fields        []byte    // PackMemory's
+	stat          *fileStat // the file as the listing stated it
+}
+
+// KnownMemories reads the memory index for the files of folders (store-
+// relative, as MemoryFolders gives them).
+func (s *Store) KnownMemories(folders []string) (*KnownMemories, error) {
+	k := &KnownMemories{s: s}
+	var types internedTypes
+	var known []struct {
+		rel string
+		pm  PackedMemory
+	}
+	rels, up, err := s.indexedFiles(folders, func(r indexRecord, f *fileStat) bool {
+		if r.fields == nil || f.linked {
+			return false
+		}
+		known = append(known, struct {
+			rel string
+			pm  PackedMemory
+		}{string(r.rel), PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}})
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	k.Known = make(map[string]PackedMemory, len(known))
+	for _, e := range known {
+		k.Known[e.rel] = e.pm
+	}
+	k.Stale, k.up = rels, up
+	return k, nil
+}
+
+// Learn records in the index what reading the file rel found: a stale
+// file, or a known one whose packed fields the caller found damaged.
+func (k *KnownMemories) Learn(rel string, m *Memory) {
+	if pm, ok := k.Known[rel]; ok {
+		pm.stat.record = nil
+		k.up.learn(pm.stat, rel, m)
+		return
+	}
+	if k.stale == nil {
+		k.stale = make(map[string]int, len(k.Stale))
+		for i, r := range k.Stale {
+			k.stale[r] = i
+		}
+	}
+	if i, ok := k.stale[rel]; ok {
+		k.up.add(i, m)
+	}
+}
+
+// Save writes the index if it changed (best effort, as a listing does).
+func (k *KnownMemories) Save() { k.up.save(k.s) }
+
+// internedTypes gives one string per memory type.
+type internedTypes struct{ other map[string]string }
+
+func (t *internedTypes) of(b []byte) string {
+	for _, typ := range MemoryTypes {
+		if typ == string(b) {
+			return typ
+		}
+	}
+	if s, ok := t.other[string(b)]; ok {
+		return s
+	}
+	if t.other == nil {
+		t.other = map[string]string{}
+	}
+	s := string(b)
+	t.other[s] = s
+	return s
 }

@@ -39,7 +39,7 @@ func FuzzMemoryIndex(f *testing.F) {
 		}
 		var out []byte
 		for _, r := range recs {
-			out = appendIndexRecord(out, string(r.rel), fileStat{size: r.size, mtime: r.mtime}, r.summary(), r.prefix)
+			out = appendIndexRecord(out, string(r.rel), fileStat{size: r.size, mtime: r.mtime}, r.summary(), r.prefix, r.fields)
 		}
 		var back []indexRecord
 		if !eachIndexRecord(out, func(r indexRecord) { back = append(back, r) }) {

@@ -291,7 +291,8 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() || q.Match != nil {
 		// With a filter, the memory index skips files known to lie outside it.
 		var err error
-		if rels, up, err = s.indexedFiles(folders, outside); err != nil {
+		known := func(r indexRecord, _ *fileStat) bool { return outside(r.summary()) }
+		if rels, up, err = s.indexedFiles(folders, known); err != nil {
 			return nil, err
 		}
 	} else {
