@@ -78,6 +78,7 @@ type Memories struct {
 	orders   liveOrders
 	count    int    // entries
 	version  uint64 // counts the changes applied (ListChanged)
+	reads    int    // files read since Open
 }
 
 // Open starts following the store's memory folders and reads
@@ -221,6 +222,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		marks.rescan = leafMask(1)<<len(liveLeaves) - 1
 	}
 	dirty := marks.dirty
+	var known *mdstore.KnownMemories
 	if marks.rescan != 0 {
 		dirty = make(map[string]struct{}, len(marks.dirty))
 		for rel := range marks.dirty {
@@ -229,6 +231,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		if err := l.f.watchParents(); err != nil {
 			return l.failed(marks, err)
 		}
+		var folders []string
 		for leaf := range liveLeaves {
 			if marks.rescan&(1<<leaf) == 0 {
 				continue
@@ -244,6 +247,13 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			for _, name := range names {
 				dirty[prefix+name] = struct{}{}
 			}
+			folders = append(folders, liveLeaves[leaf].rel)
+		}
+		if l.pol == nil {
+			// The memory index knows most files as they are (their
+			// fields, not whether they hold a secret): only the others,
+			// and those the events name, are read.
+			known, _ = l.s.KnownMemories(folders)
 		}
 	}
 	for rel := range l.recheck {
@@ -257,23 +267,64 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		rels = append(rels, rel)
 	}
 	read := make([]*liveEntry, len(rels))
-	readOne := func(i int) { read[i] = l.readEntry(rels[i]) }
-	if len(rels) < 8 && progress == nil {
-		for i := range rels {
-			readOne(i)
+	var learn []*mdstore.Memory // what the index learns, by place in rels
+	var toRead []int
+	if known != nil {
+		learn = make([]*mdstore.Memory, len(rels))
+		toRead = make([]int, 0, len(known.Stale)+len(marks.dirty))
+		for i, rel := range rels {
+			_, marked := marks.dirty[rel]
+			_, rechecked := l.recheck[rel]
+			if pm, ok := known.Known[rel]; ok && !marked && !rechecked {
+				slash := strings.LastIndexByte(rel, '/')
+				leaf, _ := leafIndex(rel[:slash])
+				if read[i] = knownEntry(leaf, rel, pm); read[i] != nil {
+					continue
+				}
+			}
+			toRead = append(toRead, i)
+		}
+	}
+	readOne := func(k int) {
+		i := k
+		if toRead != nil {
+			i = toRead[k]
+		}
+		var m *mdstore.Memory
+		read[i], m = l.readEntry(rels[i])
+		if learn != nil {
+			learn[i] = m
+		}
+	}
+	n := len(rels)
+	if toRead != nil {
+		n = len(toRead)
+	}
+	l.reads += n
+	if n < 8 && progress == nil {
+		for k := range n {
+			readOne(k)
 		}
 	} else {
 		var done sync.Mutex
-		n := 0
-		parallel.For(len(rels), func(i int) {
-			readOne(i)
+		c := 0
+		parallel.For(n, func(k int) {
+			readOne(k)
 			if progress != nil {
 				done.Lock()
-				n++
-				progress(n, len(rels))
+				c++
+				progress(c, n)
 				done.Unlock()
 			}
 		})
+	}
+	if known != nil {
+		for i, m := range learn {
+			if m != nil {
+				known.Learn(rels[i], m)
+			}
+		}
+		known.Save()
 	}
 	l.apply(rels, read)
 	return nil
@@ -292,35 +343,57 @@ func (l *Memories) failed(marks liveMarks, err error) error {
 }
 
 // readEntry reads one file as ListMemories does; nil when it is gone.
-func (l *Memories) readEntry(rel string) *liveEntry {
+// The record read is returned too (nil when the file is unreadable or
+// holds a secret), for the memory index to learn.
+func (l *Memories) readEntry(rel string) (*liveEntry, *mdstore.Memory) {
 	slash := strings.LastIndexByte(rel, '/')
 	leaf, _ := leafIndex(rel[:slash])
-	e := &liveEntry{leaf: leaf, name: rel[slash+1:], rel: rel}
 	abs := l.s.Path(rel)
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
-	if err == nil {
-		e.recheck = fi.Mode()&os.ModeSymlink != 0 || hardLinked(fi)
-	}
+	recheck := err == nil && (fi.Mode()&os.ModeSymlink != 0 || hardLinked(fi))
 	m, err := l.s.ReadMemory(rel)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, err := os.Lstat(abs); errors.Is(err, fs.ErrNotExist) {
-				return nil // removed while read
+				return nil, nil // removed while read
 			}
 		}
-		e.bad = mdstore.InvalidFileOf(rel, err)
-		return e
+		return &liveEntry{rel: rel, leaf: uint8(leaf), recheck: recheck, rare: &liveRare{bad: mdstore.InvalidFileOf(rel, err)}}, nil
 	}
+	var secret *mdstore.InvalidFile
 	if l.pol != nil {
 		if found := l.pol.Find(string(m.Doc.Bytes())); len(found) > 0 {
-			e.secret = mdstore.SecretInFile(rel, found[0])
+			secret = mdstore.SecretInFile(rel, found[0])
 		}
 	}
-	m.Doc, m.ImportanceFactors = nil, nil
-	e.m = m
+	e := newLiveEntry(leaf, rel, m)
+	e.recheck = recheck
+	if secret != nil {
+		if e.rare == nil {
+			e.rare = &liveRare{}
+		}
+		e.rare.secret = secret
+		m = nil
+	}
+	return e, m
+}
+
+// knownEntry is the entry of a file the memory index knows as it is now;
+// nil when the index's record does not hold together (the file is read).
+func knownEntry(leaf int, rel string, pm mdstore.PackedMemory) *liveEntry {
+	t := typeIndex(pm.Type)
+	if t <= 0 {
+		return nil
+	}
+	e := &liveEntry{rel: rel, packed: pm.Fields, leaf: uint8(leaf), typ: uint8(t)}
+	e.sec, e.nsec = pm.IngestionTime.Unix(), int32(pm.IngestionTime.Nanosecond())
+	m, err := e.memory()
+	if err != nil || !m.IngestionTime.Equal(pm.IngestionTime) || m.ID+".md" != e.name() {
+		return nil
+	}
 	return e
 }
 
@@ -350,7 +423,7 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 			if e.recheck {
 				l.recheck[rel] = e
 			}
-			if e.m == nil || e.secret != nil {
+			if !e.readable() || e.secret() != nil {
 				l.invalid[rel] = e
 				l.byFolder, l.byPath = nil, nil
 			}
@@ -365,7 +438,7 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 		all := make([]*liveEntry, 0, l.count)
 		for _, m := range l.entries {
 			for _, e := range m {
-				if e.m != nil {
+				if e.readable() {
 					all = append(all, e)
 				}
 			}
@@ -393,13 +466,18 @@ func (l *Memories) answer(q mdstore.MemoryQuery) *mdstore.MemoryList {
 			win = win[:q.Limit]
 		}
 		if len(win) > 0 {
-			res.Memories = make([]*mdstore.Memory, len(win))
-			for i, e := range win {
-				res.Memories[i] = liveCopy(e.m)
+			res.Memories = make([]*mdstore.Memory, 0, len(win))
+			for _, e := range win {
+				m, err := e.memory()
+				if err != nil {
+					res.Invalid = append(res.Invalid, mdstore.InvalidFileOf(e.rel, err))
+					continue
+				}
+				res.Memories = append(res.Memories, m)
 			}
 		}
 	}
-	res.Invalid = l.invalidOf(q)
+	res.Invalid = append(l.invalidOf(q), res.Invalid...)
 	return res
 }
 
@@ -417,7 +495,7 @@ func (l *Memories) invalidOf(q mdstore.MemoryQuery) []*mdstore.InvalidFile {
 		}
 		slices.SortFunc(l.byPath, func(a, b *liveEntry) int { return strings.Compare(a.rel, b.rel) })
 		l.byFolder = slices.Clone(l.byPath)
-		slices.SortStableFunc(l.byFolder, func(a, b *liveEntry) int { return a.leaf - b.leaf })
+		slices.SortStableFunc(l.byFolder, func(a, b *liveEntry) int { return int(a.leaf) - int(b.leaf) })
 	}
 	order := l.byFolder
 	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() {
@@ -430,11 +508,11 @@ func (l *Memories) invalidOf(q mdstore.MemoryQuery) []*mdstore.InvalidFile {
 			continue
 		}
 		switch {
-		case e.m == nil:
-			f := *e.bad
+		case !e.readable():
+			f := *e.bad()
 			out = append(out, &f)
 		case q.Secrets != nil:
-			f := *e.secret
+			f := *e.secret()
 			out = append(out, &f)
 		}
 	}

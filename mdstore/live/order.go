@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"maps"
 	"math/bits"
 	"slices"
@@ -85,18 +86,72 @@ func typeIndex(t string) int {
 	return -1
 }
 
-// liveEntry is one memory file as the live listing holds it.
+// liveEntry is one memory file as the live listing holds it: its
+// record's fields packed (mdstore.PackMemory, unpacked for each answer),
+// the sort key and type apart. About 64 bytes and the packed fields per
+// record, and no pointer the collector follows into them.
 type liveEntry struct {
-	leaf   int    // in liveLeaves
-	name   string // file name
 	rel    string // store-relative path
-	m      *mdstore.Memory
-	bad    *mdstore.InvalidFile // why the file cannot be read (m is nil)
-	secret *mdstore.InvalidFile // the secret the live listing's policy found in it
+	packed []byte // the record's fields; nil when the file cannot be read
+	rare   *liveRare
+	sec    int64 // ingestion time: Unix seconds
+	nsec   int32 // and nanoseconds
+	leaf   uint8 // in liveLeaves
+	typ    uint8 // typeIndex of the record's type; 0 when unreadable
 	// recheck: a symlink, or a file with other hard links, whose changes
 	// need not show in its folder's events; read again at every listing.
 	recheck bool
 	dead    bool // replaced or gone; dropped by the next merge of its lists
+}
+
+// liveRare is what few entries have.
+type liveRare struct {
+	bad    *mdstore.InvalidFile // why the file cannot be read
+	secret *mdstore.InvalidFile // the secret the live listing's policy found in it
+	odd    *mdstore.Memory      // a record that cannot be packed, held as read
+}
+
+// newLiveEntry is the entry of a record read from the file at rel.
+func newLiveEntry(leaf int, rel string, m *mdstore.Memory) *liveEntry {
+	e := &liveEntry{rel: rel, leaf: uint8(leaf), typ: uint8(max(typeIndex(m.Type), 0))}
+	e.sec, e.nsec = m.IngestionTime.Unix(), int32(m.IngestionTime.Nanosecond())
+	if packed, ok := mdstore.PackMemory(m); ok {
+		e.packed = packed
+	} else {
+		m.Doc, m.ImportanceFactors = nil, nil
+		e.rare = &liveRare{odd: m}
+	}
+	return e
+}
+
+// readable tells an entry whose record is held from one that could not be read.
+func (e *liveEntry) readable() bool { return e.packed != nil || e.rare != nil && e.rare.odd != nil }
+
+func (e *liveEntry) bad() *mdstore.InvalidFile {
+	if e.rare == nil {
+		return nil
+	}
+	return e.rare.bad
+}
+
+func (e *liveEntry) secret() *mdstore.InvalidFile {
+	if e.rare == nil {
+		return nil
+	}
+	return e.rare.secret
+}
+
+// name is the file's name, which is the record's id and ".md".
+func (e *liveEntry) name() string { return e.rel[strings.LastIndexByte(e.rel, '/')+1:] }
+
+// memory is the entry's record, as a Light listing returns it: a copy
+// that shares nothing with the entry, so that a caller may edit it
+// (LoadDocument sets its Doc).
+func (e *liveEntry) memory() (*mdstore.Memory, error) {
+	if e.rare != nil && e.rare.odd != nil {
+		return liveCopy(e.rare.odd), nil
+	}
+	return mdstore.UnpackMemory(e.rel, mdstore.MemoryTypes[e.typ-1], e.packed)
 }
 
 // liveSlots is the number of lists: [secrets applied][status][type].
@@ -106,18 +161,18 @@ func slot(secrets, status, typ int) int { return secrets*16 + status*4 + typ }
 
 // slots is the set of lists the entry belongs to.
 func (e *liveEntry) slots() uint32 {
-	if e.m == nil {
+	if !e.readable() {
 		return 0
 	}
 	leaf := liveLeaves[e.leaf]
-	t := typeIndex(e.m.Type)
+	t := int(e.typ)
 	// ListMemories reads confirmed/<type> only for that type (or for all
 	// types) and then keeps the records of the type asked for: a record
 	// of another type in that folder shows only when no type is asked for.
 	fits := t > 0 && (leaf.typ == 0 || leaf.typ == t)
 	var set uint32
 	for p := range 2 {
-		if p == 1 && e.secret != nil {
+		if p == 1 && e.secret() != nil {
 			continue
 		}
 		set |= 1<<slot(p, 0, 0) | 1<<slot(p, leaf.status, 0)
@@ -129,15 +184,26 @@ func (e *liveEntry) slots() uint32 {
 }
 
 // liveCompare orders by (ingestion_time, id) as SortMemories does, then by
-// path, which ListMemories leaves unspecified.
+// path, which ListMemories leaves unspecified. A record's id is its
+// file's name without ".md" (ReadMemory checks it).
 func liveCompare(a, b *liveEntry) int {
-	if c := a.m.IngestionTime.Compare(b.m.IngestionTime); c != 0 {
+	if c := cmp.Compare(a.sec, b.sec); c != 0 {
 		return c
 	}
-	if c := strings.Compare(a.m.ID, b.m.ID); c != 0 {
+	if c := cmp.Compare(a.nsec, b.nsec); c != 0 {
+		return c
+	}
+	an, bn := a.name(), b.name()
+	if c := strings.Compare(an[:len(an)-3], bn[:len(bn)-3]); c != 0 {
 		return c
 	}
 	return strings.Compare(a.rel, b.rel)
+}
+
+// before tells an entry ingested before t.
+func (e *liveEntry) before(t time.Time) bool {
+	sec := t.Unix()
+	return e.sec < sec || e.sec == sec && int(e.nsec) < t.Nanosecond()
 }
 
 // liveOrders are the sorted lists.
@@ -269,10 +335,10 @@ func (o *liveOrders) window(i int, from, to time.Time) []*liveEntry {
 	l := o[i]
 	lo, hi := 0, len(l)
 	if !from.IsZero() {
-		lo = sort.Search(len(l), func(k int) bool { return !l[k].m.IngestionTime.Before(from) })
+		lo = sort.Search(len(l), func(k int) bool { return !l[k].before(from) })
 	}
 	if !to.IsZero() {
-		hi = sort.Search(len(l), func(k int) bool { return !l[k].m.IngestionTime.Before(to) })
+		hi = sort.Search(len(l), func(k int) bool { return !l[k].before(to) })
 	}
 	if hi < lo {
 		hi = lo
@@ -280,8 +346,7 @@ func (o *liveOrders) window(i int, from, to time.Time) []*liveEntry {
 	return l[lo:hi]
 }
 
-// liveCopy is a copy of a listed record that shares nothing with it, so
-// that a caller may edit it (LoadDocument sets its Doc).
+// liveCopy is a copy of a held record that shares nothing with it.
 func liveCopy(m *mdstore.Memory) *mdstore.Memory {
 	c := *m
 	c.Tags = slices.Clone(m.Tags)

@@ -19,18 +19,17 @@ func TestLiveOrdersMatchASort(t *testing.T) {
 	entries := map[string]*liveEntry{}
 	var o liveOrders
 	newEntry := func(rel string, leaf int) *liveEntry {
-		e := &liveEntry{leaf: leaf, rel: rel}
 		if r.Intn(10) == 0 {
-			e.bad = &mdstore.InvalidFile{Path: rel}
-			return e
+			return &liveEntry{leaf: uint8(leaf), rel: rel, rare: &liveRare{bad: &mdstore.InvalidFile{Path: rel}}}
 		}
-		e.m = &mdstore.Memory{
-			ID:            fmt.Sprintf("id%d", r.Intn(5)), // ties on (time, id) too
+		id := fmt.Sprintf("id%d", r.Intn(5)) // ties on (time, id) too
+		e := newLiveEntry(leaf, rel+"/"+id+".md", &mdstore.Memory{
+			ID:            id,
 			Type:          mdstore.MemoryTypes[r.Intn(len(mdstore.MemoryTypes))],
 			IngestionTime: liveT0.Add(time.Duration(r.Intn(20)) * time.Minute),
-		}
+		})
 		if r.Intn(8) == 0 {
-			e.secret = &mdstore.InvalidFile{Path: rel}
+			e.rare = &liveRare{secret: &mdstore.InvalidFile{Path: rel}}
 		}
 		return e
 	}
@@ -43,7 +42,7 @@ func TestLiveOrdersMatchASort(t *testing.T) {
 		seen := map[string]bool{}
 		for range n {
 			leaf := r.Intn(len(liveLeaves))
-			rel := fmt.Sprintf("%s/f%d.md", liveLeaves[leaf].rel, r.Intn(150))
+			rel := fmt.Sprintf("%s/f%d", liveLeaves[leaf].rel, r.Intn(150)) // a folder per file: the id may be any
 			if seen[rel] {
 				continue
 			}
@@ -52,8 +51,14 @@ func TestLiveOrdersMatchASort(t *testing.T) {
 			var e *liveEntry
 			switch {
 			case old != nil && r.Intn(3) == 0: // removed
-			case old != nil && old.m != nil && r.Intn(2) == 0: // same key, other fields
-				e = &liveEntry{leaf: leaf, rel: rel, m: &mdstore.Memory{ID: old.m.ID, Type: old.m.Type, IngestionTime: old.m.IngestionTime, Brief: "again"}, secret: old.secret}
+			case old != nil && old.readable() && r.Intn(2) == 0: // same key, other fields
+				m, err := old.memory()
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Brief = "again"
+				e = newLiveEntry(leaf, old.rel, m)
+				e.rare = old.rare
 			default:
 				e = newEntry(rel, leaf)
 			}
@@ -71,7 +76,7 @@ func TestLiveOrdersMatchASort(t *testing.T) {
 		if round%50 == 0 {
 			var all []*liveEntry
 			for _, e := range entries {
-				if e.m != nil {
+				if e.readable() {
 					all = append(all, e)
 				}
 			}
@@ -105,10 +110,11 @@ func TestLiveEntrySlots(t *testing.T) {
 		}
 		return i
 	}
-	fact := &liveEntry{leaf: leaf("memory/confirmed/fact"), m: &mdstore.Memory{Type: "fact"}}
-	odd := &liveEntry{leaf: leaf("memory/confirmed/fact"), m: &mdstore.Memory{Type: "concept"}}
-	inbox := &liveEntry{leaf: leaf("memory/inbox"), m: &mdstore.Memory{Type: "lesson"}, secret: &mdstore.InvalidFile{}}
-	bad := &liveEntry{leaf: leaf("memory/inbox"), bad: &mdstore.InvalidFile{}}
+	fact := newLiveEntry(leaf("memory/confirmed/fact"), "memory/confirmed/fact/a.md", &mdstore.Memory{Type: "fact"})
+	odd := newLiveEntry(leaf("memory/confirmed/fact"), "memory/confirmed/fact/b.md", &mdstore.Memory{Type: "concept"})
+	inbox := newLiveEntry(leaf("memory/inbox"), "memory/inbox/c.md", &mdstore.Memory{Type: "lesson"})
+	inbox.rare = &liveRare{secret: &mdstore.InvalidFile{}}
+	bad := &liveEntry{leaf: uint8(leaf("memory/inbox")), rare: &liveRare{bad: &mdstore.InvalidFile{}}}
 	st, f, le := statusIndex("confirmed"), typeIndex("fact"), typeIndex("lesson")
 	in := statusIndex("inbox")
 	for _, tc := range []struct {
@@ -125,7 +131,7 @@ func TestLiveEntrySlots(t *testing.T) {
 			want |= 1 << i
 		}
 		if got := tc.e.slots(); got != want {
-			t.Errorf("%+v: slots %b, want %b", tc.e.m, got, want)
+			t.Errorf("%s (type %d): slots %b, want %b", tc.e.rel, tc.e.typ, got, want)
 		}
 	}
 }

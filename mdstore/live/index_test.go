@@ -1,0 +1,149 @@
+package live
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// indexedStore is a store with records of every kind (every field, zones,
+// nested observation and trashed maps, an unreadable file) and a memory
+// index that knows every readable file, as `memory list` leaves it.
+func indexedStore(t *testing.T) *mdstore.Store {
+	t.Helper()
+	s, _ := newStore(t)
+	for i := range 30 {
+		id := fmt.Sprintf("m%02d", i)
+		dir := []string{"memory/inbox", "memory/confirmed/fact", "memory/confirmed/concept", "memory/trash"}[i%4]
+		typ := []string{"fact", "fact", "concept", "lesson"}[i%4]
+		putFile(t, s, dir+"/"+id+".md", liveMem(id, typ, i, "brief "+id))
+	}
+	putFile(t, s, "memory/inbox/zoned.md", "---\nid: zoned\ntype: lesson\nbrief: zoned\nscenario: s\nsource_cases: [a, b]\nmaturity: case\n"+
+		"trashed: {at: 2026-11-30T00:00:00Z, why: [1, 2.5, null, {k: v}]}\ningestion_time: 2026-11-29T11:20:00.5+02:00\n---\nzoned\n")
+	putFile(t, s, "memory/inbox/broken.md", "---\nid: broken\ntype: nonsense\n---\n")
+	learnIndex(t, s)
+	return s
+}
+
+// learnIndex lists every memory folder with a window, which reads and
+// learns every file into the memory index.
+func learnIndex(t *testing.T, s *mdstore.Store) {
+	t.Helper()
+	if _, err := s.ListMemories(mdstore.MemoryQuery{From: liveT0.Add(-time.Hour), To: liveT0.Add(-time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The live listing opened from the memory index reads no file the index
+// knows as it is, and its listings are those read from the files, field
+// for field, in the same order.
+func TestLiveMemoriesOpenFromTheIndex(t *testing.T) {
+	s := indexedStore(t)
+	l := openLive(t, s)
+	needFollowing(t, l)
+	if l.reads != 1 { // the unreadable file, which the index cannot know
+		t.Errorf("opening read %d files, want 1", l.reads)
+	}
+	checkLive(t, l, s, "opened from the index")
+
+	// A listing opened from the files says the same.
+	if err := os.Remove(s.Path(memoryIndexPath)); err != nil {
+		t.Fatal(err)
+	}
+	files := openLive(t, s)
+	if files.reads != 32 {
+		t.Errorf("without an index opening read %d files, want 32", files.reads)
+	}
+	for _, q := range liveQueries(s) {
+		a, err := l.List(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := files.List(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameList(a, b); d != "" {
+			t.Fatalf("List(%s) from the index: %s", describe(q), d)
+		}
+	}
+}
+
+// A damaged index, one of an older format or none makes the opening read
+// the files, and the opening writes it again: the next one reads none.
+func TestLiveMemoriesRepairTheIndex(t *testing.T) {
+	for name, damage := range map[string]func(p string) error{
+		"missing": os.Remove,
+		"garbage": func(p string) error { return os.WriteFile(p, []byte("garbage\x00\tline\n"), 0o644) },
+		"older format": func(p string) error {
+			return os.WriteFile(p, []byte("curator-memory-index-3\n"), 0o644)
+		},
+		"truncated": func(p string) error {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(p, data[:len(data)-7], 0o644)
+		},
+		"fields of other files": func(p string) error {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			// Every record's packed id is another one than its file's.
+			data = bytes.ReplaceAll(data, []byte("\x03m"), []byte("\x03n"))
+			return os.WriteFile(p, data, 0o644)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := indexedStore(t)
+			if err := damage(s.Path(memoryIndexPath)); err != nil {
+				t.Fatal(err)
+			}
+			l := openLive(t, s)
+			needFollowing(t, l)
+			want := 32
+			if name == "fields of other files" {
+				want = 31 // the zoned record is intact
+			}
+			if l.reads != want {
+				t.Errorf("opening read %d files, want %d", l.reads, want)
+			}
+			again := openLive(t, s)
+			if again.reads != 1 {
+				t.Errorf("the next opening read %d files, want 1 (the index is written again)", again.reads)
+			}
+			checkLive(t, l, s, "opened beside a "+name+" index")
+			checkLive(t, again, s, "opened again")
+		})
+	}
+}
+
+// A file changed, added or removed behind the index (while no listing
+// followed the store) is seen: only it is read.
+func TestLiveMemoriesSeeAFileChangedBehindTheIndex(t *testing.T) {
+	s := indexedStore(t)
+	putFile(t, s, "memory/inbox/m00.md", liveMem("m00", "fact", 0, "a brief that is now longer"))
+	putFile(t, s, "memory/confirmed/fact/new.md", liveMem("new", "fact", 5, "new"))
+	moveFile(t, s, "memory/trash/m03.md", "memory/inbox/m03.md")
+	if err := os.Remove(s.Path("memory/confirmed/concept/m02.md")); err != nil {
+		t.Fatal(err)
+	}
+	l := openLive(t, s)
+	needFollowing(t, l)
+	if l.reads != 4 { // the changed, new and moved files, and the unreadable one
+		t.Errorf("opening read %d files, want 4", l.reads)
+	}
+	checkLive(t, l, s, "changed behind the index")
+	got, err := l.List(mdstore.MemoryQuery{Status: "inbox", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Memories) != 1 || got.Memories[0].Brief != "a brief that is now longer" {
+		t.Errorf("first inbox record %+v, want the changed m00", got.Memories)
+	}
+}
