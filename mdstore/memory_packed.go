@@ -76,6 +76,16 @@ func UnpackMemory(rel, typ string, packed []byte) (*Memory, error) {
 	return m, nil
 }
 
+// PackedID is the id packed fields begin with, read in place (it shares
+// their bytes); false when they do not begin with one.
+func PackedID(packed []byte) ([]byte, bool) {
+	n, w := binary.Uvarint(packed)
+	if w <= 0 || n > uint64(len(packed)-w) {
+		return nil, false
+	}
+	return packed[w : w+int(n)], true
+}
+
 func packString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)

@@ -272,13 +272,15 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 	if known != nil {
 		learn = make([]*mdstore.Memory, len(rels))
 		toRead = make([]int, 0, len(known.Stale)+len(marks.dirty))
+		slab := make([]liveEntry, len(known.Known)) // one allocation for the entries known
 		for i, rel := range rels {
 			_, marked := marks.dirty[rel]
 			_, rechecked := l.recheck[rel]
 			if pm, ok := known.Known[rel]; ok && !marked && !rechecked {
 				slash := strings.LastIndexByte(rel, '/')
 				leaf, _ := leafIndex(rel[:slash])
-				if read[i] = knownEntry(leaf, rel, pm); read[i] != nil {
+				if e := &slab[0]; knownEntry(e, leaf, rel, pm) {
+					read[i], slab = e, slab[1:]
 					continue
 				}
 			}
@@ -381,20 +383,20 @@ func (l *Memories) readEntry(rel string) (*liveEntry, *mdstore.Memory) {
 	return e, m
 }
 
-// knownEntry is the entry of a file the memory index knows as it is now;
-// nil when the index's record does not hold together (the file is read).
-func knownEntry(leaf int, rel string, pm mdstore.PackedMemory) *liveEntry {
+// knownEntry fills e with the record of a file the memory index knows as
+// it is now; false when the index's record is not the file's (its type is
+// none, its id another; the file is read). Fields damaged otherwise show
+// when a listing unpacks them: the file is reported invalid.
+func knownEntry(e *liveEntry, leaf int, rel string, pm mdstore.PackedMemory) bool {
 	t := typeIndex(pm.Type)
-	if t <= 0 {
-		return nil
+	id, ok := mdstore.PackedID(pm.Fields)
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	if t <= 0 || !ok || len(name) != len(id)+len(".md") || name[:len(id)] != string(id) {
+		return false
 	}
-	e := &liveEntry{rel: rel, packed: pm.Fields, leaf: uint8(leaf), typ: uint8(t)}
+	*e = liveEntry{rel: rel, packed: pm.Fields, leaf: uint8(leaf), typ: uint8(t)}
 	e.sec, e.nsec = pm.IngestionTime.Unix(), int32(pm.IngestionTime.Nanosecond())
-	m, err := e.memory()
-	if err != nil || !m.IngestionTime.Equal(pm.IngestionTime) || m.ID+".md" != e.name() {
-		return nil
-	}
-	return e
+	return true
 }
 
 // apply puts what was read in place of what was held.
