@@ -35,10 +35,10 @@ var (
 	// not 5×, between collections.
 	maintenance = workload{name: "maintenance", floor: 1 << 30, gcPercent: 100}
 	// server is `curator mcp`: it lives long and holds the live memory
-	// listing (about 70 MB of fields at 100,000 entries); under the short
-	// runs' limit its collector would run every few calls. No call changes
-	// it: a curate_memory call runs under the server's setting.
-	server = workload{name: "server", floor: 1 << 30, gcPercent: shortRun.gcPercent}
+	// listing, packed (about 25 MB at 100,000 entries, few pointers for
+	// the collector to follow), so a short run's limit serves it. No call
+	// changes it: a curate_memory call runs under the server's setting.
+	server = workload{name: "server", floor: shortRun.floor, gcPercent: shortRun.gcPercent}
 )
 
 // workloads are the commands that are not short runs, by their path; a
