@@ -188,3 +188,63 @@ func TestSyncFolderRemoved(t *testing.T) {
 		t.Fatal("Sync of a closed Watcher did not fail")
 	}
 }
+
+// With Run, Sync returns once the batch holding the earlier changes has
+// been received from the channel, not before.
+func TestSyncWithRun(t *testing.T) {
+	dir := t.TempDir()
+	w, err := New(Options{Debounce: time.Hour, MaxDelay: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	batches := make(chan Batch)
+	go w.Run(ctx, batches, nil)
+	p := filepath.Join(dir, "a.md")
+	write(t, p, "x")
+	synced := make(chan error, 1)
+	go func() { synced <- w.Sync(ctx) }()
+	select {
+	case err := <-synced:
+		t.Fatalf("Sync returned (%v) before its batch was received", err)
+	case b := <-batches:
+		if !slices.Contains(b.Paths, p) {
+			t.Fatalf("the batch settled by Sync lacks %s: %v", p, b.Paths)
+		}
+	case <-time.After(patience):
+		t.Fatal("no batch settled by Sync")
+	}
+	select {
+	case err := <-synced:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(patience):
+		t.Fatal("Sync did not return once its batch was received")
+	}
+}
+
+// BenchmarkSync is one Sync of an idle Watcher run with RunFunc: the
+// marker's rename and its event through Run.
+func BenchmarkSync(b *testing.B) {
+	dir := b.TempDir()
+	w, err := New(Options{Debounce: NoDebounce})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Add(dir); err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.RunFunc(ctx, func(Batch) {}, nil)
+	for b.Loop() {
+		if err := w.Sync(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
