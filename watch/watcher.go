@@ -232,8 +232,8 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 }
 
 // RunFunc is Run handing each settled batch to batch and each notice to
-// notice (nil: none), in Run's goroutine, in the order the changes were
-// read: the notices first, then the batch they announce. The system's
+// notice (nil: none), called in RunFunc's goroutine in the order the
+// changes were read: the notices first, then the batch they announce. The system's
 // next events wait while a function runs (the system queues them; when
 // its queue overflows, a Rescan batch follows). With Sync, a batch is
 // handed over once batch has returned. Neither function may call Sync.
