@@ -79,7 +79,7 @@ func (w *Watcher) placeAgain(root string, now time.Time) {
 	case isLimit(err):
 		w.fallBack(err)
 	default:
-		w.note(NoticeError, "cannot watch "+root+": "+err.Error())
+		w.note(Notice{Kind: NoticeUnwatched, Message: "cannot watch " + root + ": " + err.Error(), Path: root, Err: err})
 	}
 }
 

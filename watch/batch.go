@@ -20,8 +20,10 @@ type Batch struct {
 
 // Notice is something the user should know about the watching itself.
 type Notice struct {
-	Kind    string // NoticeFallback, NoticeOverflow or NoticeError
+	Kind    string // NoticeFallback, NoticeOverflow, NoticeUnwatched or NoticeError
 	Message string // one sentence for a person
+	Path    string // the folder concerned, if one is
+	Err     error  // the system's error behind it, if any
 }
 
 // The kinds of Notice.
@@ -30,8 +32,11 @@ const (
 	NoticeFallback = "fallback"
 	// NoticeOverflow: the system's event queue overflowed; a Rescan batch follows.
 	NoticeOverflow = "overflow"
-	// NoticeError: a folder could not be watched or read, or the system
-	// reported an error; watching goes on.
+	// NoticeUnwatched: the folder Path could not be watched (other than for
+	// lack of room): changes in it are not seen; watching goes on.
+	NoticeUnwatched = "unwatched"
+	// NoticeError: a folder could not be read, or the system reported an
+	// error; watching goes on.
 	NoticeError = "error"
 )
 

@@ -18,12 +18,25 @@
 // reported.
 //
 // Nothing is lost silently: when the system's event queue overflows, the
-// next batch says Rescan; when the system refuses more watches (the inotify
+// next batch says Rescan; a folder that cannot be watched for another
+// reason is a NoticeUnwatched; when the system refuses more watches (the inotify
 // watch or instance limit, or too many open files), the Watcher switches to
 // polling, sends a Notice saying so and how to raise the limit, and sends a
 // Rescan batch. Polling (Options.Poll, for network file systems) compares a
 // snapshot of size, modification time, mode and inode of every file and
 // folder at each tick.
+//
+// Sync is an ordered barrier: it returns once every change made in the
+// watched trees before it was called has been handed over. With inotify
+// it renames a marker file in a folder of the Watcher's own (made in the
+// system's temporary folder at the first Sync, removed when the Watcher
+// ends) and waits for that rename's event, which inotify queues after the
+// events of every earlier change; polling scans at once; after lost events
+// the Rescan batch counts. A consumer that keeps its own state (the MCP
+// server's live memory listing) runs the Watcher with RunFunc, which hands
+// each batch to a function in the order the changes were read, with
+// NoDebounce so that nothing waits for a quiet time, and calls Sync
+// before it answers.
 //
 // While nothing changes, a Watcher on notifications costs nothing: no timer
 // runs until an event arrives.

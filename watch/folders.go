@@ -30,7 +30,7 @@ func (w *Watcher) watchTree(top string, report bool, now time.Time) error {
 			if p == top && d == nil {
 				return err
 			}
-			w.note(NoticeError, "cannot read "+p+": "+err.Error())
+			w.note(Notice{Kind: NoticeError, Message: "cannot read " + p + ": " + err.Error(), Path: p, Err: err})
 			return nil
 		}
 		if d.IsDir() {
@@ -47,7 +47,7 @@ func (w *Watcher) watchTree(top string, report bool, now time.Time) error {
 				case errors.Is(err, fs.ErrNotExist):
 					return filepath.SkipDir
 				default:
-					w.note(NoticeError, "cannot watch "+p+": "+err.Error())
+					w.note(Notice{Kind: NoticeUnwatched, Message: "cannot watch " + p + ": " + err.Error(), Path: p, Err: err})
 					return filepath.SkipDir
 				}
 			}
@@ -103,6 +103,10 @@ func (w *Watcher) event(ev fsnotify.Event) {
 		return // polling since
 	}
 	p, now := filepath.Clean(ev.Name), time.Now()
+	if w.sync.dir != "" && within(p, w.sync.dir) {
+		w.markerSeen(p, ev)
+		return
+	}
 	w.awaited(p, now)
 	if w.fs == nil || !w.inRoots(p) {
 		return // polling since, or in a lookout, or under a root removed since
@@ -155,8 +159,9 @@ func (w *Watcher) fault(err error) {
 	}
 	switch {
 	case errors.Is(err, fsnotify.ErrEventOverflow):
-		w.note(NoticeOverflow, "the system's event queue overflowed and changes were lost: "+
-			"every watched folder is rescanned"+overflowHint())
+		w.note(Notice{Kind: NoticeOverflow, Err: err, Message: "the system's event queue overflowed and changes were lost: " +
+			"every watched folder is rescanned" + overflowHint()})
+		w.syncAll()
 		if err := w.resync(); isLimit(err) {
 			w.fallBack(err)
 			return
@@ -166,7 +171,7 @@ func (w *Watcher) fault(err error) {
 	case isLimit(err):
 		w.fallBack(err)
 	default:
-		w.note(NoticeError, "watching: "+err.Error())
+		w.note(Notice{Kind: NoticeError, Message: "watching: " + err.Error(), Err: err})
 	}
 }
 
@@ -192,13 +197,14 @@ func (w *Watcher) resync() error {
 // refused a watch (cause), says so, and asks for a rescan.
 func (w *Watcher) fallBack(cause error) {
 	watched := len(w.folders)
+	w.syncAll()
 	w.closeWatches()
 	w.mode, w.every = ModePoll, w.opts.Fallback
 	w.snap, w.snapDirs = make(map[string]entry), 0
 	for _, r := range w.roots {
 		w.snapDirs += w.walkInto(r, w.snap)
 	}
-	w.note(NoticeFallback, limitMessage(cause, watched, w.every))
+	w.note(Notice{Kind: NoticeFallback, Message: limitMessage(cause, watched, w.every), Err: cause})
 	w.pend.touch(time.Now())
 	w.pend.rescan, w.pend.now = true, true
 }

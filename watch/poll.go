@@ -78,6 +78,7 @@ func (w *Watcher) scan() {
 		}
 	}
 	w.snap, w.snapDirs = next, dirs
+	w.scanned()
 	if !w.pend.empty() {
 		w.pend.now = true
 	}

@@ -25,6 +25,8 @@ const (
 // the default times.
 type Options struct {
 	// Debounce is the quiet time that settles a batch; default 100ms.
+	// NoDebounce settles a batch as soon as its events are read, for a
+	// consumer that gathers changes itself (with RunFunc and Sync).
 	Debounce time.Duration
 	// MaxDelay settles a batch that keeps growing this long after its
 	// first change; default 1s.
@@ -38,6 +40,9 @@ type Options struct {
 	// descended into, watched nor reported, such as .git.
 	Skip func(dir string) bool
 }
+
+// NoDebounce as Options.Debounce settles each batch at once.
+const NoDebounce time.Duration = -1
 
 // Watcher watches folder trees and reports their changes in batches.
 type Watcher struct {
@@ -59,6 +64,12 @@ type Watcher struct {
 	folders  map[string]struct{}    // watched
 	skipped  map[string]struct{}    // seen and skipped
 	lookouts map[string]string      // root waited for → folder watched above it
+	sync     syncFolder
+	awaiting map[string]*waiter // marker name → the Sync that renamed it
+
+	// Syncs
+	synced []*waiter // released once the pending batch is handed over
+	polled []*waiter // waiting for a scan
 
 	// ModePoll
 	snap     map[string]entry
@@ -70,7 +81,10 @@ type Watcher struct {
 // instances or open files) the Watcher polls every opts.Fallback and Run
 // says so with a NoticeFallback.
 func New(opts Options) (*Watcher, error) {
-	if opts.Debounce <= 0 {
+	switch {
+	case opts.Debounce == NoDebounce:
+		opts.Debounce = 0
+	case opts.Debounce <= 0:
 		opts.Debounce = 100 * time.Millisecond
 	}
 	if opts.MaxDelay <= 0 {
@@ -85,6 +99,7 @@ func New(opts Options) (*Watcher, error) {
 		folders:  make(map[string]struct{}),
 		skipped:  make(map[string]struct{}),
 		lookouts: make(map[string]string),
+		awaiting: make(map[string]*waiter),
 	}
 	w.addWatch = func(dir string) error { return w.fs.Add(dir) }
 	if opts.Poll > 0 {
@@ -213,6 +228,34 @@ func (w *Watcher) Folders() int {
 // runs once. A batch not yet received is merged with the next one, so a
 // slow receiver never makes Run miss events. Run closes neither channel.
 func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- Notice) error {
+	return w.run(ctx, delivery{batches: batches, notices: notices})
+}
+
+// RunFunc is Run handing each settled batch to batch and each notice to
+// notice (nil: none), called in RunFunc's goroutine in the order the
+// changes were read: the notices first, then the batch they announce. The system's
+// next events wait while a function runs (the system queues them; when
+// its queue overflows, a Rescan batch follows). With Sync, a batch is
+// handed over once batch has returned. Neither function may call Sync.
+func (w *Watcher) RunFunc(ctx context.Context, batch func(Batch), notice func(Notice)) error {
+	if batch == nil {
+		return errors.New("watch: RunFunc needs a function for the batches")
+	}
+	return w.run(ctx, delivery{batch: batch, notice: notice})
+}
+
+// delivery is where a Run hands its batches and notices: channels, or
+// functions called in turn.
+type delivery struct {
+	batches chan<- Batch
+	notices chan<- Notice
+	batch   func(Batch)
+	notice  func(Notice)
+}
+
+func (d delivery) wantsNotices() bool { return d.notices != nil || d.notice != nil }
+
+func (w *Watcher) run(ctx context.Context, d delivery) error {
 	w.mu.Lock()
 	if w.started {
 		w.mu.Unlock()
@@ -224,7 +267,11 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 	}
 	w.started = true
 	w.mu.Unlock()
-	defer w.end()
+	var handing []*waiter // Syncs released once ready is handed over
+	defer func() {
+		w.end()
+		release(handing, errEnded)
+	}()
 
 	// Both timers are stopped while nothing is pending: an idle Watcher on
 	// notifications sleeps in select with no timer armed.
@@ -243,7 +290,7 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 	for {
 		now := time.Now()
 		w.mu.Lock()
-		if notices != nil {
+		if d.wantsNotices() {
 			queue = append(queue, w.notices...)
 		}
 		w.notices = nil
@@ -256,12 +303,34 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 		var due time.Time
 		if !w.pend.empty() {
 			due = w.pend.settles(w.opts.Debounce, w.opts.MaxDelay)
-			if !now.Before(due) {
+			if len(w.synced) > 0 || !now.Before(due) {
 				ready = merge(ready, w.pend.take(now))
 				due = time.Time{}
 			}
 		}
+		if len(w.synced) > 0 {
+			// Every change made before these Syncs is in ready now.
+			handing = append(handing, w.synced...)
+			w.synced = nil
+		}
 		w.mu.Unlock()
+
+		if d.batch != nil {
+			for _, n := range queue {
+				if d.notice != nil {
+					d.notice(n)
+				}
+			}
+			queue = nil
+			if ready != nil {
+				d.batch(*ready)
+				ready = nil
+			}
+		}
+		if ready == nil && len(handing) > 0 {
+			release(handing, nil)
+			handing = nil
+		}
 
 		if !due.Equal(settleAt) {
 			if due.IsZero() {
@@ -282,12 +351,12 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 		var out chan<- Batch
 		var b Batch
 		if ready != nil {
-			out, b = batches, *ready
+			out, b = d.batches, *ready
 		}
 		var say chan<- Notice
 		var n Notice
 		if len(queue) > 0 {
-			say, n = notices, queue[0]
+			say, n = d.notices, queue[0]
 		}
 
 		select {
@@ -310,6 +379,9 @@ func (w *Watcher) Run(ctx context.Context, batches chan<- Batch, notices chan<- 
 			if w.closed() {
 				return nil
 			}
+			if w.scanAsked() {
+				w.scan()
+			}
 		case out <- b:
 			ready = nil
 		case say <- n:
@@ -330,6 +402,7 @@ func (w *Watcher) Close() error {
 	}
 	w.ended = true
 	w.closeWatches()
+	w.abandon()
 	w.signal()
 	return nil
 }
@@ -340,10 +413,13 @@ func (w *Watcher) end() {
 	defer w.mu.Unlock()
 	w.ended = true
 	w.closeWatches()
+	w.abandon()
 }
 
-// closeWatches closes the file events and forgets every watched folder.
+// closeWatches closes the file events, forgets every watched folder and
+// removes the sync folder.
 func (w *Watcher) closeWatches() {
+	w.dropSyncFolder()
 	if w.fs != nil {
 		w.fs.Close()
 		w.fs = nil
@@ -361,8 +437,8 @@ func (w *Watcher) closed() bool {
 }
 
 // note queues a notice for Run.
-func (w *Watcher) note(kind, message string) {
-	w.notices = append(w.notices, Notice{Kind: kind, Message: message})
+func (w *Watcher) note(n Notice) {
+	w.notices = append(w.notices, n)
 	w.signal()
 }
 
@@ -376,6 +452,9 @@ func (w *Watcher) signal() {
 
 // skips says whether the folder p, below a root, is skipped.
 func (w *Watcher) skips(p string) bool {
+	if p == w.sync.dir {
+		return true
+	}
 	return w.opts.Skip != nil && !slices.Contains(w.roots, p) && w.opts.Skip(p)
 }
 

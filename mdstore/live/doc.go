@@ -4,8 +4,11 @@
 // windowed listing answers what mdstore's ListMemories answers without
 // reading or stating the store (see Memories).
 //
-// It follows the memory folders with its own fsnotify watcher rather than
-// package watch's: the listing needs a barrier (every change that completed
-// before List is in its answer), which rests on one inotify queue keeping
-// the order of the changes, where watch debounces changes into batches.
+// It follows the memory folders with package watch's Watcher, as curator
+// watch does, run without debounce: each batch of changed paths marks the
+// files and folders to read again, and the Watcher's Sync is the barrier
+// that puts every change completed before List in its answer. Lost events
+// (an overflow of the system's queue) make the next List read every file
+// again; a memory folder that cannot be watched, or the inotify limit
+// (where the Watcher would poll), makes the listing ListMemories itself.
 package live

@@ -1,54 +1,43 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
-	"github.com/fsnotify/fsnotify"
+	"github.com/curator-dev/curator/watch"
 )
 
-// The follower of a live listing: one fsnotify watcher on the memory
-// folders, on the folders above them (to see a folder come, go or be
-// renamed) and on a folder of the process's own that holds the barrier
-// file. A goroutine takes every event and marks what it names: a record
-// file as dirty, a folder as to be scanned again. Nothing is read there;
-// the listing reads what is marked when it is asked.
+// The follower of a live listing: a watch.Watcher on the store's memory
+// folder, without debounce, whose batches are handed to a function that
+// marks what they name: a record file as dirty, a folder as to be scanned
+// again. Nothing is read there; the listing reads what is marked when it
+// is asked. Folders below memory other than memory/confirmed and the
+// memory folders (and folders named like a record) are skipped.
 //
 // The barrier makes "a change that completed before List is called is in
-// its answer" hold. inotify queues the events of one watcher in the order
-// the changes happen (an event is queued by the system call that makes
-// the change, before it returns), and fsnotify passes them on in that
-// order through one goroutine and unbuffered channels (an overflow error
-// too, in its place). So List renames the barrier file and waits until
-// that rename's event comes through: by then every change that completed
-// before List was called has been marked. The barrier is a rename, so it
-// makes no inode and costs some microseconds; its new name is unique, so
-// a late event of an earlier barrier cannot be taken for it.
+// its answer" hold: it is the Watcher's Sync, which returns once every
+// change made before it has been handed over, so marked.
 //
-// The barrier folder is made in the system's temporary folder, so that
-// following a store changes nothing in it.
+// A folder made, removed or renamed is named by the Watcher (a folder made
+// with everything in it), which marks it and its subfolders to be scanned
+// again, so a folder replaced under the same name, or moved away and back,
+// is listed anew.
 //
-// A folder's watch is placed each time the folder is scanned, before it
-// is listed. An event that names a folder (made, removed, renamed, its
-// attributes changed) marks it and its subfolders to be scanned again, so
-// a folder replaced under the same name, or moved away and back, is
-// listed anew and watched again.
-//
-// When events may have been lost — the system's queue overflowed, fsnotify
-// reported an error, or the barrier's event did not come within
-// barrierWait — the listing reads every file again, as ListMemories does.
+// When events may have been lost — a Rescan batch (the system's queue
+// overflowed), an error of the notifications, or a barrier that did not
+// pass within barrierWait — the listing reads every file again, as
+// ListMemories does. When the Watcher cannot watch a memory folder, or
+// falls back to polling (the inotify limit is reached), the store cannot
+// be followed: the listing is ListMemories from then on.
 
-// barrierWait bounds the wait for the barrier's event.
+// barrierWait bounds the wait for the barrier.
 const barrierWait = 5 * time.Second
 
 // errUnfollowable says the watches cannot follow the folders; the listing
@@ -66,34 +55,27 @@ type liveMarks struct {
 
 // liveFollower watches the memory folders and marks what changes.
 type liveFollower struct {
-	w    *fsnotify.Watcher
-	done chan struct{} // the event goroutine has ended
+	w    *watch.Watcher
+	stop context.CancelFunc
+	done chan struct{} // the Watcher's Run has ended
 
-	parents []string            // the store, memory, memory/confirmed (absolute)
 	leafAbs []string            // liveLeaves, absolute
 	leafOf  map[string]int      // absolute folder → leaf
 	folders map[string]leafMask // absolute folder → the leaves its events concern
 
-	barrierDir  string // the process's own folder holding the barrier file
-	barrierName string // the barrier file's current name
-	seq         uint64
-
-	mu      sync.Mutex
-	marks   liveMarks
-	await   string        // the barrier name whose event List waits for
-	arrived chan struct{} // closed when it comes (or when events are lost)
+	mu           sync.Mutex
+	marks        liveMarks
+	unfollowable string // why the Watcher cannot follow the store ("" while it can)
 }
 
-// startFollower opens the watcher and the barrier; the folders are watched
-// when the listing scans them. The error says why the store cannot be
-// followed.
+// startFollower starts a Watcher on the store's memory folders and passes
+// a first barrier. The error says why the store cannot be followed.
 func startFollower(dir string) (*liveFollower, error) {
-	w, err := fsnotify.NewWatcher()
+	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open file notifications: %w", err)
+		return nil, err
 	}
 	f := &liveFollower{
-		w:       w,
 		done:    make(chan struct{}),
 		leafOf:  make(map[string]int),
 		folders: make(map[string]leafMask),
@@ -110,73 +92,99 @@ func startFollower(dir string) (*liveFollower, error) {
 			confirmed |= 1 << i
 		}
 	}
-	f.parents = []string{dir, filepath.Join(dir, "memory"), filepath.Join(dir, "memory", "confirmed")}
-	f.folders[f.parents[0]] = all
-	f.folders[f.parents[1]] = all
-	f.folders[f.parents[2]] = confirmed
-	go f.run()
-	if err := f.newBarrier(); err != nil {
+	memory := filepath.Join(dir, "memory")
+	f.folders[memory] = all
+	f.folders[filepath.Join(memory, "confirmed")] = confirmed
+	w, err := watch.New(watch.Options{
+		Debounce: watch.NoDebounce,
+		Skip:     f.skips,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot open file notifications: %w", err)
+	}
+	if err := w.Add(memory); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cannot watch %s: %w", memory, err)
+	}
+	f.w = w
+	ctx, stop := context.WithCancel(context.Background())
+	f.stop = stop
+	go func() {
+		defer close(f.done)
+		_ = w.RunFunc(ctx, f.batch, f.notice)
+	}()
+	f.barrier()
+	if why := f.check(); why != nil {
 		f.close()
-		return nil, fmt.Errorf("cannot make the barrier file: %w", err)
+		return nil, why
 	}
 	return f, nil
 }
 
-// run takes the events until the watcher is closed.
-func (f *liveFollower) run() {
-	defer close(f.done)
-	events, errs := f.w.Events, f.w.Errors
-	for events != nil || errs != nil {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
-				continue
-			}
-			f.note(ev.Name, ev.Has(fsnotify.Create))
-		case err, ok := <-errs:
-			if !ok {
-				errs = nil
-				continue
-			}
-			f.lose(fmt.Errorf("file notifications: %w", err))
+// skips says which folders below memory the Watcher leaves alone: all but
+// memory/confirmed, the memory folders, and a folder named like a record
+// (which ListMemories reports as not a regular file).
+func (f *liveFollower) skips(dir string) bool {
+	_, ok := f.folders[dir]
+	return !ok && !mdstore.IsRecordName(filepath.Base(dir))
+}
+
+// batch marks what a batch of the Watcher names.
+func (f *liveFollower) batch(b watch.Batch) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if b.Rescan && f.marks.lost == nil {
+		f.marks.lost = errors.New("file notifications: events were lost")
+	}
+	for _, name := range b.Paths {
+		if m, ok := f.folders[name]; ok {
+			f.marks.rescan |= m
+			continue
+		}
+		i := strings.LastIndexByte(name, filepath.Separator)
+		if i < 0 {
+			continue
+		}
+		if leaf, ok := f.leafOf[name[:i]]; ok && mdstore.IsRecordName(name[i+1:]) {
+			f.marks.dirty[liveLeaves[leaf].rel+"/"+name[i+1:]] = struct{}{}
 		}
 	}
 }
 
-// note marks what an event names.
-func (f *liveFollower) note(name string, created bool) {
+// notice takes what the Watcher says about the watching: events lost, a
+// folder it cannot watch, or polling instead of notifications (then the
+// Watcher is stopped: the listing reads the files itself).
+func (f *liveFollower) notice(n watch.Notice) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if created && name == f.await {
-		close(f.arrived)
-		f.await, f.arrived = "", nil
-		return
+	switch n.Kind {
+	case watch.NoticeFallback, watch.NoticeUnwatched:
+		if f.unfollowable == "" {
+			f.unfollowable = n.Message
+		}
+		if n.Kind == watch.NoticeFallback {
+			f.stop()
+		}
+	case watch.NoticeError:
+		if n.Path != "" {
+			return // a folder that cannot be read: its listing says so
+		}
 	}
-	if m, ok := f.folders[name]; ok {
-		f.marks.rescan |= m
-		return
-	}
-	i := strings.LastIndexByte(name, filepath.Separator)
-	if i < 0 {
-		return
-	}
-	if leaf, ok := f.leafOf[name[:i]]; ok && mdstore.IsRecordName(name[i+1:]) {
-		f.marks.dirty[liveLeaves[leaf].rel+"/"+name[i+1:]] = struct{}{}
+	if f.marks.lost == nil {
+		err := n.Err
+		if err == nil {
+			err = errors.New(n.Message)
+		}
+		f.marks.lost = fmt.Errorf("file notifications: %w", err)
 	}
 }
 
-// lose records that events may have been lost and ends a wait for the
-// barrier (its event may be among them).
+// lose records that events may have been lost.
 func (f *liveFollower) lose(err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.marks.lost == nil {
 		f.marks.lost = err
-	}
-	if f.arrived != nil {
-		close(f.arrived)
-		f.await, f.arrived = "", nil
 	}
 }
 
@@ -202,129 +210,64 @@ func (f *liveFollower) putBack(m liveMarks) {
 	}
 }
 
-// newBarrier makes a new barrier folder and file (at start, and when the
-// folder is gone: a cleaner of the temporary folder removed it).
-func (f *liveFollower) newBarrier() error {
-	dir, err := os.MkdirTemp("", "curator-live-")
-	if err != nil {
-		return err
-	}
-	if err := f.w.Add(dir); err != nil {
-		os.RemoveAll(dir)
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "b0"), nil, 0o600); err != nil {
-		f.w.Remove(dir)
-		os.RemoveAll(dir)
-		return err
-	}
-	if f.barrierDir != "" {
-		f.w.Remove(f.barrierDir)
-		os.RemoveAll(f.barrierDir)
-	}
-	f.barrierDir, f.barrierName, f.seq = dir, "b0", 0
-	return nil
-}
-
 // barrier returns once every change that completed before it was called
 // has been marked, or events were lost (then the marks say so).
 func (f *liveFollower) barrier() {
-	err := f.pass()
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = f.newBarrier(); err == nil {
-			err = f.pass()
-		}
+	f.mu.Lock()
+	lost := f.marks.lost != nil
+	f.mu.Unlock()
+	if lost {
+		return // everything is read again anyway
 	}
-	if err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), barrierWait)
+	defer cancel()
+	if err := f.w.Sync(ctx); err != nil {
 		f.lose(fmt.Errorf("barrier: %w", err))
 	}
 }
 
-// pass renames the barrier file and waits for the rename's event.
-func (f *liveFollower) pass() error {
-	f.seq++
-	next := "b" + strconv.FormatUint(f.seq, 10)
-	to := filepath.Join(f.barrierDir, next)
-	arrived := make(chan struct{})
+// check says why the store cannot be followed, or nil.
+func (f *liveFollower) check() error {
 	f.mu.Lock()
-	if f.marks.lost != nil {
-		f.mu.Unlock()
-		return nil // everything is read again anyway
-	}
-	f.await, f.arrived = to, arrived
-	f.mu.Unlock()
-	if err := os.Rename(filepath.Join(f.barrierDir, f.barrierName), to); err != nil {
-		f.mu.Lock()
-		if f.await == to {
-			f.await, f.arrived = "", nil
-		}
-		f.mu.Unlock()
-		return err
-	}
-	f.barrierName = next
-	t := time.NewTimer(barrierWait)
-	defer t.Stop()
-	select {
-	case <-arrived:
-		return nil
-	case <-t.C:
-		return fmt.Errorf("its event did not come within %v", barrierWait)
-	}
-}
-
-// watchParents watches the folders above the memory folders, so that a
-// memory folder made, removed or renamed is seen. A missing one is skipped:
-// the one above it sees it come.
-func (f *liveFollower) watchParents() error {
-	for _, p := range f.parents {
-		if err := f.watch(p); err != nil && !missing(err) {
-			return err
-		}
+	defer f.mu.Unlock()
+	if f.unfollowable != "" {
+		return &errUnfollowable{f.unfollowable}
 	}
 	return nil
 }
 
-// watch adds a watch on a folder. A folder whose inode is watched already
-// under another path (a symlink or bind mount to another memory folder)
-// would have its events named by that path: it cannot be followed.
-func (f *liveFollower) watch(abs string) error {
-	if err := f.w.Add(abs); err != nil {
-		if !missing(err) {
-			return &errUnfollowable{fmt.Sprintf("cannot watch %s: %v", abs, err)}
-		}
-		return err
-	}
-	if !slices.Contains(f.w.WatchList(), abs) {
-		return &errUnfollowable{abs + " is watched already under another path"}
-	}
-	return nil
-}
-
-// missing says whether err means the path is not there (or not a folder).
-func missing(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
-
-// scanLeaf watches a memory folder and lists its record files; a missing
-// folder has none.
+// scanLeaf lists a memory folder's record files; a missing folder has
+// none. A memory folder that is a link, or another memory folder under a
+// second name (a bind mount), is not followed: the Watcher does not
+// descend into links, and the system names a folder's events by one of
+// its names only.
 func (f *liveFollower) scanLeaf(leaf int) ([]string, error) {
-	abs := f.leafAbs[leaf]
-	err := f.watch(abs)
-	if err != nil && !missing(err) {
+	if err := f.check(); err != nil {
 		return nil, err
 	}
-	// Listed after the watch is in place: a file made after the listing is
-	// in the events. A folder made between the failed watch and the listing
-	// is marked by its parent's event and scanned again.
+	abs := f.leafAbs[leaf]
+	fi, err := os.Lstat(abs)
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := os.Stat(abs); err == nil && target.IsDir() {
+			return nil, &errUnfollowable{abs + " is a link to a folder, whose changes are not followed"}
+		}
+	}
+	if err == nil && fi.IsDir() {
+		for other, o := range f.leafAbs {
+			if other == leaf {
+				continue
+			}
+			if ofi, err := os.Lstat(o); err == nil && os.SameFile(fi, ofi) {
+				return nil, &errUnfollowable{abs + " is " + o + " under another name"}
+			}
+		}
+	}
 	return mdstore.RecordNames(abs)
 }
 
-// close ends the watcher and its goroutine and removes the barrier.
+// close stops the Watcher, which removes its sync folder.
 func (f *liveFollower) close() error {
-	err := f.w.Close()
+	f.stop()
 	<-f.done
-	if f.barrierDir != "" {
-		os.RemoveAll(f.barrierDir)
-	}
-	return err
+	return f.w.Close()
 }

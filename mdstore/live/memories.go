@@ -241,7 +241,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		for rel := range marks.dirty {
 			dirty[rel] = struct{}{}
 		}
-		if err := l.f.watchParents(); err != nil {
+		if err := l.f.check(); err != nil {
 			return l.failed(marks, err)
 		}
 		var folders []string

@@ -475,10 +475,10 @@ func TestLiveMemoriesRecoversLostEvents(t *testing.T) {
 	l.f.lose(fmt.Errorf("test overflow"))
 	checkLive(t, l, s, "after an overflow")
 
-	os.RemoveAll(l.f.barrierDir)
+	os.RemoveAll(l.f.w.SyncFolder())
 	putFile(t, s, "memory/inbox/d.md", liveMem("d", "fact", 8, "dddd"))
 	checkLive(t, l, s, "barrier folder removed")
-	if _, err := os.Stat(l.f.barrierDir); err != nil {
+	if _, err := os.Stat(l.f.w.SyncFolder()); err != nil {
 		t.Fatalf("no new barrier: %v", err)
 	}
 	putFile(t, s, "memory/inbox/e.md", liveMem("e", "fact", 9, "eeee"))
