@@ -88,7 +88,7 @@ func tokenize(text string) []word {
 			words = append(words, word{text: w, clause: clause})
 			i = j
 			if end, ok := clitic(rs, j); ok {
-				if c := clitics[string(rs[j+1 : end])]; c != "" {
+				if c := clitics[string(rs[j+1:end])]; c != "" {
 					words = append(words, word{text: c, clause: clause})
 				}
 				i = end
