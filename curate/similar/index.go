@@ -87,10 +87,12 @@ type queryScratch struct {
 }
 
 // reachOf is how well the current query can match a key: up to w, when
-// gen is the query's generation.
+// gen is the query's generation; exact is the weight of the query word
+// whose key it is (0: none).
 type reachOf struct {
-	gen uint32
-	w   float64
+	gen   uint32
+	w     float64
+	exact float64
 }
 
 type keyDist struct {
@@ -650,11 +652,12 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 	skipMax := slices.Grow(sc.skipMax[:0], len(q.doc.terms))[:len(q.doc.terms)] // per query word: best feature not looked up
 	clear(skipMax)
 	for ti, t := range q.doc.terms {
+		if id, ok := ix.keyID(t.key); ok {
+			ix.setReach(id, 1)
+			ix.reach[id].exact = t.weight
+		}
 		if t.stop {
 			skipMax[ti] = t.weight // stop words are not indexed: never looked up
-			if id, ok := ix.keyID(t.key); ok {
-				ix.setReach(id, 1)
-			}
 			continue
 		}
 		for _, f := range ix.expand(t) {
@@ -729,14 +732,21 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 		if ix.pairs != nil && ix.pairs.outOfReach(ix, slot, a, m, theta) {
 			continue
 		}
-		b := 0.0
+		// b bounds dir(item->q); aExact and bExact are the exact-match
+		// directions themselves: the same keys in both.
+		b, aExact, bExact := 0.0, 0.0, 0.0
 		for _, w := range it.terms {
-			if ref := ix.words[w]; ix.reach[ref.key].gen == ix.gen {
-				b += ref.weight * ix.reach[ref.key].w
+			ref := ix.words[w]
+			if r := ix.reach[ref.key]; r.gen == ix.gen {
+				b += ref.weight * r.w
+				if r.exact > 0 {
+					aExact += r.exact
+					bExact += ref.weight
+				}
 			}
 		}
 		b = math.Min(1, b/it.total)
-		bound := m*math.Min(a, b) + (1-m)*(a+b)/2
+		bound := ix.lex.exactDiscount(ix.lex.mix(a, b), ix.lex.mix(aExact/total, bExact/it.total))
 		if bound >= theta-eps {
 			bound = ix.sentenceBound(q, it, bound)
 		}
@@ -836,7 +846,7 @@ func (ix *Index) grow() {
 // setReach records that a query word can match key with similarity up to w.
 func (ix *Index) setReach(key int32, w float64) {
 	if r := &ix.reach[key]; r.gen != ix.gen {
-		r.gen, r.w = ix.gen, w
+		r.gen, r.w, r.exact = ix.gen, w, 0
 	} else if w > r.w {
 		r.w = w
 	}

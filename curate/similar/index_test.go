@@ -261,3 +261,42 @@ func TestIndexPairsOfSharedSentences(t *testing.T) {
 		}
 	}
 }
+
+// The index's bound of a candidate follows the discount of matches by
+// meaning alone, which it knows from the item's words (the exact matches):
+// it is lower than the bound without the discount wherever a word matches
+// by meaning only, and never below the candidate's score.
+func TestIndexBoundsCountMeaningLess(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 1000, 7), base...)
+	e := NewLexical()
+	p := e.p
+	p.meaningK = 0
+	ix, undiscounted := NewIndex(e), NewIndex(newLexical(p))
+	for i, text := range items {
+		ix.Add(fmt.Sprintf("B-%05d", i), text)
+		undiscounted.Add(fmt.Sprintf("B-%05d", i), text)
+	}
+	lower := 0
+	for _, q := range generatedBullets(base, 40, 8) {
+		before := map[string]float64{}
+		for _, c := range undiscounted.Candidates(q, 0.6) {
+			before[c.ID] = c.Bound
+		}
+		for _, c := range ix.Candidates(q, 0.6) {
+			b, ok := before[c.ID]
+			if !ok || c.Bound > b+1e-12 {
+				t.Fatalf("%s: bound %.6f, without the discount %.6f (found: %v)", c.ID, c.Bound, b, ok)
+			}
+			if s := c.Score(); s > c.Bound+1e-9 {
+				t.Fatalf("%s: score %.6f above its bound %.6f", c.ID, s, c.Bound)
+			}
+			if c.Bound < b-1e-9 {
+				lower++
+			}
+		}
+	}
+	if lower == 0 {
+		t.Error("the discount lowered no candidate's bound")
+	}
+}

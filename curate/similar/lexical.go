@@ -31,6 +31,7 @@ type lexicalParams struct {
 	sentFloor  float64
 	orderK     float64 // and by orderK × the share of shared words out of order
 	noSentence bool
+	meaningK   float64 // score lowered by meaningK × what words matched only by meaning add over exact matches
 }
 
 var defaultParams = lexicalParams{
@@ -44,12 +45,13 @@ var defaultParams = lexicalParams{
 	capBase:    0.5,
 	capSlope:   0.09,
 	vecFloor:   0.5,
-	vecBase:    0.3,
-	vecTop:     0.7,
+	vecBase:    0.35,
+	vecTop:     0.4,
 	sifA:       3e-5,
 	sentK:      0.8,
 	sentFloor:  0.65,
 	orderK:     0.15,
+	meaningK:   0.15,
 }
 
 // Lexical is the default engine: deterministic, local, no model. It aligns
@@ -263,12 +265,8 @@ func (l *Lexical) scoreDocs(a, b *doc) float64 {
 		}
 		return 0
 	}
-	ab, ba := l.directions(a, b)
-	lo, mean := math.Min(ab, ba), (ab+ba)/2
-	s := l.p.dirMix*lo + (1-l.p.dirMix)*mean
-	if s > 1 {
-		s = 1
-	}
+	ab, ba, abExact, baExact := l.directions(a, b)
+	s := l.exactDiscount(l.mix(ab, ba), l.mix(abExact, baExact))
 	s = l.sentenceCheck(a, b, s)
 	if !l.p.noCap && conflict(a, b) {
 		s = math.Min(s, l.p.capBase+l.p.capSlope*s)
@@ -276,16 +274,37 @@ func (l *Lexical) scoreDocs(a, b *doc) float64 {
 	return s
 }
 
+// mix is the word-level score of two directions: dirMix of the lower one
+// and the rest of their mean.
+func (l *Lexical) mix(ab, ba float64) float64 {
+	return l.p.dirMix*math.Min(ab, ba) + (1-l.p.dirMix)*(ab+ba)/2
+}
+
+// exactDiscount lowers the word-level score s by meaningK × what the
+// matches by meaning alone (WordNet, vectors) add over the exact matches'
+// score exact: a synonym is good evidence, but weaker than the same word.
+// Both scores are at most 1, and the result is never above s.
+func (l *Lexical) exactDiscount(s, exact float64) float64 {
+	return math.Min(1, s-l.p.meaningK*(s-exact))
+}
+
 // directions returns the weighted share of a's meaning found in b, and of
 // b's found in a: each word counts with its weight times its best match in
-// the other text.
-func (l *Lexical) directions(a, b *doc) (ab, ba float64) {
-	colBest := make([]float64, len(b.terms))
+// the other text; abExact and baExact count exact matches (the same key)
+// only.
+func (l *Lexical) directions(a, b *doc) (ab, ba, abExact, baExact float64) {
+	colBest := make([]float64, len(b.terms)) // 1 only for an exact match: other matches are below 1
 	for i := range a.terms {
 		t := &a.terms[i]
 		best := 0.0
 		for j := range b.terms {
-			s := l.termSim(t, &b.terms[j])
+			u := &b.terms[j]
+			if t.key == u.key {
+				best, colBest[j] = 1, 1
+				abExact += t.weight
+				continue
+			}
+			s := l.termSim(t, u)
 			if s > best {
 				best = s
 			}
@@ -297,8 +316,11 @@ func (l *Lexical) directions(a, b *doc) (ab, ba float64) {
 	}
 	for j := range b.terms {
 		ba += b.terms[j].weight * colBest[j]
+		if colBest[j] == 1 {
+			baExact += b.terms[j].weight
+		}
 	}
-	return ab / a.total, ba / b.total
+	return ab / a.total, ba / b.total, abExact / a.total, baExact / b.total
 }
 
 // termSim is 1 for equal keys, else the best of the shared WordNet concept
@@ -390,5 +412,5 @@ func (l *Lexical) Words(text string) []string {
 // Version names the engine's analysis: words stored from an engine with
 // another version must be analysed again.
 func (l *Lexical) Version() string {
-	return fmt.Sprintf("lexical 2 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
+	return fmt.Sprintf("lexical 3 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
 }

@@ -150,3 +150,38 @@ func playbookBullets(t testing.TB) []string {
 	}
 	return out
 }
+
+// A word matched only by its meaning (WordNet, word vectors) counts a
+// little less than the same word: the score is lowered by meaningK × what
+// such matches add over the exact matches, never raised, and texts that
+// match word for word keep their score.
+func TestLexicalMeaningOnlyMatchesCountLess(t *testing.T) {
+	with := NewLexical()
+	p := with.p
+	p.meaningK = 0
+	without := newLexical(p)
+	if s, w := with.Score("Kids are playing in the yard", "Children are playing in the yard"),
+		without.Score("Kids are playing in the yard", "Children are playing in the yard"); s >= w {
+		t.Errorf("synonyms score %.4f with the discount, %.4f without: want lower", s, w)
+	}
+	if s, w := with.Score("Kids are playing in the yard", "Kids are playing in the big yard"),
+		without.Score("Kids are playing in the yard", "Kids are playing in the big yard"); s != w {
+		t.Errorf("word-for-word matches score %.4f with the discount, %.4f without: want the same", s, w)
+	}
+	base := playbookBullets(t)
+	texts := append(generatedBullets(base, 300, 5), base[:100]...)
+	lowered := 0
+	for i, a := range texts {
+		b := texts[(i*11+3)%len(texts)]
+		s, w := with.Score(a, b), without.Score(a, b)
+		if s > w+1e-12 {
+			t.Fatalf("Score(%q, %q) = %.6f with the discount, %.6f without", a, b, s, w)
+		}
+		if s < w {
+			lowered++
+		}
+	}
+	if lowered == 0 {
+		t.Error("the discount lowered no score")
+	}
+}

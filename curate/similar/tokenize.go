@@ -53,6 +53,11 @@ var contractions = strings.NewReplacer(
 	"’", "'", "can't", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
 )
 
+// clitics are the word ends that an apostrophe joins to a word ("I've",
+// "you're", "it's"), read as the words they stand for; "'s" (is, has, or
+// a possessive) is dropped.
+var clitics = map[string]string{"s": "", "ve": "have", "re": "are", "ll": "will", "m": "am", "d": "would"}
+
 // identPart marks a word that is part of an identifier joined by
 // underscores ("show_api_doc"): it matches the same word exactly, but no
 // other word by its vector.
@@ -82,6 +87,12 @@ func tokenize(text string) []word {
 			}
 			words = append(words, word{text: w, clause: clause})
 			i = j
+			if end, ok := clitic(rs, j); ok {
+				if c := clitics[string(rs[j+1:end])]; c != "" {
+					words = append(words, word{text: c, clause: clause})
+				}
+				i = end
+			}
 		case unicode.IsDigit(r):
 			j := i
 			for j < len(rs) && (unicode.IsDigit(rs[j]) ||
@@ -107,6 +118,24 @@ func tokenize(text string) []word {
 		}
 	}
 	return words
+}
+
+// clitic reports whether rs[j:] starts with an apostrophe and one of
+// clitics standing alone ("'ve" in "I've done", not "'s" in "'software'"),
+// and where it ends.
+func clitic(rs []rune, j int) (int, bool) {
+	if j >= len(rs) || rs[j] != '\'' {
+		return 0, false
+	}
+	end := j + 1
+	for end < len(rs) && end-j <= 3 && unicode.IsLetter(rs[end]) {
+		end++
+	}
+	if end < len(rs) && (unicode.IsLetter(rs[end]) || unicode.IsDigit(rs[end]) || rs[end] == '_') {
+		return 0, false
+	}
+	_, ok := clitics[string(rs[j+1:end])]
+	return end, ok
 }
 
 // isListMarker reports whether the digits rs[i:j] number a list item:

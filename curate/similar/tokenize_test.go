@@ -1,0 +1,44 @@
+package similar
+
+import (
+	"strings"
+	"testing"
+)
+
+// A contraction's second half is the word it stands for ("I've" is "I
+// have"), not a content word of its own; a quote's apostrophe is no
+// contraction.
+func TestTokenizeContractions(t *testing.T) {
+	cases := map[string]string{
+		"I've had this same problem":  "i have had this same problem",
+		"You're right, it's fine":     "you are right it fine",
+		"We'll see; I'd say I'm sure": "we will see i would say i am sure",
+		"Don't use the user's token":  "do not use the user token",
+		"I’ve seen it":                "i have seen it",
+		"the 'software' flag":         "the software flag",
+		"rock 'n' roll":               "rock n roll",
+	}
+	for in, want := range cases {
+		var got []string
+		for _, w := range tokenize(in) {
+			got = append(got, w.text)
+		}
+		if s := strings.Join(got, " "); s != want {
+			t.Errorf("tokenize(%q) = %q, want %q", in, s, want)
+		}
+	}
+}
+
+// Two texts that differ only by a contraction say the same thing.
+func TestLexicalContractionsMatchTheirWords(t *testing.T) {
+	l := NewLexical()
+	for _, c := range [][2]string{
+		{"I've had this same problem.", "I had this same problem."},
+		{"You've got it right.", "You got it right."},
+		{"It's pretty much up to you.", "It is pretty much up to you."},
+	} {
+		if s := l.Score(c[0], c[1]); s < 0.9 {
+			t.Errorf("Score(%q, %q) = %.3f, want >= 0.9", c[0], c[1], s)
+		}
+	}
+}
