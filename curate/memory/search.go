@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -117,6 +116,9 @@ type searchFolder struct {
 	ix      *similar.Index
 	byPath  map[string]*searched
 	invalid []*mdstore.InvalidFile
+	// newest is byPath's memories newest first (then by path), for the
+	// fallback; nil until asked after a change.
+	newest []*searched
 }
 
 // searched is one indexed memory: its record, the text indexed and the
@@ -162,6 +164,7 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 	if res == nil {
 		return f, nil
 	}
+	f.newest = nil
 	seen := make(map[string]bool, len(res.Memories))
 	for _, m := range res.Memories {
 		seen[m.Path] = true
@@ -249,24 +252,36 @@ func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[stri
 		return nil
 	}
 	var hits []*searched
-	for p, e := range f.byPath {
-		if !found[p] && req.accepts(e.m) && holdsAll(e.words, words) {
+	for _, e := range f.newestFirst() {
+		if len(hits) == n {
+			break
+		}
+		if !found[e.m.Path] && req.accepts(e.m) && holdsAll(e.words, words) {
 			hits = append(hits, e)
 		}
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i].m, hits[j].m
-		if !a.IngestionTime.Equal(b.IngestionTime) {
-			return a.IngestionTime.After(b.IngestionTime)
-		}
-		return a.Path < b.Path
-	})
-	hits = hits[:min(n, len(hits))]
 	out := make([]SearchResult, 0, len(hits))
 	for _, e := range hits {
 		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.text)), Match: MatchWords})
 	}
 	return out
+}
+
+// newestFirst is the folder's memories newest first, then by path.
+func (f *searchFolder) newestFirst() []*searched {
+	if f.newest == nil {
+		f.newest = make([]*searched, 0, len(f.byPath))
+		for _, e := range f.byPath {
+			f.newest = append(f.newest, e)
+		}
+		slices.SortFunc(f.newest, func(a, b *searched) int {
+			if c := b.m.IngestionTime.Compare(a.m.IngestionTime); c != 0 {
+				return c
+			}
+			return strings.Compare(a.m.Path, b.m.Path)
+		})
+	}
+	return f.newest
 }
 
 func holdsAll(text string, words []string) bool {
