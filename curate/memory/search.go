@@ -106,6 +106,7 @@ func StoreListing(s *mdstore.Store) Listing {
 type SearchIndex struct {
 	engine  similar.Engine
 	list    Listing
+	stored  *mdstore.Store // the stored index of this store is read instead of list
 	mu      sync.Mutex
 	folders map[string]*searchFolder
 }
@@ -114,19 +115,51 @@ type SearchIndex struct {
 type searchFolder struct {
 	version uint64
 	ix      *similar.Index
+	// byPath holds the memories of a listing; sorted, by path, those of
+	// the stored index.
 	byPath  map[string]*searched
+	sorted  []searched
 	invalid []*mdstore.InvalidFile
-	// newest is byPath's memories newest first (then by path), for the
+	// newest is the memories newest first (then by path), for the
 	// fallback; nil until asked after a change.
 	newest []*searched
+	notes  []string
+}
+
+// get is the memory of a path (nil: none).
+func (f *searchFolder) get(p string) *searched {
+	if f.byPath != nil {
+		return f.byPath[p]
+	}
+	i, ok := slices.BinarySearchFunc(f.sorted, p, func(e searched, p string) int { return strings.Compare(e.m.Path, p) })
+	if !ok {
+		return nil
+	}
+	return &f.sorted[i]
 }
 
 // searched is one indexed memory: its record, the text indexed and the
-// words the fallback looks for.
+// words the fallback looks for (both made when first asked).
 type searched struct {
 	m     *mdstore.Memory
 	text  string
 	words string
+}
+
+// textOf is the text the engine compares with a query.
+func (e *searched) textOf() string {
+	if e.text == "" {
+		e.text = searchText(e.m)
+	}
+	return e.text
+}
+
+// wordsOf is where the fallback looks for the query's words.
+func (e *searched) wordsOf() string {
+	if e.words == "" {
+		e.words = fallbackText(e.m)
+	}
+	return e.words
 }
 
 // NewSearchIndex returns an empty index that ranks with e and reads the
@@ -173,7 +206,7 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 		if old == nil || old.text != text {
 			f.ix.Add(m.Path, text)
 		}
-		f.byPath[m.Path] = &searched{m: m, text: text, words: fallbackText(m)}
+		f.byPath[m.Path] = &searched{m: m, text: text}
 	}
 	for p := range f.byPath {
 		if !seen[p] {
@@ -204,12 +237,19 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 		limit = DefaultSearchLimit
 	}
 	x.mu.Lock()
-	f, err := x.sync(req.Status)
+	var f *searchFolder
+	var err error
+	if x.stored != nil {
+		f, err = x.loadStored(req.Status)
+		defer s.WriteCaches()
+	} else {
+		f, err = x.sync(req.Status)
+	}
 	if err != nil {
 		x.mu.Unlock()
 		return nil, err
 	}
-	accept := func(p string) bool { return req.accepts(f.byPath[p].m) }
+	accept := func(p string) bool { return req.accepts(f.get(p).m) }
 	floor := req.Floor
 	if floor <= 0 {
 		floor = SearchFloor
@@ -222,7 +262,7 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	results := make([]SearchResult, 0, len(hits))
 	for _, h := range hits {
 		found[h.ID] = true
-		results = append(results, SearchResult{Entry: NewEntry(f.byPath[h.ID].m), Similarity: round(h.Score), Match: MatchSimilarity})
+		results = append(results, SearchResult{Entry: NewEntry(f.get(h.ID).m), Similarity: round(h.Score), Match: MatchSimilarity})
 	}
 	if len(results) < limit {
 		results = append(results, x.byWords(f, req, found, limit-len(results))...)
@@ -234,10 +274,17 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	}
 	for i := range results {
 		if m, err := s.ReadMemory(results[i].Path); err == nil {
-			results[i].Body = m.Body()
+			body := m.Body()
+			if x.stored != nil {
+				// The stored index holds a record's fields only: its entry
+				// is the file's, as a listing reads it.
+				m.Doc, m.ImportanceFactors = nil, nil
+				results[i].Entry = NewEntry(m)
+			}
+			results[i].Body = body
 		}
 	}
-	rep := &SearchReport{Query: req.Query, Status: req.Status, Engine: x.engine.Name(), Results: results, Invalid: invalid, Notes: []string{}}
+	rep := &SearchReport{Query: req.Query, Status: req.Status, Engine: x.engine.Name(), Results: results, Invalid: invalid, Notes: append([]string{}, f.notes...)}
 	if name := x.engine.Name(); strings.HasPrefix(name, "lexical (fallback") {
 		rep.Notes = append(rep.Notes, "similarity: scored with the "+name+", as similarity.fallback: local asks")
 	}
@@ -256,13 +303,13 @@ func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[stri
 		if len(hits) == n {
 			break
 		}
-		if !found[e.m.Path] && req.accepts(e.m) && holdsAll(e.words, words) {
+		if !found[e.m.Path] && req.accepts(e.m) && holdsAll(e.wordsOf(), words) {
 			hits = append(hits, e)
 		}
 	}
 	out := make([]SearchResult, 0, len(hits))
 	for _, e := range hits {
-		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.text)), Match: MatchWords})
+		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.textOf())), Match: MatchWords})
 	}
 	return out
 }
@@ -270,9 +317,12 @@ func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[stri
 // newestFirst is the folder's memories newest first, then by path.
 func (f *searchFolder) newestFirst() []*searched {
 	if f.newest == nil {
-		f.newest = make([]*searched, 0, len(f.byPath))
+		f.newest = make([]*searched, 0, len(f.byPath)+len(f.sorted))
 		for _, e := range f.byPath {
 			f.newest = append(f.newest, e)
+		}
+		for i := range f.sorted {
+			f.newest = append(f.newest, &f.sorted[i])
 		}
 		slices.SortFunc(f.newest, func(a, b *searched) int {
 			if c := b.m.IngestionTime.Compare(a.m.IngestionTime); c != 0 {
