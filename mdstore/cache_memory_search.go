@@ -18,26 +18,33 @@ import (
 // scenario, and the words of the text the engine compares, as indices into
 // a word table) with the engine's candidate index built from them, in
 // .curator/.cache/memory-search/<status> (git-ignored). With it a search
-// reads one file and stats each record file instead of parsing every
-// record; the files of its results are read, and those of the few records
+// reads one file and stats each memory folder instead of parsing every
+// record; the files of its results are read, and those of the records
 // that changed.
 //
-// An entry is used only while its file has the size, modification time and
-// change time that the entry recorded, and was not changed within
-// racyWindow before the index was written; any other file is read again
-// (a file that cannot be read is never kept: it is read and reported by
-// every search). So a change made by hand, as by any run, is seen by the
-// next search. A missing index is built; a damaged one, or one written for
-// another analysis of texts, is rebuilt with a warning naming it: deleting
-// it only makes the next search slower.
+// A folder whose modification and change times are the ones the index
+// recorded is trusted without a stat of its files: adding, removing or
+// renaming a file changes the folder. In another folder each file is
+// stated, and an entry is used only while its file has the size,
+// modification time and change time the entry recorded; any other file is
+// read again. Times within racyWindow of the index's writing are never
+// trusted (a change in the same clock tick would not show). A file that
+// cannot be read is never kept: it is read again, and reported, by every
+// search. An edit made in place, without a rename, is not seen by the
+// folder's times: the caller checks the files it reads (its results) and
+// asks again with Verify when one differs from its entry. A missing index
+// is built; a damaged one, or one written for another analysis of texts,
+// is rebuilt with a warning naming it: deleting it only makes the next
+// search slower.
 
 // memorySearchDir holds one search index per status.
 const memorySearchDir = ".cache/memory-search"
 
 // memorySearchMagic starts the file: then the analyser's version line, the
-// time it was written, the word table, the entries, the engine's stored
-// index, and a CRC-32C of all that.
-const memorySearchMagic = "curator-memory-search-1\n"
+// time it was written, the word table, the entries, the files that could
+// not be read, the folders' times, the engine's stored index, and a
+// CRC-32C of all that.
+const memorySearchMagic = "curator-memory-search-2\n"
 
 // MemorySearchQuery asks for the memories of a status as the search index
 // holds them.
@@ -48,6 +55,8 @@ type MemorySearchQuery struct {
 	Analyser Analyser
 	// Text is what the engine compares with a query.
 	Text func(*Memory) string
+	// Verify states every file, trusting no folder by its times.
+	Verify bool
 }
 
 // SearchedMemories are the memories of a status as the search index holds
@@ -71,6 +80,8 @@ type SearchedMemories struct {
 
 	terms   []string // each memory's terms, as uvarints
 	stats   []fileStat
+	invalid []string // the paths of Invalid
+	folders []folderTimes
 	rel     string
 	version string
 	written int64
@@ -96,7 +107,10 @@ func (sm *SearchedMemories) Terms(i int) []uint32 {
 func memorySearchPath(status string) string { return memorySearchDir + "/" + status }
 
 // SearchedMemories returns the memories of a status as the search index
-// holds them, each file checked by a stat and read again when it changed.
+// holds them. A folder whose times did not change is trusted without a
+// stat of its files (adding, removing or renaming a file changes the
+// folder); the files of the other folders are stated, and those that
+// changed read again. With q.Verify every file is stated.
 func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error) {
 	now := time.Now().UnixNano()
 	sm := &SearchedMemories{rel: memorySearchPath(q.Status), version: q.Analyser.Version}
@@ -104,107 +118,137 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	if warn != "" {
 		sm.Warning = "memory search index " + filepath.ToSlash(filepath.Join(".curator", sm.rel)) + ": " + warn + "; rebuilt"
 	}
-	byPath := make(map[string]int, len(old.paths))
-	for i, p := range old.paths {
-		byPath[p] = i
-	}
-	words := old.words
-	wordIDs := map[string]uint32(nil)
-	type pending struct {
-		at  int // index in the listing
-		rel string
-	}
-	var toRead []pending
+	settled := old.written - racyWindow.Nanoseconds() // changed before this: the index saw it
+	var byPath map[string]int
 	type listed struct {
 		rel  string
 		st   fileStat
 		from int // the old entry used, -1: read
+		read int // index in toRead
 	}
-	var all []listed
+	// Each folder's files by name, the folders by path: the memories in
+	// path order without sorting them.
+	type folder struct {
+		dir   string
+		files []listed
+	}
+	var folders []folder
+	var toRead []string
 	for _, dir := range MemoryFolders(q.Status, "") {
+		st, ok := statDir(s.Path(dir))
+		if !ok {
+			folders = append(folders, folder{dir: dir})
+			continue
+		}
+		f := folder{dir: dir}
+		if rec, known := old.folders[dir]; known && !q.Verify && rec.mtime == st.mtime && rec.ctime == st.ctime && max(st.mtime, st.ctime) < settled {
+			for _, i := range old.byDir[dir] {
+				f.files = append(f.files, listed{old.paths[i], old.stats[i], i, -1})
+			}
+			if bad := old.invalidIn[dir]; len(bad) > 0 {
+				// Read again on every search, for their errors.
+				for _, rel := range bad {
+					f.files = append(f.files, listed{rel, fileStat{}, -1, len(toRead)})
+					toRead = append(toRead, rel)
+				}
+				slices.SortFunc(f.files, func(a, b listed) int { return strings.Compare(a.rel, b.rel) })
+			}
+			sm.folders = append(sm.folders, folderTimes{dir, st})
+			folders = append(folders, f)
+			continue
+		}
+		sm.dirty = true
+		sm.folders = append(sm.folders, folderTimes{dir, st}) // before the scan: a change during it changes the folder again
 		files, err := scanFolder(s.Path(dir))
 		if err != nil {
 			return nil, err
 		}
+		if byPath == nil {
+			byPath = make(map[string]int, len(old.paths))
+			for i, p := range old.paths {
+				byPath[p] = i
+			}
+		}
 		slices.SortFunc(files, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
-		for _, f := range files {
-			rel := dir + "/" + f.name
-			if i, ok := byPath[rel]; ok && f.regular && sameFile(old.stats[i], f) && max(f.mtime, f.ctime) < old.written-racyWindow.Nanoseconds() {
-				all = append(all, listed{rel, f, i})
+		for _, fs := range files {
+			rel := dir + "/" + fs.name
+			fs.name = ""
+			if i, ok := byPath[rel]; ok && fs.regular && sameFile(old.stats[i], fs) && max(fs.mtime, fs.ctime) < settled {
+				f.files = append(f.files, listed{rel, fs, i, -1})
 				continue
 			}
-			toRead = append(toRead, pending{len(all), rel})
-			all = append(all, listed{rel, f, -1})
+			f.files = append(f.files, listed{rel, fs, -1, len(toRead)})
+			toRead = append(toRead, rel)
 		}
+		folders = append(folders, f)
 	}
 	read := make([]*Memory, len(toRead))
 	errs := make([]error, len(toRead))
 	parallel.For(len(toRead), func(i int) {
-		read[i], errs[i] = s.ReadMemory(toRead[i].rel)
+		read[i], errs[i] = s.ReadMemory(toRead[i])
 	})
-	readAt := make(map[int]int, len(toRead))
-	for i, p := range toRead {
-		readAt[p.at] = i
+	// The files that could not be read, in the listing's order.
+	for _, f := range folders {
+		for _, l := range f.files {
+			if l.read >= 0 && errs[l.read] != nil {
+				sm.Invalid = append(sm.Invalid, InvalidFileOf(l.rel, errs[l.read]))
+			}
+		}
 	}
-	// Keep the memories in path order (the folders' order is not).
-	order := make([]int, len(all))
-	for i := range order {
-		order[i] = i
+	slices.SortFunc(folders, func(a, b folder) int { return strings.Compare(a.dir, b.dir) })
+	n := 0
+	for _, f := range folders {
+		n += len(f.files)
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(all[a].rel, all[b].rel) })
-	sm.Memories = make([]Memory, 0, len(all))
-	sm.terms = make([]string, 0, len(all))
-	sm.stats = make([]fileStat, 0, len(all))
+	words := old.words
+	var wordIDs map[string]uint32
+	sm.Memories = make([]Memory, 0, n)
+	sm.terms = make([]string, 0, n)
+	sm.stats = make([]fileStat, 0, n)
 	same := old.stored != nil
-	for _, at := range order {
-		l := all[at]
-		if l.from >= 0 {
-			sm.Memories = append(sm.Memories, old.memories[l.from])
-			sm.terms = append(sm.terms, old.terms[l.from])
-			sm.stats = append(sm.stats, old.stats[l.from])
-			same = same && l.from == len(sm.Memories)-1
-			continue
-		}
-		i := readAt[at]
-		if errs[i] != nil {
-			continue // reported below, in the listing's order
-		}
-		sm.dirty = true
-		m := read[i]
-		m.Doc, m.ImportanceFactors = nil, nil
-		if wordIDs == nil {
-			wordIDs = make(map[string]uint32, len(words))
-			for id, w := range words {
-				wordIDs[w] = uint32(id)
+	for _, f := range folders {
+		for _, l := range f.files {
+			if l.from >= 0 {
+				sm.Memories = append(sm.Memories, old.memories[l.from])
+				sm.terms = append(sm.terms, old.terms[l.from])
+				sm.stats = append(sm.stats, old.stats[l.from])
+				same = same && l.from == len(sm.Memories)-1
+				continue
 			}
-		}
-		var terms []byte
-		for _, w := range q.Analyser.Words(q.Text(m)) {
-			id, ok := wordIDs[w]
-			if !ok {
-				id = uint32(len(words))
-				wordIDs[w] = id
-				words = append(words, w)
+			if errs[l.read] != nil {
+				sm.invalid = append(sm.invalid, l.rel)
+				continue
 			}
-			terms = binary.AppendUvarint(terms, uint64(id))
-		}
-		st := l.st
-		st.name = ""
-		sm.Memories = append(sm.Memories, *m)
-		sm.terms = append(sm.terms, string(terms))
-		sm.stats = append(sm.stats, st)
-		k := len(sm.Memories) - 1
-		same = same && k < len(old.paths) && old.paths[k] == m.Path && old.terms[k] == sm.terms[k]
-	}
-	for i, p := range toRead {
-		if errs[i] != nil {
-			sm.Invalid = append(sm.Invalid, InvalidFileOf(p.rel, errs[i]))
+			sm.dirty = true
+			m := read[l.read]
+			m.Doc, m.ImportanceFactors = nil, nil
+			if wordIDs == nil {
+				wordIDs = make(map[string]uint32, len(words))
+				for id, w := range words {
+					wordIDs[w] = uint32(id)
+				}
+			}
+			var terms []byte
+			for _, w := range q.Analyser.Words(q.Text(m)) {
+				id, ok := wordIDs[w]
+				if !ok {
+					id = uint32(len(words))
+					wordIDs[w] = id
+					words = append(words, w)
+				}
+				terms = binary.AppendUvarint(terms, uint64(id))
+			}
+			sm.Memories = append(sm.Memories, *m)
+			sm.terms = append(sm.terms, string(terms))
+			sm.stats = append(sm.stats, l.st)
+			k := len(sm.Memories) - 1
+			same = same && k < len(old.paths) && old.paths[k] == m.Path && old.terms[k] == sm.terms[k]
 		}
 	}
 	if len(sm.Memories) != len(old.paths) {
 		same = false
 	}
-	if len(sm.Memories) != len(old.paths) || warn != "" || old.paths == nil {
+	if len(sm.Memories) != len(old.paths) || len(sm.invalid) != old.ninvalid || warn != "" || !old.found {
 		sm.dirty = true
 	}
 	if same {
@@ -212,6 +256,12 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	}
 	sm.Words, sm.written = words, now
 	return sm, nil
+}
+
+// folderTimes are a memory folder's times as the index saw them.
+type folderTimes struct {
+	dir string
+	st  folderStat
 }
 
 // sameFile reports whether two stats of a file show the same size and
@@ -265,6 +315,16 @@ func (sm *SearchedMemories) encode(stored []byte) []byte {
 		w = binary.AppendUvarint(w, uint64(m.IngestionTime.Nanosecond()))
 		w = appendSearchString(w, sm.terms[i])
 	}
+	w = binary.AppendUvarint(w, uint64(len(sm.invalid)))
+	for _, rel := range sm.invalid {
+		w = appendSearchString(w, rel)
+	}
+	w = binary.AppendUvarint(w, uint64(len(sm.folders)))
+	for _, f := range sm.folders {
+		w = appendSearchString(w, f.dir)
+		w = binary.AppendVarint(w, f.st.mtime)
+		w = binary.AppendVarint(w, f.st.ctime)
+	}
 	w = appendSearchString(w, string(stored))
 	return binary.BigEndian.AppendUint32(w, crc32.Checksum(w, castagnoli))
 }
@@ -276,13 +336,18 @@ func appendSearchString(w []byte, s string) []byte {
 
 // storedSearch is a search index as read from its file.
 type storedSearch struct {
-	written  int64
-	words    []string
-	paths    []string
-	memories []Memory
-	terms    []string
-	stats    []fileStat
-	stored   []byte
+	found     bool
+	written   int64
+	words     []string
+	paths     []string // of the readable memories, sorted
+	memories  []Memory
+	terms     []string
+	stats     []fileStat
+	byDir     map[string][]int    // the memories of each folder, by index
+	invalidIn map[string][]string // the files that could not be read, by folder
+	ninvalid  int
+	folders   map[string]folderStat
+	stored    []byte
 }
 
 // readMemorySearch reads a search index file: empty when there is none,
@@ -402,6 +467,24 @@ func (r *searchReader) read() (storedSearch, bool) {
 			r.bad = true // not sorted, each once
 		}
 	}
+	out.byDir = map[string][]int{}
+	for i, p := range out.paths {
+		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+		out.byDir[dir] = append(out.byDir[dir], i)
+	}
+	out.ninvalid = r.count(1)
+	out.invalidIn = map[string][]string{}
+	for range out.ninvalid {
+		p := r.str()
+		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+		out.invalidIn[dir] = append(out.invalidIn[dir], p)
+	}
+	nf := r.count(3)
+	out.folders = make(map[string]folderStat, nf)
+	for range nf {
+		dir := r.str()
+		out.folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint()}
+	}
 	out.stored = []byte(r.str())
 	if r.bad || len(r.b) != 0 {
 		return storedSearch{}, false
@@ -409,8 +492,6 @@ func (r *searchReader) read() (storedSearch, bool) {
 	if len(out.stored) == 0 {
 		out.stored = nil
 	}
-	if out.paths == nil {
-		out.paths = []string{}
-	}
+	out.found = true
 	return out, true
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -232,6 +233,24 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	if req.Status == "" {
 		req.Status = "confirmed"
 	}
+	if x.stored == nil {
+		return x.search(s, req, false)
+	}
+	defer s.WriteCaches()
+	rep, err := x.search(s, req, false)
+	if errors.Is(err, errStale) {
+		// A result's file was edited in place since the stored index was
+		// written: every file is checked.
+		rep, err = x.search(s, req, true)
+	}
+	return rep, err
+}
+
+// errStale: a result's file is not what the stored index holds.
+var errStale = errors.New("memory search: stored index is stale")
+
+// search is Search, the stored index read with verify when asked.
+func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, verify bool) (*SearchReport, error) {
 	limit := req.Limit
 	if limit == 0 {
 		limit = DefaultSearchLimit
@@ -240,8 +259,7 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	var f *searchFolder
 	var err error
 	if x.stored != nil {
-		f, err = x.loadStored(req.Status)
-		defer s.WriteCaches()
+		f, err = x.loadStored(req.Status, verify)
 	} else {
 		f, err = x.sync(req.Status)
 	}
@@ -260,12 +278,19 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	}
 	found := make(map[string]bool, len(hits))
 	results := make([]SearchResult, 0, len(hits))
+	indexed := make([]*mdstore.Memory, 0, limit)
 	for _, h := range hits {
 		found[h.ID] = true
-		results = append(results, SearchResult{Entry: NewEntry(f.get(h.ID).m), Similarity: round(h.Score), Match: MatchSimilarity})
+		m := f.get(h.ID).m
+		indexed = append(indexed, m)
+		results = append(results, SearchResult{Entry: NewEntry(m), Similarity: round(h.Score), Match: MatchSimilarity})
 	}
 	if len(results) < limit {
-		results = append(results, x.byWords(f, req, found, limit-len(results))...)
+		words := x.byWords(f, req, found, limit-len(results))
+		for _, r := range words {
+			indexed = append(indexed, f.get(r.Path).m)
+		}
+		results = append(results, words...)
 	}
 	invalid := nonNil(f.invalid)
 	x.mu.Unlock()
@@ -273,7 +298,11 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 		return nil, err
 	}
 	for i := range results {
-		if m, err := s.ReadMemory(results[i].Path); err == nil {
+		m, err := s.ReadMemory(results[i].Path)
+		if x.stored != nil && !verify && (err != nil || !sameSearched(m, indexed[i])) {
+			return nil, errStale
+		}
+		if err == nil {
 			body := m.Body()
 			if x.stored != nil {
 				// The stored index holds a record's fields only: its entry
@@ -289,6 +318,13 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 		rep.Notes = append(rep.Notes, "similarity: scored with the "+name+", as similarity.fallback: local asks")
 	}
 	return rep, nil
+}
+
+// sameSearched reports whether a memory read from its file has the fields
+// a search looks at as the stored index holds them.
+func sameSearched(file, indexed *mdstore.Memory) bool {
+	return file.ID == indexed.ID && file.Type == indexed.Type && file.Author == indexed.Author && file.Brief == indexed.Brief &&
+		file.Scenario == indexed.Scenario && file.IngestionTime.Equal(indexed.IngestionTime) && slices.Equal(file.Tags, indexed.Tags)
 }
 
 // byWords is the lexical fallback: the accepted memories not found yet

@@ -32,11 +32,12 @@ func NewStoredSearchIndex(s *mdstore.Store, e similar.Engine) *SearchIndex {
 }
 
 // loadStored reads a status's memories and their candidate index from the
-// stored search index, and queues its write when it changed.
-func (x *SearchIndex) loadStored(status string) (*searchFolder, error) {
+// stored search index (every file stated with verify), and queues its
+// write when it changed.
+func (x *SearchIndex) loadStored(status string, verify bool) (*searchFolder, error) {
 	lex := x.engine.(*similar.Lexical)
 	sm, err := x.stored.SearchedMemories(mdstore.MemorySearchQuery{Status: status,
-		Analyser: mdstore.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText})
+		Analyser: mdstore.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText, Verify: verify})
 	if err != nil {
 		return nil, err
 	}
