@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
@@ -142,7 +143,9 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 		}
 		f := folder{dir: dir}
 		if rec, known := old.folders[dir]; known && !q.Verify && rec.mtime == st.mtime && rec.ctime == st.ctime && max(st.mtime, st.ctime) < settled {
-			for _, i := range old.byDir[dir] {
+			at := old.byDir[dir]
+			f.files = make([]listed, 0, at[1]-at[0])
+			for i := at[0]; i < at[1]; i++ {
 				f.files = append(f.files, listed{old.paths[i], old.stats[i], i, -1})
 			}
 			if bad := old.invalidIn[dir]; len(bad) > 0 {
@@ -205,6 +208,29 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	sm.Memories = make([]Memory, 0, n)
 	sm.terms = make([]string, 0, n)
 	sm.stats = make([]fileStat, 0, n)
+	// Nothing new read, every entry kept in its place: the entries as read.
+	kept, fresh := 0, false
+	for _, f := range folders {
+		for _, l := range f.files {
+			switch {
+			case l.from == kept:
+				kept++
+			case l.from >= 0 || errs[l.read] == nil:
+				fresh = true
+			default:
+				sm.invalid = append(sm.invalid, l.rel)
+			}
+		}
+	}
+	if !fresh && kept == len(old.paths) {
+		sm.Memories, sm.terms, sm.stats = old.memories, old.terms, old.stats
+		if len(sm.invalid) != old.ninvalid || warn != "" || !old.found {
+			sm.dirty = true
+		}
+		sm.Stored, sm.Words, sm.written = old.stored, words, now
+		return sm, nil
+	}
+	sm.invalid = nil
 	same := old.stored != nil
 	for _, f := range folders {
 		for _, l := range f.files {
@@ -343,7 +369,7 @@ type storedSearch struct {
 	memories  []Memory
 	terms     []string
 	stats     []fileStat
-	byDir     map[string][]int    // the memories of each folder, by index
+	byDir     map[string][2]int   // the memories of each folder: [first, end)
 	invalidIn map[string][]string // the files that could not be read, by folder
 	ninvalid  int
 	folders   map[string]folderStat
@@ -371,7 +397,13 @@ func readMemorySearch(path, version string) (storedSearch, string) {
 	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(body):]) {
 		return storedSearch{}, "damaged (checksum)"
 	}
-	r := &searchReader{b: string(body[len(head):])}
+	// The entries' strings are slices of the file's bytes, which are not
+	// changed after: one string for all, not a copy.
+	rest := body[len(head):]
+	r := &searchReader{}
+	if len(rest) > 0 {
+		r.b = unsafe.String(&rest[0], len(rest))
+	}
 	out, ok := r.read()
 	if !ok {
 		return storedSearch{}, "damaged (cannot be decoded)"
@@ -444,6 +476,7 @@ func (r *searchReader) read() (storedSearch, bool) {
 	out.memories = make([]Memory, n)
 	out.terms = make([]string, n)
 	out.stats = make([]fileStat, n)
+	var tags []string // the memories' tags, a few thousand to an allocation
 	for i := 0; i < n && !r.bad; i++ {
 		m := &out.memories[i]
 		m.Path = r.str()
@@ -451,10 +484,14 @@ func (r *searchReader) read() (storedSearch, bool) {
 		out.stats[i] = fileStat{size: r.varint(), mtime: r.varint(), ctime: r.varint(), regular: true}
 		m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = r.str(), r.str(), r.str(), r.str(), r.str(), r.str(), r.str()
 		if nt := r.count(1); nt > 0 {
-			m.Tags = make([]string, nt)
-			for j := range m.Tags {
-				m.Tags[j] = r.str()
+			if len(tags)+nt > cap(tags) {
+				tags = make([]string, 0, max(nt, 4096))
 			}
+			at := len(tags)
+			for range nt {
+				tags = append(tags, r.str())
+			}
+			m.Tags = tags[at:len(tags):len(tags)]
 		}
 		sec := r.varint()
 		nsec := r.uvarint()
@@ -467,10 +504,19 @@ func (r *searchReader) read() (storedSearch, bool) {
 			r.bad = true // not sorted, each once
 		}
 	}
-	out.byDir = map[string][]int{}
-	for i, p := range out.paths {
+	out.byDir = map[string][2]int{}
+	for i := 0; i < len(out.paths); {
+		p := out.paths[i]
 		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
-		out.byDir[dir] = append(out.byDir[dir], i)
+		j := i + 1
+		for j < len(out.paths) && strings.HasPrefix(out.paths[j], dir+"/") && strings.LastIndexByte(out.paths[j], '/') == len(dir) {
+			j++
+		}
+		if _, twice := out.byDir[dir]; twice {
+			return storedSearch{}, false // a folder's entries not together
+		}
+		out.byDir[dir] = [2]int{i, j}
+		i = j
 	}
 	out.ninvalid = r.count(1)
 	out.invalidIn = map[string][]string{}
