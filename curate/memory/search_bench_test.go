@@ -58,4 +58,3 @@ func BenchmarkSearchWarm100k(b *testing.B) {
 	}
 	b.Logf("n=%d wall p50 %v p99 %v; thread CPU p50 %v p99 %v", len(took), took[len(took)/2], took[len(took)*99/100], cpu[len(cpu)/2], cpu[len(cpu)*99/100])
 }
-
