@@ -42,8 +42,9 @@ var (
 	// search is `memory search`: it reads the stored search index (about
 	// 100 MB of fields, words and candidate index at 100,000 memories),
 	// answers and ends; a collection would only mark it all again. The
-	// collector runs at the soft limit alone.
-	search = workload{name: "search", floor: 512 << 20, gcPercent: -1}
+	// collector runs at the soft limit alone (a search that builds the
+	// index again holds more, and is collected there).
+	search = workload{name: "search", floor: 256 << 20, gcPercent: -1}
 )
 
 // workloads are the commands that are not short runs, by their path; a
