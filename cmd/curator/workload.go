@@ -39,6 +39,12 @@ var (
 	// the collector to follow), so a short run's limit serves it. No call
 	// changes it: a curate_memory call runs under the server's setting.
 	server = workload{name: "server", floor: shortRun.floor, gcPercent: shortRun.gcPercent}
+	// search is `memory search`: it reads the stored search index (about
+	// 100 MB of fields, words and candidate index at 100,000 memories),
+	// answers and ends; a collection would only mark it all again. The
+	// collector runs at the soft limit alone (a search that builds the
+	// index again holds more, and is collected there).
+	search = workload{name: "search", floor: 256 << 20, gcPercent: -1}
 )
 
 // workloads are the commands that are not short runs, by their path; a
@@ -57,7 +63,8 @@ var workloads = map[string]func(c *cli.Context) workload{
 		}
 		return shortRun
 	},
-	"mcp": func(*cli.Context) workload { return server },
+	"mcp":           func(*cli.Context) workload { return server },
+	"memory search": func(*cli.Context) workload { return search },
 }
 
 // workloadOf is the workload of the command at path ("context curate"),

@@ -16,7 +16,8 @@ import (
 // measurement is one timed command.
 type measurement struct {
 	Wall   time.Duration
-	MaxRSS int64 // bytes, of the child process
+	CPU    time.Duration // user + system time of the child process
+	MaxRSS int64         // bytes, of the child process
 	Stderr string
 }
 
@@ -35,7 +36,7 @@ func timeCmd(dir string, env []string, name string, args ...string) (measurement
 	if err != nil {
 		return measurement{}, fmt.Errorf("%s %v: %v\n%s%s", name, args, err, out, stderr.Bytes())
 	}
-	m := measurement{Wall: wall, Stderr: stderr.String()}
+	m := measurement{Wall: wall, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), Stderr: stderr.String()}
 	// curator reports its own peak (VmHWM); the rusage of a child started
 	// by os/exec also counts this process's memory at the time of the start.
 	if p := peakRSS.FindStringSubmatch(m.Stderr); p != nil {

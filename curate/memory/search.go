@@ -2,8 +2,8 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +107,7 @@ func StoreListing(s *mdstore.Store) Listing {
 type SearchIndex struct {
 	engine  similar.Engine
 	list    Listing
+	stored  *mdstore.Store // the stored index of this store is read instead of list
 	mu      sync.Mutex
 	folders map[string]*searchFolder
 }
@@ -115,16 +116,51 @@ type SearchIndex struct {
 type searchFolder struct {
 	version uint64
 	ix      *similar.Index
+	// byPath holds the memories of a listing; sorted, by path, those of
+	// the stored index.
 	byPath  map[string]*searched
+	sorted  []searched
 	invalid []*mdstore.InvalidFile
+	// newest is the memories newest first (then by path), for the
+	// fallback; nil until asked after a change.
+	newest []*searched
+	notes  []string
+}
+
+// get is the memory of a path (nil: none).
+func (f *searchFolder) get(p string) *searched {
+	if f.byPath != nil {
+		return f.byPath[p]
+	}
+	i, ok := slices.BinarySearchFunc(f.sorted, p, func(e searched, p string) int { return strings.Compare(e.m.Path, p) })
+	if !ok {
+		return nil
+	}
+	return &f.sorted[i]
 }
 
 // searched is one indexed memory: its record, the text indexed and the
-// words the fallback looks for.
+// words the fallback looks for (both made when first asked).
 type searched struct {
 	m     *mdstore.Memory
 	text  string
 	words string
+}
+
+// textOf is the text the engine compares with a query.
+func (e *searched) textOf() string {
+	if e.text == "" {
+		e.text = searchText(e.m)
+	}
+	return e.text
+}
+
+// wordsOf is where the fallback looks for the query's words.
+func (e *searched) wordsOf() string {
+	if e.words == "" {
+		e.words = fallbackText(e.m)
+	}
+	return e.words
 }
 
 // NewSearchIndex returns an empty index that ranks with e and reads the
@@ -162,6 +198,7 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 	if res == nil {
 		return f, nil
 	}
+	f.newest = nil
 	seen := make(map[string]bool, len(res.Memories))
 	for _, m := range res.Memories {
 		seen[m.Path] = true
@@ -170,7 +207,7 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 		if old == nil || old.text != text {
 			f.ix.Add(m.Path, text)
 		}
-		f.byPath[m.Path] = &searched{m: m, text: text, words: fallbackText(m)}
+		f.byPath[m.Path] = &searched{m: m, text: text}
 	}
 	for p := range f.byPath {
 		if !seen[p] {
@@ -196,17 +233,41 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	if req.Status == "" {
 		req.Status = "confirmed"
 	}
+	if x.stored == nil {
+		return x.search(s, req, false)
+	}
+	defer s.WriteCaches()
+	rep, err := x.search(s, req, false)
+	if errors.Is(err, errStale) {
+		// A result's file was edited in place since the stored index was
+		// written: every file is checked.
+		rep, err = x.search(s, req, true)
+	}
+	return rep, err
+}
+
+// errStale: a result's file is not what the stored index holds.
+var errStale = errors.New("memory search: stored index is stale")
+
+// search is Search, the stored index read with verify when asked.
+func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, verify bool) (*SearchReport, error) {
 	limit := req.Limit
 	if limit == 0 {
 		limit = DefaultSearchLimit
 	}
 	x.mu.Lock()
-	f, err := x.sync(req.Status)
+	var f *searchFolder
+	var err error
+	if x.stored != nil {
+		f, err = x.loadStored(req.Status, verify)
+	} else {
+		f, err = x.sync(req.Status)
+	}
 	if err != nil {
 		x.mu.Unlock()
 		return nil, err
 	}
-	accept := func(p string) bool { return req.accepts(f.byPath[p].m) }
+	accept := func(p string) bool { return req.accepts(f.get(p).m) }
 	floor := req.Floor
 	if floor <= 0 {
 		floor = SearchFloor
@@ -217,12 +278,19 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 	}
 	found := make(map[string]bool, len(hits))
 	results := make([]SearchResult, 0, len(hits))
+	indexed := make([]*mdstore.Memory, 0, limit)
 	for _, h := range hits {
 		found[h.ID] = true
-		results = append(results, SearchResult{Entry: NewEntry(f.byPath[h.ID].m), Similarity: round(h.Score), Match: MatchSimilarity})
+		m := f.get(h.ID).m
+		indexed = append(indexed, m)
+		results = append(results, SearchResult{Entry: NewEntry(m), Similarity: round(h.Score), Match: MatchSimilarity})
 	}
 	if len(results) < limit {
-		results = append(results, x.byWords(f, req, found, limit-len(results))...)
+		words := x.byWords(f, req, found, limit-len(results))
+		for _, r := range words {
+			indexed = append(indexed, f.get(r.Path).m)
+		}
+		results = append(results, words...)
 	}
 	invalid := nonNil(f.invalid)
 	x.mu.Unlock()
@@ -230,15 +298,33 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 		return nil, err
 	}
 	for i := range results {
-		if m, err := s.ReadMemory(results[i].Path); err == nil {
-			results[i].Body = m.Body()
+		m, err := s.ReadMemory(results[i].Path)
+		if x.stored != nil && !verify && (err != nil || !sameSearched(m, indexed[i])) {
+			return nil, errStale
+		}
+		if err == nil {
+			body := m.Body()
+			if x.stored != nil {
+				// The stored index holds a record's fields only: its entry
+				// is the file's, as a listing reads it.
+				m.Doc, m.ImportanceFactors = nil, nil
+				results[i].Entry = NewEntry(m)
+			}
+			results[i].Body = body
 		}
 	}
-	rep := &SearchReport{Query: req.Query, Status: req.Status, Engine: x.engine.Name(), Results: results, Invalid: invalid, Notes: []string{}}
+	rep := &SearchReport{Query: req.Query, Status: req.Status, Engine: x.engine.Name(), Results: results, Invalid: invalid, Notes: append([]string{}, f.notes...)}
 	if name := x.engine.Name(); strings.HasPrefix(name, "lexical (fallback") {
 		rep.Notes = append(rep.Notes, "similarity: scored with the "+name+", as similarity.fallback: local asks")
 	}
 	return rep, nil
+}
+
+// sameSearched reports whether a memory read from its file has the fields
+// a search looks at as the stored index holds them.
+func sameSearched(file, indexed *mdstore.Memory) bool {
+	return file.ID == indexed.ID && file.Type == indexed.Type && file.Author == indexed.Author && file.Brief == indexed.Brief &&
+		file.Scenario == indexed.Scenario && file.IngestionTime.Equal(indexed.IngestionTime) && slices.Equal(file.Tags, indexed.Tags)
 }
 
 // byWords is the lexical fallback: the accepted memories not found yet
@@ -249,24 +335,39 @@ func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[stri
 		return nil
 	}
 	var hits []*searched
-	for p, e := range f.byPath {
-		if !found[p] && req.accepts(e.m) && holdsAll(e.words, words) {
+	for _, e := range f.newestFirst() {
+		if len(hits) == n {
+			break
+		}
+		if !found[e.m.Path] && req.accepts(e.m) && holdsAll(e.wordsOf(), words) {
 			hits = append(hits, e)
 		}
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i].m, hits[j].m
-		if !a.IngestionTime.Equal(b.IngestionTime) {
-			return a.IngestionTime.After(b.IngestionTime)
-		}
-		return a.Path < b.Path
-	})
-	hits = hits[:min(n, len(hits))]
 	out := make([]SearchResult, 0, len(hits))
 	for _, e := range hits {
-		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.text)), Match: MatchWords})
+		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.textOf())), Match: MatchWords})
 	}
 	return out
+}
+
+// newestFirst is the folder's memories newest first, then by path.
+func (f *searchFolder) newestFirst() []*searched {
+	if f.newest == nil {
+		f.newest = make([]*searched, 0, len(f.byPath)+len(f.sorted))
+		for _, e := range f.byPath {
+			f.newest = append(f.newest, e)
+		}
+		for i := range f.sorted {
+			f.newest = append(f.newest, &f.sorted[i])
+		}
+		slices.SortFunc(f.newest, func(a, b *searched) int {
+			if c := b.m.IngestionTime.Compare(a.m.IngestionTime); c != 0 {
+				return c
+			}
+			return strings.Compare(a.m.Path, b.m.Path)
+		})
+	}
+	return f.newest
 }
 
 func holdsAll(text string, words []string) bool {

@@ -408,7 +408,7 @@ func (ix *Index) compact() {
 // index looked at (ok is false when it looked at none).
 func (ix *Index) Best(text string, filter func(id string) bool) (Match, bool) {
 	q := ix.query(text)
-	cands := ix.candidates(q, ix.floor-eps)
+	cands := ix.candidates(q, ix.floor-eps, boundSentence)
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].bound != cands[j].bound {
 			return cands[i].bound > cands[j].bound
@@ -437,7 +437,7 @@ func (ix *Index) Best(text string, filter func(id string) bool) (Match, bool) {
 func (ix *Index) Above(text string, min float64, filter func(id string) bool) []Match {
 	q := ix.query(text)
 	var out []Match
-	for _, c := range ix.candidates(q, min-eps) {
+	for _, c := range ix.candidates(q, min-eps, boundSentence) {
 		if filter != nil && !filter(c.it.id) {
 			continue
 		}
@@ -475,7 +475,7 @@ func (c Candidate) Score() float64 { return c.score() }
 // item left out scores below min.
 func (ix *Index) Candidates(text string, min float64) []Candidate {
 	q := ix.query(text)
-	cs := ix.candidates(q, min-eps)
+	cs := ix.candidates(q, min-eps, boundSentence)
 	out := make([]Candidate, len(cs))
 	for i, c := range cs {
 		it := c.it
@@ -576,6 +576,15 @@ type candidate struct {
 	bound float64
 }
 
+// boundStage is how far a candidate's bound is worked out: from the words
+// the query and the item share, then lowered by the sentence check.
+type boundStage int8
+
+const (
+	boundWords boundStage = iota
+	boundSentence
+)
+
 // feature is one way a query word can match an item word: through the
 // item word's key, with at most sim similarity.
 type feature struct {
@@ -609,7 +618,9 @@ func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []featur
 }
 
 // candidates returns the items whose score may reach theta, each with an
-// upper bound on its score.
+// upper bound on its score, worked out up to a stage (the later, the
+// tighter and the dearer): Top lowers the bounds of the few candidates it
+// comes to by the sentence check, the others ask for them all.
 //
 // The bound: a query word t contributes weight(t)*sim(t,u) to the query-side
 // direction through its best item word u, and sim(t,u) is at most the
@@ -624,7 +635,7 @@ func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []featur
 // in both directions): dir(q->item) by the best looked-up feature per query
 // word plus everything not looked up, dir(item->q) by the best feature
 // reaching each of the item's words.
-func (ix *Index) candidates(q *query, theta float64) []candidate {
+func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidate {
 	all := func() []candidate {
 		out := make([]candidate, 0, ix.Len())
 		for _, it := range ix.items {
@@ -732,22 +743,8 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 		if ix.pairs != nil && ix.pairs.outOfReach(ix, slot, a, m, theta) {
 			continue
 		}
-		// b bounds dir(item->q); aExact and bExact are the exact-match
-		// directions themselves: the same keys in both.
-		b, aExact, bExact := 0.0, 0.0, 0.0
-		for _, w := range it.terms {
-			ref := ix.words[w]
-			if r := ix.reach[ref.key]; r.gen == ix.gen {
-				b += ref.weight * r.w
-				if r.exact > 0 {
-					aExact += r.exact
-					bExact += ref.weight
-				}
-			}
-		}
-		b = math.Min(1, b/it.total)
-		bound := ix.lex.exactDiscount(ix.lex.mix(a, b), ix.lex.mix(aExact/total, bExact/it.total))
-		if bound >= theta-eps {
+		bound := ix.wordsBound(it, a, total)
+		if upto == boundSentence && bound >= theta-eps {
 			bound = ix.sentenceBound(q, it, bound)
 		}
 		if bound >= theta-eps {
@@ -755,6 +752,28 @@ func (ix *Index) candidates(q *query, theta float64) []candidate {
 		}
 	}
 	return out
+}
+
+// wordsBound is the bound of an item whose query-side share is a, of the
+// query's total weight total (see candidates): the item's side is bounded
+// by how well the query's words reach each of its words, and both sides
+// lowered as the score lowers matches by meaning only, from the exact
+// matches among them (aExact and bExact: the same keys in both). It holds
+// for the last query candidates ran.
+func (ix *Index) wordsBound(it *item, a, total float64) float64 {
+	b, aExact, bExact := 0.0, 0.0, 0.0
+	for _, w := range it.terms {
+		ref := ix.words[w]
+		if r := ix.reach[ref.key]; r.gen == ix.gen {
+			b += ref.weight * r.w
+			if r.exact > 0 {
+				aExact += r.exact
+				bExact += ref.weight
+			}
+		}
+	}
+	b = math.Min(1, b/it.total)
+	return ix.lex.exactDiscount(ix.lex.mix(a, b), ix.lex.mix(aExact/total, bExact/it.total))
 }
 
 // pairsRun is what Pairs keeps while every item is a query in turn.

@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"container/heap"
 	"slices"
 	"sort"
 )
@@ -12,31 +13,80 @@ const topMargin = 1e-6
 // Top returns the items that accept takes (nil: all) with a similarity of
 // at least min to text, highest first, then by id: the limit highest (0:
 // all), and every item that scores as high as the limit-th. Candidates are
-// scored from the highest upper bound down, and the search stops once
-// limit items score above every bound left, so on a large index only a few
+// taken from the highest upper bound down, and the search stops once limit
+// items score above every bound left, so on a large index only a few
 // candidates are scored.
+//
+// The candidates are kept in a heap with their bound from the words alone;
+// the one on top has its bound lowered by the sentence check and goes
+// back, and it is scored only once its tightest bound is still the
+// highest. A query that leaves most items candidates (a store of
+// repetitive words) so does the dear work for the few it comes to.
 func (ix *Index) Top(text string, min float64, limit int, accept func(id string) bool) []Match {
-	cands := ix.Candidates(text, min)
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].Bound != cands[j].Bound {
-			return cands[i].Bound > cands[j].Bound
+	q := ix.query(text)
+	if limit > 0 && ix.lex != nil {
+		// A higher floor leaves out more of the longest posting lists:
+		// when limit items reach it, every item that could be among them
+		// was a candidate there.
+		for _, floor := range topFloors {
+			if floor > min {
+				if out, n := ix.top(q, floor, limit, accept); n == limit {
+					return out
+				}
+			}
 		}
-		return cands[i].ID < cands[j].ID
-	})
+	}
+	out, _ := ix.top(q, min, limit, accept)
+	return out
+}
+
+// topFloors are the floors Top tries first, highest first.
+var topFloors = []float64{0.6, 0.45}
+
+// top is Top for an analysed query, and how many items reached min (at
+// most limit).
+func (ix *Index) top(q *query, min float64, limit int, accept func(id string) bool) ([]Match, int) {
+	upto := boundSentence
+	if ix.lex != nil {
+		upto = boundWords
+	}
+	cands := ix.candidates(q, min-eps, upto)
+	h := make(boundHeap, len(cands))
+	for i, c := range cands {
+		h[i] = topCandidate{candidate: c, stage: upto}
+	}
+	heap.Init(&h)
 	var out []Match
 	var top []float64 // the highest scores, at most limit, highest first
-	for _, c := range cands {
-		if limit > 0 && len(top) == limit && c.Bound+topMargin < top[limit-1] {
+	for h.Len() > 0 {
+		c := &h[0]
+		if limit > 0 && len(top) == limit && c.bound+topMargin < top[limit-1] {
 			break // no candidate left can reach the limit-th score
 		}
-		if accept != nil && !accept(c.ID) {
+		if !c.accepted {
+			if accept != nil && !accept(c.it.id) {
+				heap.Pop(&h)
+				continue
+			}
+			c.accepted = true
+		}
+		if c.stage == boundWords {
+			c.bound = ix.sentenceBound(q, c.it, c.bound)
+			c.stage = boundSentence
+			if c.bound < min-2*eps {
+				heap.Pop(&h) // cannot reach min
+			} else {
+				heap.Fix(&h, 0)
+			}
 			continue
 		}
-		s := c.Score()
+		it := c.it
+		heap.Pop(&h)
+		s := ix.score(q, it)
 		if s < min-eps {
 			continue
 		}
-		out = append(out, Match{ID: c.ID, Score: s})
+		out = append(out, Match{ID: it.id, Score: s})
 		i := sort.Search(len(top), func(i int) bool { return top[i] < s })
 		top = slices.Insert(top, i, s)
 		if limit > 0 && len(top) > limit {
@@ -44,5 +94,29 @@ func (ix *Index) Top(text string, min float64, limit int, accept func(id string)
 		}
 	}
 	sortMatches(out)
-	return out
+	return out, len(top)
+}
+
+// topCandidate is a candidate of Top: how far its bound is worked out, and
+// whether accept took it.
+type topCandidate struct {
+	candidate
+	stage    boundStage
+	accepted bool
+}
+
+// boundHeap holds Top's candidates, the highest bound on top. Equal
+// bounds come up in any order: every item that can reach the limit-th
+// score is scored whatever the order.
+type boundHeap []topCandidate
+
+func (h boundHeap) Len() int           { return len(h) }
+func (h boundHeap) Less(i, j int) bool { return h[i].bound > h[j].bound }
+func (h boundHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *boundHeap) Push(x any)        { *h = append(*h, x.(topCandidate)) }
+func (h *boundHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
 }

@@ -70,7 +70,7 @@ func Search(opts *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := memory.Search(context.Background(), s, memory.NewSearchIndex(e, memory.StoreListing(s)), opts.Request)
+	rep, err := memory.Search(context.Background(), s, memory.NewStoredSearchIndex(s, e), opts.Request)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// benchSearch times `curator memory search` on a store of n confirmed
+// memories whose briefs are drawn from a small vocabulary (nearly every
+// memory is a candidate of every query: the worst case of the candidate
+// index): the first search (no stored index), searches with the stored
+// index, and a search after one memory changed by hand.
+//
+//	curatorbench search --memories 100000 --queries 30
+func benchSearch(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	n := fs.Int("memories", 100000, "confirmed memories in the store")
+	queries := fs.Int("queries", 30, "timed searches with the stored index")
+	bin := fs.String("curator", "", "curator binary (default: build it)")
+	compare := fs.String("compare", "", "a second curator binary timed on the same store (3 searches)")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the last search with the stored index to this file")
+	keep := fs.Bool("keep", false, "keep the temporary store")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	tmp, curator, done, err := benchFolder("search", *keep, *bin, stdout)
+	if err != nil {
+		return err
+	}
+	defer done()
+	dir := filepath.Join(tmp, "store")
+	s, err := newBenchStore(dir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := writeConfirmed(s.Dir, *n); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "memory search, %d confirmed memories (written in %.1f s)\n", *n, time.Since(start).Seconds())
+	search := func(bin string, env []string, q string) (measurement, error) {
+		return timeCmd(dir, env, bin, "memory", "search", q)
+	}
+	words := searchWords
+	query := func(i int) string { return words[i%16] + " " + words[(i+5)%16] + " retry" }
+	first, err := search(curator, nil, query(0))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "  first search (builds the stored index):  %8.1f ms  CPU %6.1f ms  peak RSS %.0f MB\n", ms(first.Wall), ms(first.CPU), mb(first.MaxRSS))
+	var warm []measurement
+	for i := range *queries {
+		var env []string
+		if i == *queries-1 && *profile != "" {
+			p, err := filepath.Abs(*profile)
+			if err != nil {
+				return err
+			}
+			env = []string{"CURATOR_CPUPROFILE=" + p}
+		}
+		m, err := search(curator, env, query(i+1))
+		if err != nil {
+			return err
+		}
+		warm = append(warm, m)
+	}
+	cpus := make([]time.Duration, len(warm))
+	for i, m := range warm {
+		cpus[i] = m.CPU
+	}
+	sort.Slice(warm, func(i, j int) bool { return warm[i].Wall < warm[j].Wall })
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	fmt.Fprintf(stdout, "  search with the stored index, %d runs:   p50 %6.1f ms  p90 %6.1f ms  max %6.1f ms  (target ≤ 100 ms)\n",
+		len(warm), ms(warm[len(warm)/2].Wall), ms(warm[len(warm)*9/10].Wall), ms(warm[len(warm)-1].Wall))
+	fmt.Fprintf(stdout, "    CPU (user + system):                    p50 %6.1f ms  p90 %6.1f ms  peak RSS %.0f MB\n",
+		ms(cpus[len(cpus)/2]), ms(cpus[len(cpus)*9/10]), mb(maxRSS(warm)))
+	// One memory changed as curator and most editors change a file (a new
+	// file renamed over it): its folder's files are stated, it is read
+	// again, the candidate index built again from the stored words, and
+	// the index rewritten.
+	rel := filepath.Join(s.Dir, "memory/confirmed/fact", confirmedID(0)+".md")
+	data, err := os.ReadFile(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(rel+".new", []byte(strings.Replace(string(data), "brief: The ", "brief: Then the ", 1)), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(rel+".new", rel); err != nil {
+		return err
+	}
+	changed, err := search(curator, nil, query(3))
+	if err != nil {
+		return err
+	}
+	after, err := search(curator, nil, query(4))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "  after one memory changed (renamed over): %8.1f ms  CPU %6.1f ms; the next %6.1f ms  CPU %6.1f ms\n", ms(changed.Wall), ms(changed.CPU), ms(after.Wall), ms(after.CPU))
+	if *compare != "" {
+		other, err := filepath.Abs(*compare)
+		if err != nil {
+			return err
+		}
+		var ts []measurement
+		for i := range 3 {
+			m, err := search(other, nil, query(i+1))
+			if err != nil {
+				return err
+			}
+			ts = append(ts, m)
+		}
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Wall < ts[j].Wall })
+		fmt.Fprintf(stdout, "  %s, 3 runs:  p50 %6.1f ms  max %6.1f ms  CPU %6.1f ms  peak RSS %.0f MB\n", *compare, ms(ts[1].Wall), ms(ts[2].Wall), ms(ts[1].CPU), mb(maxRSS(ts)))
+	}
+	return nil
+}
+
+// searchWords is the vocabulary of the generated briefs (as in
+// curate/memory's BenchmarkSearchWarm100k).
+var searchWords = []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema", "backup", "token", "latency", "replica"}
+
+func confirmedID(i int) string { return fmt.Sprintf("m-%06d", i) }
+
+// writeConfirmed writes n confirmed memories straight into their folders
+// (not committed: a search reads the files only).
+func writeConfirmed(dir string, n int) error {
+	types := []string{"fact", "concept", "lesson"}
+	for _, t := range types {
+		if err := os.MkdirAll(filepath.Join(dir, "memory/confirmed", t), 0o755); err != nil {
+			return err
+		}
+	}
+	w := searchWords
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		typ := types[i%3]
+		brief := fmt.Sprintf("The %s %s uses %s after %d %s", w[i%16], w[(i/16)%16], w[(i/256)%16], i%97, w[(i/7)%16])
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\nid: %s\ntype: %s\nstatus: confirmed\nmaturity: confirmed\nbrief: %s\nauthor: agent-%d\ntags:\n  - %s\n", confirmedID(i), typ, brief, i%5, w[(i/3)%16])
+		fmt.Fprintf(&b, "content_confidence: 3\nimportance_factors:\n  proximity: 0.5\n  surprisal: 0.5\n  entity_priority: 0.5\n  unambiguity: 0.5\n")
+		fmt.Fprintf(&b, "ingestion_time: %s\n---\nNote %d: what an agent found about the %s while working on the %s.\n", t0.Add(time.Duration(i)*time.Minute).Format(time.RFC3339), i, w[i%16], w[(i/16)%16])
+		if err := os.WriteFile(filepath.Join(dir, "memory/confirmed", typ, confirmedID(i)+".md"), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,68 @@
+package memory
+
+import (
+	"crypto/sha256"
+
+	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// searchAnalysis names what the stored search index keeps of a memory
+// (the words of its brief and scenario, searchText): a change of it
+// rebuilds the index.
+const searchAnalysis = " memory-search brief+scenario 1"
+
+// storedSearchKey names the candidate index kept in the stored search
+// index: it is written with the memories it was built from, in one file
+// under one checksum, so one key serves.
+var storedSearchKey = sha256.Sum256([]byte("curator memory search"))
+
+// NewStoredSearchIndex returns an index that reads the memories of s from
+// its stored search index (mdstore.SearchedMemories) on every search: the
+// record files are stated, and only those that changed since the index
+// was written are read, with the files of the results. The candidate index
+// is stored with them, and built again only when a memory's text changed.
+// An engine that is not lexical lists the store's files (StoreListing).
+func NewStoredSearchIndex(s *mdstore.Store, e similar.Engine) *SearchIndex {
+	x := NewSearchIndex(e, StoreListing(s))
+	if _, ok := e.(*similar.Lexical); ok {
+		x.stored = s
+	}
+	return x
+}
+
+// loadStored reads a status's memories and their candidate index from the
+// stored search index (every file stated with verify), and queues its
+// write when it changed.
+func (x *SearchIndex) loadStored(status string, verify bool) (*searchFolder, error) {
+	lex := x.engine.(*similar.Lexical)
+	sm, err := x.stored.SearchedMemories(mdstore.MemorySearchQuery{Status: status,
+		Analyser: mdstore.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText, Verify: verify})
+	if err != nil {
+		return nil, err
+	}
+	f := &searchFolder{ix: similar.NewIndex(x.engine), sorted: make([]searched, len(sm.Memories)), invalid: sm.Invalid}
+	if sm.Warning != "" {
+		f.notes = append(f.notes, sm.Warning)
+	}
+	ids := make([]string, len(sm.Memories))
+	for i := range sm.Memories {
+		f.sorted[i].m = &sm.Memories[i]
+		ids[i] = sm.Memories[i].Path
+	}
+	f.ix.SetText(func(p string) string { return f.get(p).textOf() })
+	v := lex.Vocabulary(sm.Words)
+	if sm.Stored != nil && f.ix.LoadSnapshot(storedSearchKey, ids, v, sm.Stored) {
+		sm.QueueSave(x.stored, func() []byte { return sm.Stored })
+		return f, nil
+	}
+	terms := make([][]uint32, len(ids))
+	for i := range terms {
+		terms[i] = sm.Terms(i)
+	}
+	f.ix.AddAllTerms(ids, v, terms)
+	snap := f.ix.Snapshot(storedSearchKey, ids, v, terms)
+	sm.Stored = nil
+	sm.QueueSave(x.stored, func() []byte { return snap })
+	return f, nil
+}
