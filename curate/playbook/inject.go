@@ -175,6 +175,7 @@ func InjectFile(_ context.Context, s *mdstore.Store, req InjectRequest) (*Inject
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
+	req.Category = categoryFilter(req.Category)
 	if req.Inside != "" {
 		if err := checkTarget(req.File, req.Inside, s.Dir); err != nil {
 			return nil, err

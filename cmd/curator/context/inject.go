@@ -34,10 +34,8 @@ func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Comm
 			fmt.Sprintf("with two words in common, or %g alone; harmful no more often than helpful) and says\n", playbook.RelevantWithoutWords) +
 			"\"Selected for: TEXT\"; else the top bullets by rank.",
 		Action: func(c *cli.Context) error {
-			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for")}}
-			if c.IsSet("category") {
-				opts.Category = playbook.NormCategory(c.String("category"))
-			}
+			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for"),
+				Category: c.String("category")}}
 			if err := opts.Check(); err != nil {
 				return cmdutil.FlagError(err)
 			}

@@ -48,15 +48,12 @@ func (s *Server) applyCuration(ctx context.Context, a ApplyCurationArgs) (Result
 }
 
 func (s *Server) injectPlaybook(ctx context.Context, a InjectPlaybookArgs) (Result, error) {
-	req := playbook.InjectRequest{File: a.File, Top: playbook.DefaultInjectTop}
+	req := playbook.InjectRequest{File: a.File, Top: playbook.DefaultInjectTop, Category: a.Category}
 	if req.File == "" {
 		req.File = playbook.DefaultInjectFile
 	}
 	if a.Top != nil {
 		req.Top = *a.Top
-	}
-	if a.Category != "" {
-		req.Category = playbook.NormCategory(a.Category)
 	}
 	if a.For != nil {
 		if strings.TrimSpace(*a.For) == "" {

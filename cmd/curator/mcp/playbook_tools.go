@@ -3,7 +3,6 @@ package mcpcmd
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/curator-dev/curator/curate/playbook"
 )
@@ -81,15 +80,7 @@ func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result
 	if a.Limit == 0 {
 		a.Limit = defaultQueryLimit
 	}
-	q := playbook.QueryRequest{Text: a.Text, Limit: a.Limit}
-	for _, t := range a.Tags {
-		if t = strings.TrimSpace(t); t != "" {
-			q.Tags = append(q.Tags, t)
-		}
-	}
-	if a.Category != "" {
-		q.Category = playbook.NormCategory(a.Category)
-	}
+	q := playbook.QueryRequest{Text: a.Text, Limit: a.Limit, Tags: a.Tags, Category: a.Category}
 	st, _, err := s.playbookStore(ctx, "query_playbook")
 	if err != nil {
 		return nil, err
@@ -110,10 +101,7 @@ func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Resu
 	req := playbook.CurateRequest{Settings: playbook.DefaultSettings(), DryRun: a.DryRun == nil || *a.DryRun}
 	set := &req.Settings
 	set.AutoMerge, set.RequireValidation, set.Maintenance = a.AutoMerge, a.RequireValidation, a.Maintenance
-	set.ReflectionID = a.ReflectionID
-	if a.Category != "" {
-		set.Category = playbook.NormCategory(a.Category)
-	}
+	set.ReflectionID, set.Category = a.ReflectionID, a.Category
 	if a.SimilarityThreshold != nil {
 		set.Threshold, req.ThresholdSet = *a.SimilarityThreshold, true
 	}
