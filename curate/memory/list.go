@@ -66,7 +66,7 @@ func List(_ context.Context, s *mdstore.Store, req ListRequest) (*ListReport, er
 
 // ShowRequest names the memory to read.
 type ShowRequest struct {
-	ID string
+	ID string `json:"id" jsonschema:"the memory's id"`
 }
 
 // ShowReport is one memory: its entry, and its file as it is.

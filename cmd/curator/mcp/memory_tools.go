@@ -21,17 +21,6 @@ type ListEntriesArgs struct {
 	Snapshot           string `json:"snapshot,omitempty" jsonschema:"the snapshot of an earlier page; the listing at offset 0 makes a new one"`
 }
 
-// IDArgs name one memory.
-type IDArgs struct {
-	ID string `json:"id" jsonschema:"the memory's id"`
-}
-
-// DeleteArgs are delete_memory's parameters.
-type DeleteArgs struct {
-	ID     string `json:"id" jsonschema:"the memory's id"`
-	Reason string `json:"reason,omitempty" jsonschema:"why, recorded as trashed.reason (default: deleted)"`
-}
-
 // UpdateArgs are update_long_term's parameters.
 type UpdateArgs struct {
 	ID    string         `json:"id" jsonschema:"the memory's id"`
@@ -52,12 +41,6 @@ type AddArgs struct {
 	IngestionTime     string             `json:"ingestion_time,omitempty" jsonschema:"RFC 3339 (default: now)"`
 }
 
-// PromoteRuleArgs are promote_to_rule's parameters.
-type PromoteRuleArgs struct {
-	Scenario string `json:"scenario" jsonschema:"the scenario whose lesson cases (at least 3 distinct) make the rule"`
-	Author   string `json:"author,omitempty"`
-}
-
 // CurateArgs are curate_memory's parameters.
 type CurateArgs struct {
 	IngestionTimeStart string `json:"ingestion_time_start,omitempty" jsonschema:"window start (default: the watermark)"`
@@ -71,9 +54,9 @@ func (s *Server) addMemoryTools() {
 		"ordered by (ingestion_time, id): their frontmatter fields without bodies, a page of at most limit from offset, and the total. "+
 		"Pages of one listing come from one snapshot (taken at offset 0), so entries moved meanwhile are neither skipped nor repeated.",
 		s.listEntries)
-	tool(s, "get_memory", "One memory entry with its body.", func(_ context.Context, a IDArgs) (Result, error) {
+	tool(s, "get_memory", "One memory entry with its body.", func(_ context.Context, req memory.ShowRequest) (Result, error) {
 		return memoryRead(s, "get_memory", func(ctx context.Context, st *mdstore.Store) (*memory.ShowReport, error) {
-			return memory.Show(ctx, st, memory.ShowRequest{ID: a.ID})
+			return memory.Show(ctx, st, req)
 		})
 	})
 	tool(s, "add_memory", "A new inbox entry (one commit). Refused if it holds a secret.", s.addMemory)
@@ -81,20 +64,23 @@ func (s *Server) addMemoryTools() {
 		"with status confirmed, in the same commit. maturity: rule is refused: rules are drawn by promote_to_rule from at least 3 cases. "+
 		"The result is checked again; an invalid patch changes nothing.", s.updateLongTerm)
 	tool(s, "delete_memory", "Move a memory to the trash with trashed.reason set (one commit; restore_memory undoes it).",
-		func(_ context.Context, a DeleteArgs) (Result, error) {
+		func(_ context.Context, req memory.DeleteRequest) (Result, error) {
 			return memoryCall(s, "delete_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
-				return memory.Delete(ctx, tx, memory.DeleteRequest{ID: a.ID, Reason: a.Reason, Save: save})
+				req.Save = save
+				return memory.Delete(ctx, tx, req)
 			})
 		})
-	tool(s, "restore_memory", "Move a trashed memory back where it was (one commit).", func(_ context.Context, a IDArgs) (Result, error) {
+	tool(s, "restore_memory", "Move a trashed memory back where it was (one commit).", func(_ context.Context, req memory.RestoreRequest) (Result, error) {
 		return memoryCall(s, "restore_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
-			return memory.Restore(ctx, tx, memory.RestoreRequest{ID: a.ID, Save: save})
+			req.Save = save
+			return memory.Restore(ctx, tx, req)
 		})
 	})
 	tool(s, "promote_to_rule", "Draw a rule from at least 3 distinct lesson cases of one scenario into confirmed/lesson/ (one commit).",
-		func(_ context.Context, a PromoteRuleArgs) (Result, error) {
+		func(_ context.Context, req memory.PromoteRuleRequest) (Result, error) {
 			return memoryCall(s, "promote_to_rule", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.PromoteRuleReport, error) {
-				return memory.PromoteRule(ctx, tx, memory.PromoteRuleRequest{Scenario: a.Scenario, Author: a.Author, Save: save})
+				req.Save = save
+				return memory.PromoteRule(ctx, tx, req)
 			})
 		})
 	tool(s, "curate_memory", "The hourly memory pass over a window (default: from the watermark to now): dedup, score, promote or trash; "+
