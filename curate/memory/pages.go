@@ -71,18 +71,19 @@ func (r PageRequest) Check() error {
 	return nil
 }
 
-// Page is one page of a listing.
+// Page is one page of a listing, as list_entries answers it.
 type Page struct {
-	Entries []PageEntry
+	Entries []PageEntry `json:"entries"`
 	// Offset and Limit are where the page starts and how long it may be.
-	Offset, Limit int
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
 	// Total is how many entries the listing holds.
-	Total int
+	Total int `json:"total"`
 	// Snapshot names the listing, TakenAt when it was read; Invalid are
 	// the files it could not read.
-	Snapshot string
-	TakenAt  time.Time
-	Invalid  []string
+	Snapshot string    `json:"snapshot"`
+	TakenAt  time.Time `json:"taken_at"`
+	Invalid  []string  `json:"invalid"`
 }
 
 // PageEntry is an entry of a page: its fields, and its body only when

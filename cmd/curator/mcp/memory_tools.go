@@ -101,8 +101,7 @@ func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, erro
 	if err != nil {
 		return nil, toolError(err)
 	}
-	return Result{"entries": pg.Entries, "total": pg.Total, "offset": pg.Offset, "limit": pg.Limit,
-		"snapshot": pg.Snapshot, "taken_at": pg.TakenAt.Format(time.RFC3339Nano), "invalid": pg.Invalid}, nil
+	return asResult("list_entries", pg)
 }
 
 func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {
