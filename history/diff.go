@@ -441,3 +441,34 @@ func (d *differ) reused(n *record, keys map[string]KeyChange) {
 		d.warn(n, WarnIDReused, fmt.Sprintf("%s %s is another record under an old id (%s %s → %s)", n.kind, n.id, k, Value(kc.Old), Value(kc.New)))
 	}
 }
+
+// Compare is the record-level diff of spec (see Changed: "", REV, REV^!,
+// A..B, A...B), or, when staged, of what is staged against HEAD (spec
+// must then be empty), in the repository holding dir.
+func Compare(dir, spec string, staged bool, opt Options) (*Result, error) {
+	var files []File
+	var err error
+	if staged {
+		files, err = Staged(dir)
+	} else {
+		files, err = Changed(dir, spec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Diff(files, opt), nil
+}
+
+// Show is the run commit rev records and the record-level diff of what
+// it did (rev^!).
+func Show(dir, rev string, opt Options) (Run, *Result, error) {
+	run, err := RunAt(dir, rev)
+	if err != nil {
+		return run, nil, err
+	}
+	files, err := Changed(dir, rev+"^!")
+	if err != nil {
+		return run, nil, err
+	}
+	return run, Diff(files, opt), nil
+}

@@ -301,17 +301,41 @@ func (s *Store) FindBullet(id string) (*Bullet, error) {
 	if err := safepath.CheckID(id); err != nil {
 		return nil, err
 	}
+	rel, err := s.bulletFile(id)
+	if err != nil {
+		return nil, err
+	}
+	if rel == "" {
+		return nil, fmt.Errorf("%w: bullet %s", ErrNotFound, id)
+	}
+	return s.ReadBullet(rel)
+}
+
+// ExistingBulletFile is the store path of the bullet with this id,
+// active or archived, whether or not it parses ("" when there is none,
+// or the id cannot name a file).
+func (s *Store) ExistingBulletFile(id string) string {
+	if safepath.CheckID(id) != nil {
+		return ""
+	}
+	rel, _ := s.bulletFile(id)
+	return rel
+}
+
+// bulletFile is the first file named after the bullet in a category
+// folder of the active bullets, then of the archive ("" none).
+func (s *Store) bulletFile(id string) (string, error) {
 	for _, root := range []string{"context/bullets", "context/archive"} {
 		cats, err := subfolders(s.Path(root))
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		for _, cat := range cats {
 			rel := root + "/" + cat + "/" + id + ".md"
 			if _, err := os.Lstat(s.Path(rel)); err == nil {
-				return s.ReadBullet(rel)
+				return rel, nil
 			}
 		}
 	}
-	return nil, fmt.Errorf("%w: bullet %s", ErrNotFound, id)
+	return "", nil
 }

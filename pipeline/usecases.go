@@ -31,6 +31,15 @@ type PhaseRequest struct {
 	Project, Phase, Reason string
 }
 
+// needPhase refuses a request that names no phase; what says what the
+// phase is for ("skip").
+func (r PhaseRequest) needPhase(what string) error {
+	if strings.TrimSpace(r.Phase) == "" {
+		return refuse.Requestf("phase is missing: give the phase to %s", what)
+	}
+	return nil
+}
+
 // HoldRequest puts a project on hold, with the reason recorded.
 type HoldRequest struct {
 	Project, Reason string
@@ -96,6 +105,9 @@ func Refresh(_ context.Context, e *Env, s Saver, req ProjectRequest) (*ModeRepor
 
 // Restart sends a phase and every later one back to pending.
 func Restart(_ context.Context, e *Env, s Saver, req PhaseRequest) (*ModeReport, error) {
+	if err := req.needPhase("restart at"); err != nil {
+		return nil, err
+	}
 	return e.run(s, &req.Project, func() (*Report, error) { return e.restart(ProjectRequest{Project: req.Project}, req.Phase) })
 }
 
@@ -111,6 +123,9 @@ func Continue(_ context.Context, e *Env, s Saver, req ProjectRequest) (*ModeRepo
 
 // Skip marks a phase skipped.
 func Skip(_ context.Context, e *Env, s Saver, req PhaseRequest) (*ModeReport, error) {
+	if err := req.needPhase("skip"); err != nil {
+		return nil, err
+	}
 	return e.run(s, &req.Project, func() (*Report, error) {
 		return e.skip(ProjectRequest{Project: req.Project}, req.Phase, req.Reason)
 	})

@@ -79,3 +79,30 @@ func TestMCPUpdateRefusesMaturityRule(t *testing.T) {
 		t.Errorf("the refused update changed the file:\n%s", after)
 	}
 }
+
+// list_entries and `memory list` refuse a status or type with one check
+// and one message: the tool's is the command's after "invalid arguments: ".
+func TestMCPListEntriesChecksAreMemoryLists(t *testing.T) {
+	dir := memoryStore(t)
+	cs := mcpSession(t, dir)
+	for _, c := range []struct {
+		args map[string]any
+		cli  []string
+	}{
+		{map[string]any{"status": "nowhere"}, []string{"memory", "list", "--status", "nowhere"}},
+		{map[string]any{"status": "confirmed", "type": "rule"}, []string{"memory", "list", "--type", "rule"}},
+		{map[string]any{"status": "inbox", "type": "opinion"}, []string{"memory", "list", "--type", "opinion"}},
+	} {
+		msg := callErr(t, cs, "list_entries", c.args)
+		cmd := exec.Command("curator", c.cli...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("curator %q: %v, want exit 2\n%s", c.cli, err, out)
+		}
+		line, _, _ := strings.Cut(string(out), "\n")
+		if want := "invalid arguments: " + strings.TrimPrefix(line, "curator: "); msg != want {
+			t.Errorf("list_entries(%v): %q, want the command's %q", c.args, msg, want)
+		}
+	}
+}

@@ -34,7 +34,11 @@ func (r ListRequest) Check() error {
 		return refuse.Requestf("status %q: want one of %s", q.Status, strings.Join(mdstore.MemoryStatuses, ", "))
 	}
 	if q.Type != "" && !slices.Contains(mdstore.MemoryTypes, q.Type) {
-		return refuse.Requestf("type %q: want one of %s", q.Type, strings.Join(mdstore.MemoryTypes, ", "))
+		hint := ""
+		if q.Type == "rule" {
+			hint = " (rule is a maturity: rules are lessons, list type lesson)"
+		}
+		return refuse.Requestf("type %q: want one of %s%s", q.Type, strings.Join(mdstore.MemoryTypes, ", "), hint)
 	}
 	if q.Limit < 0 || q.Offset < 0 {
 		return refuse.Requestf("limit %d, offset %d: neither may be negative", q.Limit, q.Offset)
@@ -62,7 +66,7 @@ func List(_ context.Context, s *mdstore.Store, req ListRequest) (*ListReport, er
 
 // ShowRequest names the memory to read.
 type ShowRequest struct {
-	ID string
+	ID string `json:"id" jsonschema:"the memory's id"`
 }
 
 // ShowReport is one memory: its entry, and its file as it is.

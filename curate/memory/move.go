@@ -11,18 +11,18 @@ import (
 
 // DeleteRequest asks to move a memory to the trash.
 type DeleteRequest struct {
-	ID string
+	ID string `json:"id" jsonschema:"the memory's id"`
 	// Reason is recorded as trashed.reason ("" is "deleted").
-	Reason string
+	Reason string `json:"reason,omitempty" jsonschema:"why, recorded as trashed.reason (default: deleted)"`
 	// Save are the options of the store transaction's save.
-	Save []mdstore.SaveOption
+	Save []mdstore.SaveOption `json:"-"`
 }
 
 // RestoreRequest asks to move a trashed memory back where it was.
 type RestoreRequest struct {
-	ID string
+	ID string `json:"id" jsonschema:"the memory's id"`
 	// Save are the options of the store transaction's save.
-	Save []mdstore.SaveOption
+	Save []mdstore.SaveOption `json:"-"`
 }
 
 // Delete moves the memory to the trash (one commit). A memory whose file

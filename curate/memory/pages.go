@@ -4,9 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/mdstore/live"
 )
@@ -35,8 +37,8 @@ func (p *Pages) Close() { p.live.close() }
 func (p *Pages) Live() *live.Memories { return p.live.get() }
 
 // PageRequest is one page of a listing: the query (the window, status
-// and type), where the page starts and how long it is, and the snapshot
-// of an earlier page ("" at offset 0: a new one).
+// and type), where the page starts and how long it is (0: DefaultPage),
+// and the snapshot of an earlier page ("" at offset 0: a new one).
 type PageRequest struct {
 	Query         mdstore.MemoryQuery
 	Offset, Limit int
@@ -45,16 +47,43 @@ type PageRequest struct {
 	IncludeBody bool
 }
 
-// Page is one page of a listing.
+// DefaultPage is how many entries a page holds unless told; MaxPage the
+// most a page may hold.
+const (
+	DefaultPage = 100
+	MaxPage     = 1000
+)
+
+// Check refuses a page of no status (a listing pages one folder), an
+// unknown status or type (as ListRequest.Check), and a page out of
+// bounds: a limit of 1 to MaxPage (0 is DefaultPage), an offset of at
+// least 0.
+func (r PageRequest) Check() error {
+	if r.Query.Status == "" {
+		return refuse.Requestf("status is missing: want one of %s", strings.Join(mdstore.MemoryStatuses, ", "))
+	}
+	if err := (ListRequest{Query: r.Query}).Check(); err != nil {
+		return err
+	}
+	if r.Limit < 0 || r.Limit > MaxPage || r.Offset < 0 {
+		return refuse.Requestf("limit must be 1 to %d and offset at least 0 (got %d, %d)", MaxPage, r.Limit, r.Offset)
+	}
+	return nil
+}
+
+// Page is one page of a listing, as list_entries answers it.
 type Page struct {
-	Entries []PageEntry
+	Entries []PageEntry `json:"entries"`
+	// Offset and Limit are where the page starts and how long it may be.
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
 	// Total is how many entries the listing holds.
-	Total int
+	Total int `json:"total"`
 	// Snapshot names the listing, TakenAt when it was read; Invalid are
 	// the files it could not read.
-	Snapshot string
-	TakenAt  time.Time
-	Invalid  []string
+	Snapshot string    `json:"snapshot"`
+	TakenAt  time.Time `json:"taken_at"`
+	Invalid  []string  `json:"invalid"`
 }
 
 // PageEntry is an entry of a page: its fields, and its body only when
@@ -66,12 +95,18 @@ type PageEntry struct {
 
 // Page returns a page of the listing of req.Query (see snapshots).
 func (p *Pages) Page(req PageRequest) (*Page, error) {
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultPage
+	}
 	snap, err := p.snaps.page(req.Query, req.Offset, req.Snapshot, func() (*listing, error) { return p.listing(req.Query) })
 	if err != nil {
 		return nil, err
 	}
 	end := min(req.Offset+req.Limit, len(snap.entries))
-	pg := &Page{Entries: []PageEntry{}, Total: len(snap.entries), Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
+	pg := &Page{Entries: []PageEntry{}, Offset: req.Offset, Limit: req.Limit, Total: len(snap.entries), Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
 	for i := req.Offset; i < end; i++ {
 		e := PageEntry{Entry: snap.entries[i]}
 		if req.IncludeBody {
@@ -179,7 +214,7 @@ func (p *snapshots) page(q mdstore.MemoryQuery, offset int, token string, read f
 		l, ok := p.byTok[token]
 		if !ok || l.key != key {
 			p.mu.Unlock()
-			return nil, fmt.Errorf("invalid arguments: snapshot %q is unknown or expired for this query (snapshots live %v): list again from offset 0", token, snapshotLife)
+			return nil, refuse.Requestf("snapshot %q is unknown or expired for this query (snapshots live %v): list again from offset 0", token, snapshotLife)
 		}
 		l.used = now
 		p.mu.Unlock()

@@ -142,11 +142,11 @@ func PlanRule(scenario string, cases []*mdstore.Memory, author string, existing 
 
 // PromoteRuleRequest asks to draw the rule of a scenario.
 type PromoteRuleRequest struct {
-	Scenario string
+	Scenario string `json:"scenario" jsonschema:"the scenario whose lesson cases (at least 3 distinct) make the rule"`
 	// Author is the rule's author ("" is "curator").
-	Author string
+	Author string `json:"author,omitempty"`
 	// Save are the options of the store transaction's save.
-	Save []mdstore.SaveOption
+	Save []mdstore.SaveOption `json:"-"`
 }
 
 // PromoteRuleReport is the rule drawn, the cases it was drawn from, its

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -65,6 +66,20 @@ func NewWindow(from, to time.Time) (Window, error) {
 
 // ParseTime reads an RFC 3339 timestamp; a time without a zone is UTC.
 func ParseTime(s string) (time.Time, error) { return mdstore.ParseTime(s) }
+
+// ParseOptionalTime reads a time given to a request under name (a flag
+// such as --from, a tool argument such as ingestion_time_start): empty is
+// the zero time, anything else RFC 3339 or a wrong request naming it.
+func ParseOptionalTime(name, v string) (time.Time, error) {
+	if strings.TrimSpace(v) == "" {
+		return time.Time{}, nil
+	}
+	t, err := ParseTime(v)
+	if err != nil {
+		return t, refuse.Requestf("%s: %v", name, err)
+	}
+	return t, nil
+}
 
 // WindowError is a window that cannot be used; Task tells whether it came
 // from the task text.

@@ -1,6 +1,7 @@
 package playbook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -381,6 +382,9 @@ type ApplyRequest struct {
 func Apply(_ context.Context, s *mdstore.Store, req ApplyRequest) (*ActionsReport, error) {
 	if err := checkID("reflection_id", req.ReflectionID); err != nil {
 		return nil, err
+	}
+	if len(bytes.TrimSpace(req.Data)) == 0 {
+		return nil, refuse.Requestf("%s is empty: give the curation_actions document", req.Name)
 	}
 	if !req.DryRun {
 		if err := allowed(s, req.Saving, "applying curation actions"); err != nil {

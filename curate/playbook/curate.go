@@ -51,6 +51,7 @@ func Curate(_ context.Context, s *mdstore.Store, req CurateRequest) (*Report, er
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
+	req.Settings.Category = categoryFilter(req.Settings.Category)
 	if !req.DryRun {
 		if err := allowed(s, req.Saving, "curating the playbook"); err != nil {
 			return nil, err

@@ -153,6 +153,10 @@ type InjectRequest struct {
 	For string
 	// File is the file to write into.
 	File string
+	// Inside is the folder the file must lie in, through every symlink,
+	// and then out of the store, markdown only ("" anywhere: the command
+	// line; the MCP server's working directory for its tool).
+	Inside string
 }
 
 // Check refuses fewer than one bullet.
@@ -170,6 +174,12 @@ func (r InjectRequest) Check() error {
 func InjectFile(_ context.Context, s *mdstore.Store, req InjectRequest) (*InjectReport, error) {
 	if err := req.Check(); err != nil {
 		return nil, err
+	}
+	req.Category = categoryFilter(req.Category)
+	if req.Inside != "" {
+		if err := checkTarget(req.File, req.Inside, s.Dir); err != nil {
+			return nil, err
+		}
 	}
 	task := strings.Join(strings.Fields(req.For), " ")
 	pb, e, invalid, err := Read(s, task != "", s.Now())

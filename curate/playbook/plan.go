@@ -124,6 +124,16 @@ func NormCategory(c string) string {
 	return c
 }
 
+// categoryFilter is a request's category as the folder name it keeps
+// (NormCategory: "Test Strategy" keeps test-strategy); "" keeps every
+// category.
+func categoryFilter(c string) string {
+	if c == "" {
+		return ""
+	}
+	return NormCategory(c)
+}
+
 // PlanCuration decides what the pending reflections change in the
 // playbook. It runs the decisions on pb in memory (pb.Matcher must be set),
 // so each lesson sees what the lessons before it did, and returns them; the

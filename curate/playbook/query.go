@@ -2,6 +2,7 @@ package playbook
 
 import (
 	"context"
+	"strings"
 
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -14,6 +15,17 @@ func (q QueryRequest) Check() error {
 	return nil
 }
 
+// tagsOf are the tags asked for, each trimmed, the empty ones left out.
+func tagsOf(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Query lists the active bullets that match, best first. An engine that
 // fails while it ranks stops it; an engine that fell back to the lexical
 // one is a note.
@@ -21,6 +33,8 @@ func Query(_ context.Context, s *mdstore.Store, q QueryRequest) (*QueryReport, e
 	if err := q.Check(); err != nil {
 		return nil, err
 	}
+	q.Category = categoryFilter(q.Category)
+	q.Tags = tagsOf(q.Tags)
 	pb, e, invalid, err := Read(s, q.Text != "", s.Now())
 	if err != nil {
 		return nil, err

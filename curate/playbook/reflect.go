@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
@@ -24,14 +25,58 @@ type ReflectRequest struct {
 	// FreshID gives a reflection without an id a fresh one, refl-<UTC
 	// time> (text with no file name: stdin, a tool's argument).
 	FreshID bool
-	Saving  Saving
+	// Format is json or markdown when the caller says how to read the
+	// text ("" the name and the text tell): a format the text
+	// contradicts is refused rather than guessed around.
+	Format string
+	Saving Saving
+}
+
+// Check refuses an empty reflection and a format its text contradicts
+// (a JSON reflection is an object, a markdown one starts with its
+// frontmatter).
+func (r ReflectRequest) Check() error {
+	text := strings.TrimSpace(string(r.Data))
+	if text == "" {
+		return refuse.Requestf("%s is empty", r.Name)
+	}
+	isJSON := strings.HasPrefix(text, "{")
+	switch r.Format {
+	case "":
+	case "json":
+		if !isJSON {
+			return refuse.Requestf("format json: the %s is not a JSON object (it does not start with {)", r.Name)
+		}
+	case "markdown":
+		if isJSON {
+			return refuse.Requestf("format markdown: the %s starts with {; a markdown reflection starts with its frontmatter (---)", r.Name)
+		}
+	default:
+		return refuse.Requestf("format %q: want markdown or json", r.Format)
+	}
+	return nil
+}
+
+// readName is the name the reflection is read under: with the format's
+// extension when the format is given.
+func (r ReflectRequest) readName() string {
+	switch r.Format {
+	case "json":
+		return r.Name + ".json"
+	case "markdown":
+		return r.Name + ".md"
+	}
+	return r.Name
 }
 
 // Reflect checks the reflection and stores it as pending, one commit. A
 // reflection that fails its checks, holds a secret or has an id already
 // stored is refused (refuse.Blocked) and nothing is stored.
 func Reflect(_ context.Context, s *mdstore.Store, req ReflectRequest) (*ReflectReport, error) {
-	r, err := CheckReflection(s, req.Name, req.Data)
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	r, err := CheckReflection(s, req.readName(), req.Data)
 	var se *secrets.Error
 	if errors.As(err, &se) {
 		return nil, refuse.Blocked(fmt.Errorf("%s: %w; nothing was stored", req.Name, se))

@@ -19,6 +19,15 @@ type ReviewRequest struct {
 	Saving  Saving
 }
 
+// Check refuses a decision on no bullet or on both one bullet and all,
+// and an id that cannot name a bullet.
+func (r ReviewRequest) Check() error {
+	if (r.ID == "") == !r.All {
+		return refuse.Requestf("give an id or all (not both)")
+	}
+	return checkID("id", r.ID)
+}
+
 // ErrNothingToReview means --all found the review queue empty.
 var ErrNothingToReview = errors.New("no bullet waits for review")
 
@@ -26,10 +35,8 @@ var ErrNothingToReview = errors.New("no bullet waits for review")
 // review queue), one commit: approve applies its pending merge proposal. An unknown bullet is a refused request; a
 // review the bullet's state does not allow is refuse.Blocked.
 func Review(_ context.Context, s *mdstore.Store, req ReviewRequest) (*ActionsReport, error) {
-	if !req.All {
-		if err := checkID("id", req.ID); err != nil {
-			return nil, err
-		}
+	if err := req.Check(); err != nil {
+		return nil, err
 	}
 	if err := allowed(s, req.Saving, "reviewing bullets"); err != nil {
 		return nil, err

@@ -1,8 +1,11 @@
 package cmdutil
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -96,4 +99,18 @@ func (e Env) SaveOptions() []mdstore.SaveOption {
 		return nil
 	}
 	return e.factory.SaveOptions
+}
+
+// Saving is how a playbook use-case holds the store for this invocation:
+// its transaction's and save's options, and the agent asking (--agent or
+// CURATOR_AGENT; the MCP server fills in its client's name).
+func (e Env) Saving() playbook.Saving {
+	return playbook.Saving{Tx: e.TxOptions(), Save: e.SaveOptions(), Agent: e.Globals.Agent}
+}
+
+// UserHome is the user's home folder ("" when it is unknown), which "~"
+// in a pipeline's paths stands for.
+func UserHome() string {
+	d, _ := os.UserHomeDir()
+	return d
 }

@@ -67,7 +67,7 @@ func Apply(opts *ApplyOptions) error {
 		return err
 	}
 	rep, err := playbook.Apply(context.Background(), s, playbook.ApplyRequest{Name: name, Data: data,
-		ReflectionID: opts.ReflectionID, DryRun: opts.DryRun, Saving: saving(opts.Env)})
+		ReflectionID: opts.ReflectionID, DryRun: opts.DryRun, Saving: opts.Env.Saving()})
 	if err != nil {
 		return cmdutil.FlagError(err)
 	}

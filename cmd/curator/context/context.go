@@ -49,10 +49,5 @@ func readInput(env cmdutil.Env, file string) (string, []byte, error) {
 	return file, data, err
 }
 
-// saving is the store transaction's and save's options of the invocation.
-func saving(env cmdutil.Env) playbook.Saving {
-	return playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions(), Agent: env.Globals.Agent}
-}
-
 // short is a commit hash as the human output shows it.
 func short(commit string) string { return commit[:min(12, len(commit))] }

@@ -45,7 +45,7 @@ func Curate(opts *CurateOptions) error {
 	}
 	req := opts.CurateRequest
 	req.OutputJSON = opts.Globals.JSON
-	req.Saving = saving(opts.Env)
+	req.Saving = opts.Env.Saving()
 	rep, err := playbook.Curate(context.Background(), s, req)
 	if err != nil {
 		return cmdutil.FlagError(err)

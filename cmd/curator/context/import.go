@@ -60,7 +60,7 @@ func Import(opts *ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := playbook.Import(context.Background(), s, playbook.ImportRequest{Name: name, Data: data, Format: opts.Format, Saving: saving(opts.Env)})
+	rep, err := playbook.Import(context.Background(), s, playbook.ImportRequest{Name: name, Data: data, Format: opts.Format, Saving: opts.Env.Saving()})
 	if err != nil {
 		return cmdutil.FlagError(err)
 	}

@@ -25,8 +25,8 @@ func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Comm
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "category", Usage: "only bullets of this category"},
 			&cli.StringFlag{Name: "for", Aliases: []string{"task"}, Usage: "the task: write the bullets most relevant to it (by similarity, as pipeline briefs choose them)", DefaultText: "the top bullets by rank"},
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "how many bullets"},
-			&cli.StringFlag{Name: "file", Value: "CLAUDE.md", Usage: "the file to write into"},
+			&cli.IntFlag{Name: "top", Value: playbook.DefaultInjectTop, Usage: "how many bullets"},
+			&cli.StringFlag{Name: "file", Value: playbook.DefaultInjectFile, Usage: "the file to write into"},
 		},
 		Description: "Only the block between the markers is curator's; the rest of the file is kept byte for byte.\n" +
 			"Running it again with the same playbook changes nothing. The file is written, not committed.\n" +
@@ -34,10 +34,8 @@ func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Comm
 			fmt.Sprintf("with two words in common, or %g alone; harmful no more often than helpful) and says\n", playbook.RelevantWithoutWords) +
 			"\"Selected for: TEXT\"; else the top bullets by rank.",
 		Action: func(c *cli.Context) error {
-			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for")}}
-			if c.IsSet("category") {
-				opts.Category = playbook.NormCategory(c.String("category"))
-			}
+			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for"),
+				Category: c.String("category")}}
 			if err := opts.Check(); err != nil {
 				return cmdutil.FlagError(err)
 			}

@@ -29,10 +29,8 @@ func NewCmdQuery(f *cmdutil.Factory, runF func(*QueryOptions) error) *cli.Comman
 			&cli.IntFlag{Name: "limit", Value: 20, Usage: "at most this many (0: all)"},
 		},
 		Action: func(c *cli.Context) error {
-			q := playbook.QueryRequest{Tags: cmdutil.SplitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit")}
-			if c.IsSet("category") {
-				q.Category = playbook.NormCategory(c.String("category"))
-			}
+			q := playbook.QueryRequest{Tags: cmdutil.SplitList(c.String("tags")), Text: c.String("text"), Limit: c.Int("limit"),
+				Category: c.String("category")}
 			if err := q.Check(); err != nil {
 				return cmdutil.FlagError(err)
 			}

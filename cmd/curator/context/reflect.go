@@ -87,7 +87,7 @@ func Reflect(opts *ReflectOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := playbook.Reflect(context.Background(), s, playbook.ReflectRequest{Name: name, Data: data, FreshID: stdin, Saving: saving(opts.Env)})
+	rep, err := playbook.Reflect(context.Background(), s, playbook.ReflectRequest{Name: name, Data: data, FreshID: stdin, Saving: opts.Env.Saving()})
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func Review(opts *ReviewOptions) error {
 		opts.Say("Approve or reject one with `curator context review approve|reject ID`, or all with --all.\n")
 		return opts.FinishInvalid(q.Skipped)
 	}
-	rep, err := playbook.Review(context.Background(), s, playbook.ReviewRequest{ID: opts.ID, All: opts.All, Approve: opts.Approve, Saving: saving(opts.Env)})
+	rep, err := playbook.Review(context.Background(), s, playbook.ReviewRequest{ID: opts.ID, All: opts.All, Approve: opts.Approve, Saving: opts.Env.Saving()})
 	if err != nil {
 		return err
 	}

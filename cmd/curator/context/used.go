@@ -49,7 +49,7 @@ func Used(opts *UsedOptions) error {
 		return err
 	}
 	req := opts.Request
-	req.Saving = saving(opts.Env)
+	req.Saving = opts.Env.Saving()
 	rep, err := playbook.Usage(context.Background(), s, req)
 	if err != nil {
 		return cmdutil.FlagError(err)

@@ -97,16 +97,11 @@ func Diff(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	var files []history.File
-	if opts.Staged {
-		files, err = history.Staged(s.Dir)
-	} else {
-		files, err = history.Changed(s.Dir, opts.Spec)
-	}
+	res, err := history.Compare(s.Dir, opts.Spec, opts.Staged, history.Options{Secrets: s.Secrets()})
 	if err != nil {
 		return err
 	}
-	return report(opts, history.Diff(files, history.Options{Secrets: s.Secrets()}), nil)
+	return report(opts, res, nil)
 }
 
 // report prints the changes as the options ask (--json, --format), after

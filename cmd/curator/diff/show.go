@@ -57,15 +57,11 @@ func Show(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	run, err := history.RunAt(s.Dir, opts.Spec)
+	run, res, err := history.Show(s.Dir, opts.Spec, history.Options{Secrets: s.Secrets()})
 	if err != nil {
 		return err
 	}
-	files, err := history.Changed(s.Dir, opts.Spec+"^!")
-	if err != nil {
-		return err
-	}
-	return report(opts, history.Diff(files, history.Options{Secrets: s.Secrets()}), &run)
+	return report(opts, res, &run)
 }
 
 // runName is how a run is named after its commit: "run <id>", or

@@ -3,14 +3,12 @@ package logcmd
 import (
 	"bufio"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/history"
-	"github.com/curator-dev/curator/internal/duration"
 )
 
 // Options are what `curator log` was asked to do.
@@ -62,16 +60,16 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			}
 			now := time.Now()
 			var err error
-			if opts.Query.Since, err = when("since", c.String("since"), now); err != nil {
+			if opts.Query.Since, err = history.ParseWhen("--since", c.String("since"), now); err != nil {
 				return err
 			}
-			if opts.Query.Until, err = when("until", c.String("until"), now); err != nil {
+			if opts.Query.Until, err = history.ParseWhen("--until", c.String("until"), now); err != nil {
 				return err
 			}
 			if runF != nil {
 				return runF(opts)
 			}
-			if maybeRecordID(opts.Query.Rev) {
+			if history.MaybeRecordID(opts.Query.Rev) {
 				return Record(opts)
 			}
 			return Log(opts)
@@ -101,22 +99,4 @@ func Log(opts *Options) error {
 		fmt.Fprintf(w, "%s  %.10s  %-24s  %s\n", r.Time.Local().Format("2006-01-02 15:04"), r.Commit, id, r.Summary)
 	}
 	return w.Flush()
-}
-
-// when reads --since/--until: empty, a duration back from now (with d for
-// days), or a date or time.
-func when(flag, v string, now time.Time) (time.Time, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	if d, err := duration.Parse(v); err == nil {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, v, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, cmdutil.Usagef("--%s %q: want a duration (7d, 1.5d, 2w, 12h) or a date (2026-11-01, RFC 3339)", flag, v)
 }

@@ -3,18 +3,10 @@ package logcmd
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/history"
-	"github.com/curator-dev/curator/internal/safepath"
 )
-
-// maybeRecordID tells whether log's argument may name a record: a safe
-// file name without the characters of revision expressions.
-func maybeRecordID(arg string) bool {
-	return arg != "" && safepath.CheckID(arg) == nil && !strings.ContainsAny(arg, "~^:")
-}
 
 // Record prints the life of the record opts.Query.Rev names, or, when no
 // record has that id in the history, the runs from that revision.

@@ -6,5 +6,9 @@
 // served beside them.
 // Every tool runs the same code as the matching command (the playbook
 // tools call the playbook's use-cases, as the context commands do), under
-// the store's lock, one commit per mutating call.
+// the store's lock, one commit per mutating call. A tool's arguments
+// become the use-case's request (some tools take the request as it is),
+// whose checks refuse what the command refuses, with the same message after
+// "invalid arguments: "; a tool checks only what has no flag (review_queue's
+// decision, inject_playbook's empty for) and a resource URI's shape.
 package mcpcmd

@@ -2,11 +2,6 @@ package mcpcmd
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"slices"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/curate/memory"
@@ -24,17 +19,6 @@ type ListEntriesArgs struct {
 	Offset             int    `json:"offset,omitempty" jsonschema:"entries to skip"`
 	IncludeBody        bool   `json:"include_body,omitempty" jsonschema:"also return each entry's body (off by default: the procedure reads fields only)"`
 	Snapshot           string `json:"snapshot,omitempty" jsonschema:"the snapshot of an earlier page; the listing at offset 0 makes a new one"`
-}
-
-// IDArgs name one memory.
-type IDArgs struct {
-	ID string `json:"id" jsonschema:"the memory's id"`
-}
-
-// DeleteArgs are delete_memory's parameters.
-type DeleteArgs struct {
-	ID     string `json:"id" jsonschema:"the memory's id"`
-	Reason string `json:"reason,omitempty" jsonschema:"why, recorded as trashed.reason (default: deleted)"`
 }
 
 // UpdateArgs are update_long_term's parameters.
@@ -57,12 +41,6 @@ type AddArgs struct {
 	IngestionTime     string             `json:"ingestion_time,omitempty" jsonschema:"RFC 3339 (default: now)"`
 }
 
-// PromoteRuleArgs are promote_to_rule's parameters.
-type PromoteRuleArgs struct {
-	Scenario string `json:"scenario" jsonschema:"the scenario whose lesson cases (at least 3 distinct) make the rule"`
-	Author   string `json:"author,omitempty"`
-}
-
 // CurateArgs are curate_memory's parameters.
 type CurateArgs struct {
 	IngestionTimeStart string `json:"ingestion_time_start,omitempty" jsonschema:"window start (default: the watermark)"`
@@ -71,17 +49,14 @@ type CurateArgs struct {
 	DryRun             bool   `json:"dry_run,omitempty" jsonschema:"report the decisions and change nothing"`
 }
 
-// maxPage is the most entries list_entries returns at once.
-const maxPage = 1000
-
 func (s *Server) addMemoryTools() {
 	tool(s, "list_entries", "The memory entries of a status whose ingestion_time is in [ingestion_time_start, ingestion_time_end), "+
 		"ordered by (ingestion_time, id): their frontmatter fields without bodies, a page of at most limit from offset, and the total. "+
 		"Pages of one listing come from one snapshot (taken at offset 0), so entries moved meanwhile are neither skipped nor repeated.",
 		s.listEntries)
-	tool(s, "get_memory", "One memory entry with its body.", func(_ context.Context, a IDArgs) (Result, error) {
+	tool(s, "get_memory", "One memory entry with its body.", func(_ context.Context, req memory.ShowRequest) (Result, error) {
 		return memoryRead(s, "get_memory", func(ctx context.Context, st *mdstore.Store) (*memory.ShowReport, error) {
-			return memory.Show(ctx, st, memory.ShowRequest{ID: a.ID})
+			return memory.Show(ctx, st, req)
 		})
 	})
 	tool(s, "add_memory", "A new inbox entry (one commit). Refused if it holds a secret.", s.addMemory)
@@ -89,20 +64,23 @@ func (s *Server) addMemoryTools() {
 		"with status confirmed, in the same commit. maturity: rule is refused: rules are drawn by promote_to_rule from at least 3 cases. "+
 		"The result is checked again; an invalid patch changes nothing.", s.updateLongTerm)
 	tool(s, "delete_memory", "Move a memory to the trash with trashed.reason set (one commit; restore_memory undoes it).",
-		func(_ context.Context, a DeleteArgs) (Result, error) {
+		func(_ context.Context, req memory.DeleteRequest) (Result, error) {
 			return memoryCall(s, "delete_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
-				return memory.Delete(ctx, tx, memory.DeleteRequest{ID: a.ID, Reason: a.Reason, Save: save})
+				req.Save = save
+				return memory.Delete(ctx, tx, req)
 			})
 		})
-	tool(s, "restore_memory", "Move a trashed memory back where it was (one commit).", func(_ context.Context, a IDArgs) (Result, error) {
+	tool(s, "restore_memory", "Move a trashed memory back where it was (one commit).", func(_ context.Context, req memory.RestoreRequest) (Result, error) {
 		return memoryCall(s, "restore_memory", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.Moved, error) {
-			return memory.Restore(ctx, tx, memory.RestoreRequest{ID: a.ID, Save: save})
+			req.Save = save
+			return memory.Restore(ctx, tx, req)
 		})
 	})
 	tool(s, "promote_to_rule", "Draw a rule from at least 3 distinct lesson cases of one scenario into confirmed/lesson/ (one commit).",
-		func(_ context.Context, a PromoteRuleArgs) (Result, error) {
+		func(_ context.Context, req memory.PromoteRuleRequest) (Result, error) {
 			return memoryCall(s, "promote_to_rule", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.PromoteRuleReport, error) {
-				return memory.PromoteRule(ctx, tx, memory.PromoteRuleRequest{Scenario: a.Scenario, Author: a.Author, Save: save})
+				req.Save = save
+				return memory.PromoteRule(ctx, tx, req)
 			})
 		})
 	tool(s, "curate_memory", "The hourly memory pass over a window (default: from the watermark to now): dedup, score, promote or trash; "+
@@ -111,22 +89,6 @@ func (s *Server) addMemoryTools() {
 
 // listEntries pages through one snapshot of a window's entries.
 func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, error) {
-	if !oneOf(a.Status, "inbox", "confirmed", "trash") {
-		return nil, fmt.Errorf("invalid arguments: status %q: want inbox, confirmed or trash", a.Status)
-	}
-	if a.Type != "" && !slices.Contains(mdstore.MemoryTypes, a.Type) {
-		hint := ""
-		if a.Type == "rule" {
-			hint = " (rule is a maturity: rules are lessons, list type lesson)"
-		}
-		return nil, fmt.Errorf("invalid arguments: type %q: want %s%s", a.Type, strings.Join(mdstore.MemoryTypes, ", "), hint)
-	}
-	if a.Limit == 0 {
-		a.Limit = 100
-	}
-	if a.Limit < 0 || a.Limit > maxPage || a.Offset < 0 {
-		return nil, fmt.Errorf("invalid arguments: limit must be 1 to %d and offset at least 0 (got %d, %d)", maxPage, a.Limit, a.Offset)
-	}
 	q := mdstore.MemoryQuery{Status: a.Status, Type: a.Type, Light: true}
 	var err error
 	if q.From, err = optionalTime("ingestion_time_start", a.IngestionTimeStart); err != nil {
@@ -137,10 +99,9 @@ func (s *Server) listEntries(_ context.Context, a ListEntriesArgs) (Result, erro
 	}
 	pg, err := s.pages.Page(memory.PageRequest{Query: q, Offset: a.Offset, Limit: a.Limit, Snapshot: a.Snapshot, IncludeBody: a.IncludeBody})
 	if err != nil {
-		return nil, err
+		return nil, toolError(err)
 	}
-	return Result{"entries": pg.Entries, "total": pg.Total, "offset": a.Offset, "limit": a.Limit,
-		"snapshot": pg.Snapshot, "taken_at": pg.TakenAt.Format(time.RFC3339Nano), "invalid": pg.Invalid}, nil
+	return asResult("list_entries", pg)
 }
 
 func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {
@@ -156,35 +117,13 @@ func (s *Server) addMemory(_ context.Context, a AddArgs) (Result, error) {
 }
 
 func (s *Server) updateLongTerm(_ context.Context, a UpdateArgs) (Result, error) {
-	if len(a.Patch) == 0 {
-		return nil, fmt.Errorf("invalid arguments: patch is empty")
+	sets, err := memory.PatchSets(a.Patch)
+	if err != nil {
+		return nil, toolError(err)
 	}
-	var sets []memory.Set
-	flatten("", a.Patch, &sets)
-	sort.SliceStable(sets, func(i, j int) bool { return sets[i].Key < sets[j].Key })
 	return memoryCall(s, "update_long_term", func(ctx context.Context, tx *mdstore.Tx, save []mdstore.SaveOption) (*memory.UpdateReport, error) {
 		return memory.Update(ctx, tx, memory.UpdateRequest{ID: a.ID, Sets: sets, Save: save})
 	})
-}
-
-// flatten turns a patch of nested maps into dotted keys; a map value is
-// a patch of its own keys, never a replacement of the whole map.
-func flatten(prefix string, patch map[string]any, out *[]memory.Set) {
-	for k, v := range patch {
-		key := k
-		if prefix != "" {
-			key = prefix + "." + k
-		}
-		if m, ok := v.(map[string]any); ok && len(m) > 0 {
-			flatten(key, m, out)
-			continue
-		}
-		// JSON numbers are float64; a whole number is an int, as in YAML.
-		if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			v = int(f)
-		}
-		*out = append(*out, memory.Set{Key: key, Value: v})
-	}
 }
 
 func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
@@ -202,23 +141,9 @@ func (s *Server) curateMemory(_ context.Context, a CurateArgs) (Result, error) {
 	})
 }
 
-// optionalTime parses an RFC 3339 argument; empty is the zero time.
+// optionalTime reads a time argument as the memory requests read times
+// (memory.ParseOptionalTime); a bad one is a tool error naming it.
 func optionalTime(name, v string) (time.Time, error) {
-	if strings.TrimSpace(v) == "" {
-		return time.Time{}, nil
-	}
-	t, err := memory.ParseTime(v)
-	if err != nil {
-		return t, fmt.Errorf("invalid arguments: %s: %v", name, err)
-	}
-	return t, nil
-}
-
-func oneOf(v string, set ...string) bool {
-	for _, x := range set {
-		if v == x {
-			return true
-		}
-	}
-	return false
+	t, err := memory.ParseOptionalTime(name, v)
+	return t, toolError(err)
 }

@@ -2,8 +2,6 @@ package mcpcmd
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/curator-dev/curator/pipeline"
 	"github.com/curator-dev/curator/pipeline/pipelinehome"
@@ -63,9 +61,6 @@ func (s *Server) addPipelineModeTools() {
 	tool(s, "pipeline_restart", "Send a phase and every later one back to pending; artifact files are not touched "+
 		"(as `curator pipeline restart --json`).",
 		func(ctx context.Context, a PipelineRestartArgs) (Result, error) {
-			if err := needPhase(a.Phase, "restart at"); err != nil {
-				return nil, err
-			}
 			return s.pipelineTool("pipeline_restart", a.Home, true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
 				return pipeline.Restart(ctx, h.Env, h.Saver(), pipeline.PhaseRequest{Project: a.Project, Phase: a.Phase})
 			})
@@ -87,19 +82,8 @@ func (s *Server) addPipelineModeTools() {
 	tool(s, "pipeline_skip", "Mark a phase skipped, with the reason as its summary; the current phase moves on, and a "+
 		"handoff may pass over it (as `curator pipeline skip --json`).",
 		func(ctx context.Context, a PipelineSkipArgs) (Result, error) {
-			if err := needPhase(a.Phase, "skip"); err != nil {
-				return nil, err
-			}
 			return s.pipelineTool("pipeline_skip", a.Home, true, func(h *pipelinehome.Home) (*pipeline.ModeReport, error) {
 				return pipeline.Skip(ctx, h.Env, h.Saver(), pipeline.PhaseRequest{Project: a.Project, Phase: a.Phase, Reason: a.Reason})
 			})
 		})
-}
-
-// needPhase refuses a missing phase, as the command's required --phase.
-func needPhase(phase, what string) error {
-	if strings.TrimSpace(phase) == "" {
-		return fmt.Errorf("invalid arguments: phase is missing: give the phase to %s", what)
-	}
-	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/pipeline"
 	"github.com/curator-dev/curator/pipeline/hooks"
 	"github.com/curator-dev/curator/pipeline/pipelinehome"
@@ -61,11 +62,7 @@ func (s *Server) addPipelineTools() {
 }
 
 func (s *Server) pipelineTransition(ctx context.Context, a PipelineTransitionArgs) (Result, error) {
-	agent := s.env("pipeline_transition").Globals.Agent
-	if agent == "" {
-		agent = clientOf(ctx)
-	}
-	req := hooks.TransitionRequest{NoHooks: a.NoHooks, Agent: agent, TransitionRequest: pipeline.TransitionRequest{Project: a.Project,
+	req := hooks.TransitionRequest{NoHooks: a.NoHooks, Agent: s.agentEnv(ctx, "pipeline_transition").Globals.Agent, TransitionRequest: pipeline.TransitionRequest{Project: a.Project,
 		Pipeline: a.Pipeline, From: a.From, To: a.To, Step: a.Step, ProjectPath: a.ProjectPath, SkipRemaining: a.SkipRemaining}}
 	if a.NoRelevantContext {
 		off := false
@@ -106,8 +103,7 @@ func (s *Server) pipelineTool(name, home string, write bool, use func(*pipelineh
 // and how it saves there.
 func (s *Server) homeOptions(name, home string, write bool) pipelinehome.Options {
 	env := s.env(name)
-	userHome, _ := os.UserHomeDir()
-	return pipelinehome.Options{Store: env.OpenStore, Home: pipelineHome(home), UserHome: userHome,
+	return pipelinehome.Options{Store: env.OpenStore, Home: pipelineHome(home), UserHome: cmdutil.UserHome(),
 		Write: write, Tx: env.TxOptions(), Save: env.SaveOptions()}
 }
 

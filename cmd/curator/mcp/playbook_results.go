@@ -12,16 +12,12 @@ import (
 // for: --agent or CURATOR_AGENT of `curator mcp`, else the MCP client's
 // name.
 func (s *Server) playbookStore(ctx context.Context, tool string) (*mdstore.Store, playbook.Saving, error) {
-	env := s.env(tool)
+	env := s.agentEnv(ctx, tool)
 	st, err := env.OpenStore()
 	if err != nil {
 		return nil, playbook.Saving{}, toolError(err)
 	}
-	agent := env.Globals.Agent
-	if agent == "" {
-		agent = clientOf(ctx)
-	}
-	return st, playbook.Saving{Tx: env.TxOptions(), Save: env.SaveOptions(), Agent: agent}, nil
+	return st, env.Saving(), nil
 }
 
 // playbookResult is a playbook use-case's typed report as the tool's

@@ -3,7 +3,6 @@ package mcpcmd
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/curator-dev/curator/curate/playbook"
 )
@@ -81,15 +80,7 @@ func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result
 	if a.Limit == 0 {
 		a.Limit = defaultQueryLimit
 	}
-	q := playbook.QueryRequest{Text: a.Text, Limit: a.Limit}
-	for _, t := range a.Tags {
-		if t = strings.TrimSpace(t); t != "" {
-			q.Tags = append(q.Tags, t)
-		}
-	}
-	if a.Category != "" {
-		q.Category = playbook.NormCategory(a.Category)
-	}
+	q := playbook.QueryRequest{Text: a.Text, Limit: a.Limit, Tags: a.Tags, Category: a.Category}
 	st, _, err := s.playbookStore(ctx, "query_playbook")
 	if err != nil {
 		return nil, err
@@ -98,44 +89,19 @@ func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result
 }
 
 func (s *Server) addReflection(ctx context.Context, a AddReflectionArgs) (Result, error) {
-	if strings.TrimSpace(a.Reflection) == "" {
-		return nil, fmt.Errorf("invalid arguments: reflection is empty")
-	}
-	// The text tells its format: a JSON reflection is an object, a
-	// markdown one starts with its frontmatter. A format that contradicts
-	// the text is refused rather than guessed around.
-	isJSON := strings.HasPrefix(strings.TrimSpace(a.Reflection), "{")
-	name := "reflection"
-	switch a.Format {
-	case "":
-	case "json":
-		if !isJSON {
-			return nil, fmt.Errorf("invalid arguments: format json: the reflection is not a JSON object (it does not start with {)")
-		}
-		name = "reflection.json"
-	case "markdown":
-		if isJSON {
-			return nil, fmt.Errorf("invalid arguments: format markdown: the reflection starts with {; a markdown reflection starts with its frontmatter (---)")
-		}
-		name = "reflection.md"
-	default:
-		return nil, fmt.Errorf("invalid arguments: format %q: want markdown or json", a.Format)
-	}
 	st, saving, err := s.playbookStore(ctx, "add_reflection")
 	if err != nil {
 		return nil, err
 	}
-	return playbookResult(playbook.Reflect(ctx, st, playbook.ReflectRequest{Name: name, Data: []byte(a.Reflection), FreshID: true, Saving: saving}))
+	return playbookResult(playbook.Reflect(ctx, st, playbook.ReflectRequest{Name: "reflection", Data: []byte(a.Reflection), Format: a.Format,
+		FreshID: true, Saving: saving}))
 }
 
 func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Result, error) {
 	req := playbook.CurateRequest{Settings: playbook.DefaultSettings(), DryRun: a.DryRun == nil || *a.DryRun}
 	set := &req.Settings
 	set.AutoMerge, set.RequireValidation, set.Maintenance = a.AutoMerge, a.RequireValidation, a.Maintenance
-	set.ReflectionID = a.ReflectionID
-	if a.Category != "" {
-		set.Category = playbook.NormCategory(a.Category)
-	}
+	set.ReflectionID, set.Category = a.ReflectionID, a.Category
 	if a.SimilarityThreshold != nil {
 		set.Threshold, req.ThresholdSet = *a.SimilarityThreshold, true
 	}
@@ -156,8 +122,6 @@ func (s *Server) reviewQueue(ctx context.Context, a ReviewQueueArgs) (Result, er
 		return nil, fmt.Errorf("invalid arguments: id and all need a decision (approve or reject)")
 	case a.Decision != "" && a.Decision != "approve" && a.Decision != "reject":
 		return nil, fmt.Errorf("invalid arguments: decision %q: want approve or reject", a.Decision)
-	case a.Decision != "" && (a.ID == "") == !a.All:
-		return nil, fmt.Errorf("invalid arguments: give an id or all (not both)")
 	}
 	st, saving, err := s.playbookStore(ctx, "review_queue")
 	if err != nil {

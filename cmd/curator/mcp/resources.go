@@ -13,7 +13,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
-	"github.com/curator-dev/curator/pipeline"
+	"github.com/curator-dev/curator/pipeline/pipelinehome"
 )
 
 // The records an agent can read as resources. Every read opens the file
@@ -69,7 +69,7 @@ func (s *Server) readBullet(_ context.Context, req *mcp.ReadResourceRequest) (*m
 	if err != nil {
 		return nil, err
 	}
-	rel := bulletFile(st, id)
+	rel := st.ExistingBulletFile(id)
 	if rel == "" {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
@@ -79,27 +79,17 @@ func (s *Server) readBullet(_ context.Context, req *mcp.ReadResourceRequest) (*m
 func (s *Server) readPipelineState(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	project, ok := segment(uri, pipelineURI, stateSuffix)
-	if !ok || pipeline.CheckProject(project) != nil {
+	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	dir := pipelineHome("")
-	if dir == "" {
-		st, err := mdstore.Open(s.g.Store)
-		if err != nil {
-			return nil, err
-		}
-		dir = st.Path("pipelines")
-	}
-	userHome, _ := os.UserHomeDir()
-	abs, err := pipeline.AbsPath(dir, userHome)
+	dir, file, err := pipelinehome.StateFile(s.homeOptions("pipeline-state", "", false), project)
 	if err != nil {
 		return nil, err
 	}
-	p, err := pipeline.Home{Dir: abs}.Path(pipeline.StateName(project))
-	if err != nil {
+	if file == "" {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	return fileContents(uri, abs, p)
+	return fileContents(uri, dir, file)
 }
 
 func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -130,27 +120,6 @@ func segment(uri, prefix, suffix string) (string, bool) {
 		return "", false
 	}
 	return v, true
-}
-
-// bulletFile is the store-relative file of a bullet, active or archived,
-// whether or not it parses ("" when there is none).
-func bulletFile(st *mdstore.Store, id string) string {
-	for _, root := range []string{"context/bullets", "context/archive"} {
-		cats, err := os.ReadDir(st.Path(root))
-		if err != nil {
-			continue
-		}
-		for _, c := range cats {
-			if !c.IsDir() || strings.HasPrefix(c.Name(), ".") {
-				continue
-			}
-			rel := root + "/" + c.Name() + "/" + id + ".md"
-			if st.Exists(rel) {
-				return rel
-			}
-		}
-	}
-	return ""
 }
 
 // storeFile is a store file as a resource.

@@ -66,6 +66,17 @@ func (s *Server) env(tool string) cmdutil.Env {
 	return f.EnvWith(s.g)
 }
 
+// agentEnv is env for a call that acts for an agent: --agent or
+// CURATOR_AGENT of `curator mcp`, else the name the call's MCP client
+// gave itself.
+func (s *Server) agentEnv(ctx context.Context, tool string) cmdutil.Env {
+	env := s.env(tool)
+	if env.Globals.Agent == "" {
+		env.Globals.Agent = clientOf(ctx)
+	}
+	return env
+}
+
 // Result is a tool's structured answer: the report of the use-case that
 // did the work, as JSON.
 type Result = map[string]any

@@ -61,12 +61,9 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 				}
 				r.Factors[strings.ReplaceAll(name, "-", "_")] = c.Float64(name)
 			}
-			if v := c.String("ingestion-time"); v != "" {
-				at, err := memory.ParseTime(v)
-				if err != nil {
-					return cmdutil.Usagef("--ingestion-time: %v", err)
-				}
-				r.IngestionTime = at
+			var err error
+			if r.IngestionTime, err = memory.ParseOptionalTime("--ingestion-time", c.String("ingestion-time")); err != nil {
+				return err
 			}
 			if err := (memory.AddRequest{Record: *r}).Check(); err != nil {
 				return err

@@ -35,15 +35,9 @@ func oneID(c *cli.Context) (string, error) {
 
 // windowFlags reads --from/--to; either may be empty.
 func windowFlags(c *cli.Context) (from, to time.Time, err error) {
-	if v := c.String("from"); v != "" {
-		if from, err = memory.ParseTime(v); err != nil {
-			return from, to, cmdutil.Usagef("--from: %v", err)
-		}
+	if from, err = memory.ParseOptionalTime("--from", c.String("from")); err != nil {
+		return from, to, err
 	}
-	if v := c.String("to"); v != "" {
-		if to, err = memory.ParseTime(v); err != nil {
-			return from, to, cmdutil.Usagef("--to: %v", err)
-		}
-	}
-	return from, to, nil
+	to, err = memory.ParseOptionalTime("--to", c.String("to"))
+	return from, to, err
 }

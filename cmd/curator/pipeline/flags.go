@@ -46,7 +46,7 @@ func homeOptions(f *cmdutil.Factory, c *cli.Context) HomeOptions {
 // projectPath reads --project-path, "~" expanded and made absolute (""
 // when not given).
 func projectPath(c *cli.Context) (string, error) {
-	p, err := pipeline.AbsPath(c.String("project-path"), userHome())
+	p, err := pipeline.AbsPath(c.String("project-path"), cmdutil.UserHome())
 	if err != nil {
 		return "", fmt.Errorf("--project-path: %w", err)
 	}

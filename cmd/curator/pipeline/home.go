@@ -3,7 +3,6 @@ package pipelinecmd
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
@@ -19,7 +18,7 @@ func (o *HomeOptions) open(write bool) (*pipelinehome.Home, error) {
 
 // homeOptions say which home the command opens, and how it saves there.
 func (o *HomeOptions) homeOptions(write bool) pipelinehome.Options {
-	return pipelinehome.Options{Store: o.OpenStore, Home: o.Home, UserHome: userHome(),
+	return pipelinehome.Options{Store: o.OpenStore, Home: o.Home, UserHome: cmdutil.UserHome(),
 		Write: write, Tx: o.TxOptions(), Save: o.SaveOptions()}
 }
 
@@ -58,10 +57,4 @@ func (o *HomeOptions) finish(runErr error) error {
 		}
 	}
 	return runErr
-}
-
-// userHome is the user's home folder ("" when it is unknown).
-func userHome() string {
-	d, _ := os.UserHomeDir()
-	return d
 }
