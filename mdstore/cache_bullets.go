@@ -122,6 +122,10 @@ type IndexedBullets struct {
 	Read int
 	// tokens name each active category's bullets as the index holds them.
 	tokens map[string]uint64
+	// dirs are the category folders listed; folders what the listing
+	// recorded of those it could hold (Unchanged).
+	dirs    []string
+	folders map[string]folderStat
 }
 
 // CategoryToken names the active bullets of a category and their words as
@@ -313,6 +317,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		}
 	}
 	up.folders = folders
+	res.dirs, res.folders = dirs, folders
 	res.Active = make([]*BulletSummary, 0, len(sums))
 	res.tokens = map[string]uint64{}
 	for _, sum := range sums {

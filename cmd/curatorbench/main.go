@@ -27,17 +27,18 @@ type bench func(args []string, stdout io.Writer) error
 
 func benches() map[string]bench {
 	return map[string]bench{
-		"memory":     benchMemory,
-		"similarity": benchSimilarity,
-		"pipeline":   benchPipeline,
-		"context":    benchContext,
-		"watch":      benchWatch,
-		"review":     benchReview,
-		"mcp":        benchMCP,
-		"sync":       benchSync,
-		"merge":      benchMerge,
-		"dashboard":  benchDashboard,
-		"search":     benchSearch,
+		"memory":       benchMemory,
+		"similarity":   benchSimilarity,
+		"pipeline":     benchPipeline,
+		"context":      benchContext,
+		"watch":        benchWatch,
+		"review":       benchReview,
+		"mcp":          benchMCP,
+		"mcp-playbook": benchMCPPlaybook,
+		"sync":         benchSync,
+		"merge":        benchMerge,
+		"dashboard":    benchDashboard,
+		"search":       benchSearch,
 	}
 }
 

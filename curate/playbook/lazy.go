@@ -33,6 +33,9 @@ type lazyBullets struct {
 	token func(category string) uint64
 	// failed are the bullets whose file could not be read when needed.
 	failed map[*mdstore.Bullet]bool
+	// listing is the bullet index's listing the playbook was read from
+	// (a warm playbook asks it whether the folders changed since).
+	listing *mdstore.IndexedBullets
 }
 
 // vocabulary analyses the index's words once.
@@ -143,7 +146,7 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 		Now: now.UTC(), IDs: ids, bullets: newLazyBulletSet(keys, func(i int) *mdstore.Bullet { return sums[i].Bullet() }),
 		origPath: map[string]string{}, touched: map[string]bool{}, active: map[string]int{},
 		Secrets: s.Secrets(),
-		lazy:    &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken},
+		lazy:    &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken, listing: ib},
 	}
 	for _, sum := range sums {
 		if sum.IsActive {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -45,6 +46,11 @@ func Query(_ context.Context, s *mdstore.Store, q QueryRequest) (*QueryReport, e
 			return nil, err
 		}
 	}
+	return answer(pb, e, invalid, q)
+}
+
+// answer is the report of q over a playbook read and its engine.
+func answer(pb *Playbook, e similar.Engine, invalid []*mdstore.InvalidFile, q QueryRequest) (*QueryReport, error) {
 	res := Search(pb, e.Score, q)
 	if err := pb.Err(); err != nil {
 		return nil, err

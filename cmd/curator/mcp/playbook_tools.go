@@ -49,8 +49,11 @@ type NoArgs struct{}
 const defaultQueryLimit = 10
 
 func (s *Server) addPlaybookTools() {
+	warm := &playbook.Warm{} // the playbook kept read between queries
 	tool(s, "query_playbook", "Active playbook bullets by category, tags or similarity to a text, best first "+
-		"(as `curator context query --json`).", s.queryPlaybook)
+		"(as `curator context query --json`).", func(ctx context.Context, a QueryPlaybookArgs) (Result, error) {
+		return s.queryPlaybook(ctx, warm, a)
+	})
 	tool(s, "add_reflection", "Store a reflection (lessons learned) as pending, for curate_playbook to merge into the playbook "+
 		"(one commit, as `curator context reflect`). It is checked first: lessons with content, confidence in [0,1], "+
 		"priority 1–10, no secrets in any field; a bad one is refused with its field and nothing is stored.", s.addReflection)
@@ -76,7 +79,7 @@ func (s *Server) playbookStats(ctx context.Context) (Result, error) {
 	return playbookResult(playbook.Statistics(ctx, st, playbook.StatsRequest{}))
 }
 
-func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result, error) {
+func (s *Server) queryPlaybook(ctx context.Context, warm *playbook.Warm, a QueryPlaybookArgs) (Result, error) {
 	if a.Limit == 0 {
 		a.Limit = defaultQueryLimit
 	}
@@ -85,7 +88,7 @@ func (s *Server) queryPlaybook(ctx context.Context, a QueryPlaybookArgs) (Result
 	if err != nil {
 		return nil, err
 	}
-	return playbookResult(playbook.Query(ctx, st, q))
+	return playbookResult(warm.Query(ctx, st, q))
 }
 
 func (s *Server) addReflection(ctx context.Context, a AddReflectionArgs) (Result, error) {

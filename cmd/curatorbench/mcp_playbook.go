@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchMCPPlaybook measures query_playbook of `curator mcp` on a store
+// that holds a playbook (the large store of `context --scale`), driven by
+// the MCP Go SDK's client over stdio: the first call timed apart (it reads
+// the playbook), then --calls queries of --limit bullets, each by a
+// sentence of the seed playbook (in turn), p50 and p99; then one query
+// after another process's change (`context curate` of one reflection, as
+// a session beside the server would), and the CLI's `context query` of
+// the same texts, one process each, --cli-calls times.
+//
+//	curatorbench mcp-playbook --dir /work/bench-100k-bullets [--calls 1000] [--cli-calls 9] [--curator BIN]
+func benchMCPPlaybook(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("mcp-playbook", flag.ContinueOnError)
+	dir := fs.String("dir", "", "the store (a playbook built by `curatorbench context --scale --large-dir`)")
+	calls := fs.Int("calls", 1000, "timed query_playbook calls")
+	cliCalls := fs.Int("cli-calls", 9, "timed `context query` commands")
+	limit := fs.Int("limit", 10, "bullets each query asks for")
+	source := fs.String("source", "../shared/data/appworld_online_trained_playbook.txt", "ACE playbook whose sentences are the queries")
+	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" || *calls < 1 {
+		return fmt.Errorf("give --dir (a store with a playbook) and --calls ≥ 1")
+	}
+	seedData, err := os.ReadFile(*source)
+	if err != nil {
+		return fmt.Errorf("seed playbook: %w (pass --source)", err)
+	}
+	seed, err := playbook.ParseACE(seedData)
+	if err != nil {
+		return err
+	}
+	var texts []string
+	for _, b := range seed {
+		texts = append(texts, playbook.Sentences(b.Content)...)
+	}
+	if len(texts) == 0 {
+		return fmt.Errorf("%s: no sentences", *source)
+	}
+	_, curator, done, err := benchFolder("mcp-playbook", false, *bin, stdout)
+	if err != nil {
+		return err
+	}
+	defer done()
+
+	ctx := context.Background()
+	cmd := exec.Command(curator, "mcp")
+	cmd.Dir = *dir
+	cmd.Env = append(os.Environ(), "CURATOR_PEAK_RSS=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "curatorbench", Version: "1"}, nil)
+	start := time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+	}
+	defer cs.Close()
+	connect := time.Since(start)
+	query := func(i int) (time.Duration, error) {
+		start := time.Now()
+		res, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": texts[i%len(texts)], "limit": *limit})
+		if err != nil {
+			return 0, err
+		}
+		var rep struct{ Bullets []json.RawMessage }
+		if err := json.Unmarshal(res, &rep); err != nil {
+			return 0, fmt.Errorf("query_playbook: %w", err)
+		}
+		return time.Since(start), nil
+	}
+	first, err := query(0)
+	if err != nil {
+		return err
+	}
+	var warm []time.Duration
+	for i := 1; i <= *calls; i++ {
+		d, err := query(i)
+		if err != nil {
+			return err
+		}
+		warm = append(warm, d)
+	}
+	// Another process changes the playbook: the next call reads it again.
+	refl := fmt.Sprintf("---\nid: refl-mcp-bench-%d\nlessons:\n  - content: %s Keep the cursor of each page.\n    category: api\n    confidence: 0.8\n---\n",
+		time.Now().UnixNano(), texts[0])
+	path := *dir + "/mcp-bench-reflection.md"
+	if err := os.WriteFile(path, []byte(refl), 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(path)
+	for _, args := range [][]string{{"--quiet", "context", "reflect", path}, {"--quiet", "context", "curate"}} {
+		if _, err := timeCmd(*dir, nil, curator, args...); err != nil {
+			return err
+		}
+	}
+	changed, err := query(*calls + 1)
+	if err != nil {
+		return err
+	}
+	time.Sleep(2100 * time.Millisecond) // past the racy window of the folders' clock
+	settled, err := query(*calls + 2)
+	if err != nil {
+		return err
+	}
+	var after []time.Duration
+	for i := 0; i < 100; i++ {
+		d, err := query(*calls + 3 + i)
+		if err != nil {
+			return err
+		}
+		after = append(after, d)
+	}
+	if err := cs.Close(); err != nil {
+		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+	}
+	var rss int64
+	if p := peakRSS.FindSubmatch(stderr.Bytes()); p != nil {
+		kb, _ := strconv.ParseInt(string(p[1]), 10, 64)
+		rss = kb * 1024
+	}
+	var cli []time.Duration
+	for i := 0; i < *cliCalls; i++ {
+		m, err := timeCmd(*dir, nil, curator, "--json", "context", "query", "--text", texts[i%len(texts)], "--limit", strconv.Itoa(*limit))
+		if err != nil {
+			return err
+		}
+		cli = append(cli, m.Wall)
+	}
+
+	fmt.Fprintf(stdout, "  curator mcp started and initialized in %.1f ms; first query_playbook %.1f ms; peak RSS %.1f MB\n",
+		pipeMS(connect), pipeMS(first), mb(rss))
+	row := func(name string, d []time.Duration, note string) {
+		fmt.Fprintf(stdout, "  %-52s %5d calls  p50 %8.2f ms  p99 %8.2f ms%s\n", name, len(d), pipeMS(percentile(d, 50)), pipeMS(percentile(d, 99)), note)
+	}
+	row(fmt.Sprintf("query_playbook --text … --limit %d", *limit), warm, "   (target p99 ≤ 15 ms)")
+	fmt.Fprintf(stdout, "  the call after another process's curate %.1f ms; the call after its folders settled %.1f ms\n", pipeMS(changed), pipeMS(settled))
+	row("query_playbook after that", after, "")
+	if len(cli) > 0 {
+		row(fmt.Sprintf("  curator --json context query --limit %d", *limit), cli, "")
+	}
+	return nil
+}
