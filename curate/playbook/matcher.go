@@ -1,7 +1,6 @@
 package playbook
 
 import (
-	"slices"
 	"sort"
 
 	"github.com/curator-dev/curator/curate/similar"
@@ -221,27 +220,18 @@ func (c *CategoryMatcher) Above(text string, min float64) []similar.Match {
 	return out
 }
 
-// boundedMatcher is a matcher that gives its candidates with an upper
-// bound of their similarity (similar.Index).
-type boundedMatcher interface {
-	Candidates(text string, min float64) []similar.Candidate
-}
-
-// boundMargin: a candidate whose bound is this far below a score cannot
-// reach it, float rounding included.
-const boundMargin = 1e-6
-
 // Top returns bullets of every category with a similarity of at least min
 // that accept takes (nil: all), highest first, then by id: at least the
 // limit highest, and every bullet that scores as high as the limit-th.
-// Candidates are scored from the highest upper bound down, and the search
-// stops when limit bullets score above every bound left, so on a large
-// playbook only the texts of a few candidates are read. Fewer than limit
-// results: every bullet at or above min was returned.
+// With candidate indexes (similar.TopOf) the candidates of every category
+// are taken from the highest upper bound down, and the search stops when
+// limit bullets score above every bound left, so on a large playbook only
+// the texts of a few candidates are read. Fewer than limit results: every
+// bullet at or above min was returned.
 func (c *CategoryMatcher) Top(text string, min float64, limit int, accept func(id string) bool) []similar.Match {
-	var cands []similar.Candidate
+	var ixs []*similar.Index
 	for _, cat := range c.categories() {
-		b, ok := c.matcher(cat).(boundedMatcher)
+		ix, ok := c.matcher(cat).(*similar.Index)
 		if !ok {
 			var out []similar.Match
 			for _, m := range c.Above(text, min) {
@@ -251,41 +241,9 @@ func (c *CategoryMatcher) Top(text string, min float64, limit int, accept func(i
 			}
 			return out
 		}
-		cands = append(cands, b.Candidates(text, min)...)
+		ixs = append(ixs, ix)
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].Bound != cands[j].Bound {
-			return cands[i].Bound > cands[j].Bound
-		}
-		return cands[i].ID < cands[j].ID
-	})
-	var out []similar.Match
-	var top []float64 // the highest scores, at most limit, highest first
-	for _, cd := range cands {
-		if limit > 0 && len(top) == limit && cd.Bound+boundMargin < top[limit-1] {
-			break // no candidate left can reach the limit-th score
-		}
-		if accept != nil && !accept(cd.ID) {
-			continue
-		}
-		s := cd.Score()
-		if s < min-1e-9 {
-			continue
-		}
-		out = append(out, similar.Match{ID: cd.ID, Score: s})
-		i := sort.Search(len(top), func(i int) bool { return top[i] < s })
-		top = slices.Insert(top, i, s)
-		if limit > 0 && len(top) > limit {
-			top = top[:limit]
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
+	return similar.TopOf(ixs, text, min, limit, accept)
 }
 
 // Pairs returns the pairs of bullets of the same category with a

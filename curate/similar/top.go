@@ -23,37 +23,59 @@ const topMargin = 1e-6
 // highest. A query that leaves most items candidates (a store of
 // repetitive words) so does the dear work for the few it comes to.
 func (ix *Index) Top(text string, min float64, limit int, accept func(id string) bool) []Match {
-	q := ix.query(text)
+	srcs := []topSource{{ix, ix.query(text)}}
 	if limit > 0 && ix.lex != nil {
 		// A higher floor leaves out more of the longest posting lists:
 		// when limit items reach it, every item that could be among them
 		// was a candidate there.
 		for _, floor := range topFloors {
 			if floor > min {
-				if out, n := ix.top(q, floor, limit, accept); n == limit {
+				if out, n := top(srcs, floor, limit, accept); n == limit {
 					return out
 				}
 			}
 		}
 	}
-	out, _ := ix.top(q, min, limit, accept)
+	out, _ := top(srcs, min, limit, accept)
+	return out
+}
+
+// TopOf is Top over several indexes as one (a playbook's categories): the
+// candidates of all of them in one heap, so that only the few the search
+// comes to, in whichever index, have their sentence check and score. It
+// takes the candidates at min only, not at higher floors first: a floor
+// that too few items reach would have its candidates scored for nothing,
+// their texts read.
+func TopOf(ixs []*Index, text string, min float64, limit int, accept func(id string) bool) []Match {
+	srcs := make([]topSource, len(ixs))
+	for i, ix := range ixs {
+		srcs[i] = topSource{ix, ix.query(text)}
+	}
+	out, _ := top(srcs, min, limit, accept)
 	return out
 }
 
 // topFloors are the floors Top tries first, highest first.
 var topFloors = []float64{0.6, 0.45}
 
-// top is Top for an analysed query, and how many items reached min (at
+// topSource is an index and the query analysed for it.
+type topSource struct {
+	ix *Index
+	q  *query
+}
+
+// top is TopOf for analysed queries, and how many items reached min (at
 // most limit).
-func (ix *Index) top(q *query, min float64, limit int, accept func(id string) bool) ([]Match, int) {
-	upto := boundSentence
-	if ix.lex != nil {
-		upto = boundWords
-	}
-	cands := ix.candidates(q, min-eps, upto)
-	h := make(boundHeap, len(cands))
-	for i, c := range cands {
-		h[i] = topCandidate{candidate: c, stage: upto}
+func top(srcs []topSource, min float64, limit int, accept func(id string) bool) ([]Match, int) {
+	var h boundHeap
+	for i, src := range srcs {
+		upto := boundSentence
+		if src.ix.lex != nil {
+			upto = boundWords
+		}
+		for _, c := range src.ix.candidates(src.q, min-eps, upto) {
+			h = append(h, topCandidate{candidate: c, src: int32(i), stage: upto})
+		}
 	}
 	heap.Init(&h)
 	var out []Match
@@ -70,8 +92,9 @@ func (ix *Index) top(q *query, min float64, limit int, accept func(id string) bo
 			}
 			c.accepted = true
 		}
+		src := srcs[c.src]
 		if c.stage == boundWords {
-			c.bound = ix.sentenceBound(q, c.it, c.bound)
+			c.bound = src.ix.sentenceBound(src.q, c.it, c.bound)
 			c.stage = boundSentence
 			if c.bound < min-2*eps {
 				heap.Pop(&h) // cannot reach min
@@ -82,7 +105,7 @@ func (ix *Index) top(q *query, min float64, limit int, accept func(id string) bo
 		}
 		it := c.it
 		heap.Pop(&h)
-		s := ix.score(q, it)
+		s := src.ix.score(src.q, it)
 		if s < min-eps {
 			continue
 		}
@@ -101,6 +124,7 @@ func (ix *Index) top(q *query, min float64, limit int, accept func(id string) bo
 // whether accept took it.
 type topCandidate struct {
 	candidate
+	src      int32 // which of top's sources it comes from
 	stage    boundStage
 	accepted bool
 }
