@@ -18,7 +18,9 @@ import (
 //
 // With notifications, Sync renames a marker file in a folder of the
 // Watcher's own (the sync folder, made in the system's temporary folder at
-// the first Sync, so that watching a tree changes nothing in it) and waits
+// the first Sync and named by the process, so that watching a tree changes
+// nothing in it and a folder a killed process left is removed by the next)
+// and waits
 // for that rename's event. inotify queues the events of all of a watcher's
 // folders in the order the changes happen (an event is queued by the
 // system call that makes the change, before it returns), and fsnotify and
@@ -154,7 +156,10 @@ func (w *Watcher) renameMarker(wt *waiter) (string, error) {
 // newSyncFolder makes a new sync folder, watches it and puts the marker
 // in it, and lets go of the old one.
 func (w *Watcher) newSyncFolder() error {
-	dir, err := os.MkdirTemp("", "curator-watch-")
+	if w.sync.dir == "" {
+		removeStaleSyncFolders()
+	}
+	dir, err := os.MkdirTemp("", syncFolderPrefix())
 	if err != nil {
 		return err
 	}

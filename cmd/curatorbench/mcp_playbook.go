@@ -20,7 +20,7 @@ import (
 // that holds a playbook (the large store of `context --scale`), driven by
 // the MCP Go SDK's client over stdio: the first call timed apart (it reads
 // the playbook), then --calls queries of --limit bullets, each by a
-// sentence of the seed playbook (in turn), p50 and p99; then one query
+// sentence of the source playbook (in turn), p50 and p99; then one query
 // after another process's change (`context curate` of one reflection, as
 // a session beside the server would), and the CLI's `context query` of
 // the same texts, one process each, --cli-calls times.
@@ -42,7 +42,7 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	}
 	seedData, err := os.ReadFile(*source)
 	if err != nil {
-		return fmt.Errorf("seed playbook: %w (pass --source)", err)
+		return fmt.Errorf("source playbook: %w (pass --source)", err)
 	}
 	seed, err := playbook.ParseACE(seedData)
 	if err != nil {

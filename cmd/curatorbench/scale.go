@@ -41,7 +41,7 @@ func benchScale(args []string, stdout io.Writer) error {
 	}
 	seedData, err := os.ReadFile(*source)
 	if err != nil {
-		return fmt.Errorf("seed playbook: %w (pass --source)", err)
+		return fmt.Errorf("source playbook: %w (pass --source)", err)
 	}
 	seed, err := playbook.ParseACE(seedData)
 	if err != nil {
