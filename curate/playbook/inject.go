@@ -3,6 +3,7 @@ package playbook
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -151,7 +152,10 @@ type InjectRequest struct {
 	// bullets most relevant to it (RankRelevant) instead of the Top by
 	// rank ("" the Top by rank).
 	For string
-	// File is the file to write into.
+	// ForSet says For was given: then an empty For is refused instead of
+	// read as not given.
+	ForSet bool
+	// File is the file to write into ("" DefaultInjectFile).
 	File string
 	// Inside is the folder the file must lie in, through every symlink,
 	// and then out of the store, markdown only ("" anywhere: the command
@@ -159,10 +163,13 @@ type InjectRequest struct {
 	Inside string
 }
 
-// Check refuses fewer than one bullet.
+// Check refuses fewer than one bullet, and a task given without its text.
 func (r InjectRequest) Check() error {
 	if r.Top < 1 {
 		return paramErrorf("top", "want at least 1, not %d", r.Top)
+	}
+	if r.ForSet && strings.TrimSpace(r.For) == "" {
+		return refuse.Request(&ParamError{Param: "for", Err: errors.New("needs the task's text"), Phrase: true})
 	}
 	return nil
 }
@@ -176,6 +183,9 @@ func InjectFile(_ context.Context, s *mdstore.Store, req InjectRequest) (*Inject
 		return nil, err
 	}
 	req.Category = categoryFilter(req.Category)
+	if req.File == "" {
+		req.File = DefaultInjectFile
+	}
 	if req.Inside != "" {
 		if err := checkTarget(req.File, req.Inside, s.Dir); err != nil {
 			return nil, err

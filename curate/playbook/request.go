@@ -33,9 +33,17 @@ func allowed(s *mdstore.Store, sv Saving, operation string) error {
 type ParamError struct {
 	Param string
 	Err   error
+	// Phrase says the parameter and Err read as one phrase ("for needs
+	// the task's text"), without a colon between them.
+	Phrase bool
 }
 
-func (e *ParamError) Error() string { return e.Param + ": " + e.Err.Error() }
+func (e *ParamError) Error() string {
+	if e.Phrase {
+		return e.Param + " " + e.Err.Error()
+	}
+	return e.Param + ": " + e.Err.Error()
+}
 func (e *ParamError) Unwrap() error { return e.Err }
 
 // paramErrorf is a refused request naming its parameter.

@@ -39,6 +39,11 @@ func TestUseCasesRefuseBadRequests(t *testing.T) {
 		{"id", func() error { _, err := Review(ctx, s, ReviewRequest{ID: "a/b"}); return err }},
 		{"limit", func() error { _, err := Query(ctx, s, QueryRequest{Limit: -1}); return err }},
 		{"top", func() error { _, err := InjectFile(ctx, s, InjectRequest{Top: 0, File: "x.md"}); return err }},
+		{"for", func() error {
+			_, err := InjectFile(ctx, s, InjectRequest{Top: 1, File: "x.md", ForSet: true, For: " "})
+			return err
+		}},
+		{"decision", func() error { return ReviewQueueRequest{Decision: "maybe"}.Check() }},
 		{"format", func() error { _, err := Export(ctx, s, ExportRequest{Format: "kayba"}); return err }},
 		{"format", func() error { _, err := Import(ctx, s, ImportRequest{Format: "csv"}); return err }},
 	} {

@@ -28,6 +28,34 @@ func (r ReviewRequest) Check() error {
 	return checkID("id", r.ID)
 }
 
+// ReviewQueueRequest is a call on the review queue as one request (the
+// MCP tool review_queue): no Decision lists the queue and changes nothing;
+// Decision approve or reject decides on the bullet ID, or on All of the
+// queue (a ReviewRequest).
+type ReviewQueueRequest struct {
+	Decision string
+	ID       string
+	All      bool
+}
+
+// Check refuses an id or all without a decision, and a decision other
+// than approve or reject.
+func (r ReviewQueueRequest) Check() error {
+	switch {
+	case r.Decision == "" && (r.ID != "" || r.All):
+		return refuse.Requestf("id and all need a decision (approve or reject)")
+	case r.Decision != "" && r.Decision != "approve" && r.Decision != "reject":
+		return refuse.Request(&ParamError{Param: "decision", Err: fmt.Errorf("%q: want approve or reject", r.Decision), Phrase: true})
+	}
+	return nil
+}
+
+// Decides says whether the request decides (else it lists the queue),
+// and the decision it asks for, saved with sv.
+func (r ReviewQueueRequest) Decides(sv Saving) (ReviewRequest, bool) {
+	return ReviewRequest{ID: r.ID, All: r.All, Approve: r.Decision == "approve", Saving: sv}, r.Decision != ""
+}
+
 // ErrNothingToReview means --all found the review queue empty.
 var ErrNothingToReview = errors.New("no bullet waits for review")
 

@@ -55,5 +55,9 @@ func FlagError(err error) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
-	return Usage(fmt.Errorf("--%s: %w", strings.ReplaceAll(pe.Param, "_", "-"), pe.Err))
+	flag := "--" + strings.ReplaceAll(pe.Param, "_", "-")
+	if pe.Phrase {
+		return Usage(fmt.Errorf("%s %w", flag, pe.Err))
+	}
+	return Usage(fmt.Errorf("%s: %w", flag, pe.Err))
 }

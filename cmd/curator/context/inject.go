@@ -35,12 +35,9 @@ func NewCmdInject(f *cmdutil.Factory, runF func(*InjectOptions) error) *cli.Comm
 			"\"Selected for: TEXT\"; else the top bullets by rank.",
 		Action: func(c *cli.Context) error {
 			opts := &InjectOptions{Env: f.Env(c), InjectRequest: playbook.InjectRequest{Top: c.Int("top"), File: c.String("file"), For: c.String("for"),
-				Category: c.String("category")}}
+				ForSet: c.IsSet("for"), Category: c.String("category")}}
 			if err := opts.Check(); err != nil {
 				return cmdutil.FlagError(err)
-			}
-			if c.IsSet("for") && strings.TrimSpace(opts.For) == "" {
-				return cmdutil.Usagef("--for needs the task's text")
 			}
 			if runF != nil {
 				return runF(opts)

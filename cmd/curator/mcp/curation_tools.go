@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/curator-dev/curator/curate/playbook"
 )
@@ -49,17 +48,11 @@ func (s *Server) applyCuration(ctx context.Context, a ApplyCurationArgs) (Result
 
 func (s *Server) injectPlaybook(ctx context.Context, a InjectPlaybookArgs) (Result, error) {
 	req := playbook.InjectRequest{File: a.File, Top: playbook.DefaultInjectTop, Category: a.Category}
-	if req.File == "" {
-		req.File = playbook.DefaultInjectFile
-	}
 	if a.Top != nil {
 		req.Top = *a.Top
 	}
 	if a.For != nil {
-		if strings.TrimSpace(*a.For) == "" {
-			return nil, fmt.Errorf("invalid arguments: for is empty: give the task's text")
-		}
-		req.For = *a.For
+		req.For, req.ForSet = *a.For, true
 	}
 	wd, err := os.Getwd()
 	if err != nil {

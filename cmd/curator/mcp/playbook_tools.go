@@ -120,18 +120,16 @@ func (s *Server) curatePlaybook(ctx context.Context, a CuratePlaybookArgs) (Resu
 }
 
 func (s *Server) reviewQueue(ctx context.Context, a ReviewQueueArgs) (Result, error) {
-	switch {
-	case a.Decision == "" && (a.ID != "" || a.All):
-		return nil, fmt.Errorf("invalid arguments: id and all need a decision (approve or reject)")
-	case a.Decision != "" && a.Decision != "approve" && a.Decision != "reject":
-		return nil, fmt.Errorf("invalid arguments: decision %q: want approve or reject", a.Decision)
+	req := playbook.ReviewQueueRequest{Decision: a.Decision, ID: a.ID, All: a.All}
+	if err := req.Check(); err != nil {
+		return nil, toolError(err)
 	}
 	st, saving, err := s.playbookStore(ctx, "review_queue")
 	if err != nil {
 		return nil, err
 	}
-	if a.Decision == "" {
-		return playbookResult(playbook.ListReviewQueue(ctx, st))
+	if review, decides := req.Decides(saving); decides {
+		return playbookResult(playbook.Review(ctx, st, review))
 	}
-	return playbookResult(playbook.Review(ctx, st, playbook.ReviewRequest{ID: a.ID, All: a.All, Approve: a.Decision == "approve", Saving: saving}))
+	return playbookResult(playbook.ListReviewQueue(ctx, st))
 }
