@@ -15,6 +15,9 @@ type AddRequest struct {
 	// Record is the new memory: a zero IngestionTime means now, a zero
 	// Confidence the default (3), an empty ID one made from the time.
 	Record mdstore.NewMemory
+	// ConfidenceSet says the confidence was given (`--confidence`): then 0
+	// is refused instead of read as the default.
+	ConfidenceSet bool
 	// Save are the options of the store transaction's save.
 	Save []mdstore.SaveOption
 }
@@ -39,7 +42,7 @@ func (r AddRequest) Check() error {
 	if !slices.Contains(mdstore.MemoryTypes, m.Type) {
 		return refuse.Requestf("type %q: want one of %s", m.Type, strings.Join(mdstore.MemoryTypes, ", "))
 	}
-	if m.Confidence < 0 || m.Confidence > 5 {
+	if m.Confidence < 0 || m.Confidence > 5 || (r.ConfidenceSet && m.Confidence == 0) {
 		return refuse.Requestf("content_confidence %d: want 1 to 5", m.Confidence)
 	}
 	names := make([]string, 0, len(m.Factors))

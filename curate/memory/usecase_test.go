@@ -60,6 +60,10 @@ func TestUseCasesRefuse(t *testing.T) {
 			_, err := Add(ctx, tx, AddRequest{Record: bad(fact("f-b", "x"), func(r *mdstore.NewMemory) { r.Confidence = 9 })})
 			return err
 		}()},
+		"confidence 0 given": {kind: refuse.IsRequest, say: "content_confidence 0: want 1 to 5", err: func() error {
+			_, err := Add(ctx, tx, AddRequest{Record: bad(fact("f-b", "x"), func(r *mdstore.NewMemory) { r.Confidence = 0 }), ConfidenceSet: true})
+			return err
+		}()},
 		"factor 1.5": {kind: refuse.IsRequest, say: "importance_factors.surprisal 1.5", err: func() error {
 			_, err := Add(ctx, tx, AddRequest{Record: bad(fact("f-b", "x"), func(r *mdstore.NewMemory) { r.Factors = map[string]float64{"surprisal": 1.5} })})
 			return err

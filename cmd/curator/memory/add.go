@@ -19,6 +19,8 @@ type AddOptions struct {
 	Record mdstore.NewMemory
 	// BodyFromStdin is set by the argument "-".
 	BodyFromStdin bool
+	// ConfidenceSet is whether --confidence was given.
+	ConfidenceSet bool
 }
 
 // factorFlags are the importance-factor flags, in formula order.
@@ -49,9 +51,7 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 			r := &opts.Record
 			r.Type, r.Brief, r.Author, r.Scenario, r.ID = c.String("type"), c.String("brief"), c.String("author"), c.String("scenario"), c.String("id")
 			r.Tags = cmdutil.SplitList(c.String("tags"))
-			if r.Confidence = c.Int("confidence"); r.Confidence < 1 || r.Confidence > 5 {
-				return cmdutil.Usagef("--confidence %d: want 1–5", r.Confidence)
-			}
+			r.Confidence, opts.ConfidenceSet = c.Int("confidence"), c.IsSet("confidence")
 			for _, name := range factorFlags {
 				if !c.IsSet(name) {
 					continue
@@ -65,7 +65,7 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 			if r.IngestionTime, err = memory.ParseOptionalTime("--ingestion-time", c.String("ingestion-time")); err != nil {
 				return err
 			}
-			if err := (memory.AddRequest{Record: *r}).Check(); err != nil {
+			if err := (memory.AddRequest{Record: *r, ConfidenceSet: opts.ConfidenceSet}).Check(); err != nil {
 				return err
 			}
 			r.Body = strings.Join(c.Args().Slice(), " ")
@@ -95,7 +95,7 @@ func Add(opts *AddOptions) error {
 		return err
 	}
 	defer tx.Close()
-	rep, err := memory.Add(context.Background(), tx, memory.AddRequest{Record: rec, Save: opts.SaveOptions()})
+	rep, err := memory.Add(context.Background(), tx, memory.AddRequest{Record: rec, ConfidenceSet: opts.ConfidenceSet, Save: opts.SaveOptions()})
 	if err != nil {
 		return err
 	}
