@@ -62,3 +62,28 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// Failed says whether any check of the report failed.
+func (r *ModeReport) Failed() bool {
+	for _, c := range r.Checks {
+		if !c.OK {
+			return true
+		}
+	}
+	return false
+}
+
+// Dashboard is the dashboard page among the files the mode wrote ("" when
+// it wrote none).
+func (r *ModeReport) Dashboard() string {
+	page, err := Home{Dir: r.Home}.Path(DashboardName(r.Project))
+	if err != nil {
+		return ""
+	}
+	for _, f := range r.Files {
+		if f == page {
+			return f
+		}
+	}
+	return ""
+}

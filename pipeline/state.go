@@ -330,3 +330,14 @@ func orEmpty[T any](s []T) []T {
 	}
 	return s
 }
+
+// StepsDone is how many of the phase's steps are completed.
+func (p Phase) StepsDone() int {
+	done := 0
+	for _, s := range p.Steps {
+		if s.Status == StatusCompleted {
+			done++
+		}
+	}
+	return done
+}

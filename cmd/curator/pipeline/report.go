@@ -14,14 +14,10 @@ func printReport(o cmdutil.Env, r *pipeline.ModeReport) error {
 	if o.Globals.JSON {
 		return o.PrintJSON(r)
 	}
-	failed := false
-	for _, c := range r.Checks {
-		failed = failed || !c.OK
-	}
 	if st := r.State; st != nil && r.Mode != "validate" {
 		// the state's blockers are listed unless the checks below name
 		// the same problems: each is printed once
-		printState(o, st, !failed)
+		printState(o, st, !r.Failed())
 	}
 	for _, c := range r.Checks {
 		mark := o.Mark(cmdutil.StatusOK)
@@ -61,11 +57,8 @@ func printReport(o cmdutil.Env, r *pipeline.ModeReport) error {
 			o.Say("%s %s\n", o.Mark(cmdutil.StatusWarning), w)
 		}
 	}
-	dashboardFile, _ := pipeline.Home{Dir: r.Home}.Path(pipeline.DashboardName(r.Project))
-	for _, f := range r.Files {
-		if f == dashboardFile {
-			o.Say("Dashboard: %s\n", f)
-		}
+	if page := r.Dashboard(); page != "" {
+		o.Say("Dashboard: %s\n", page)
 	}
 	if r.Commit != "" {
 		o.Say("Commit: %.12s\n", r.Commit)
@@ -95,13 +88,7 @@ func printState(o cmdutil.Env, st *pipeline.State, blockers bool) {
 	for _, ph := range st.Phases {
 		extra := ""
 		if n := len(ph.Steps); n > 0 {
-			done := 0
-			for _, s := range ph.Steps {
-				if s.Status == pipeline.StatusCompleted {
-					done++
-				}
-			}
-			extra = fmt.Sprintf("  steps %d/%d", done, n)
+			extra = fmt.Sprintf("  steps %d/%d", ph.StepsDone(), n)
 		}
 		if n := len(ph.Artifacts); n > 0 {
 			extra += fmt.Sprintf("  %d artifact(s)", n)
