@@ -50,6 +50,11 @@ type ResolveReport struct {
 	// repository (for the command that shows theirs' version of a file).
 	Theirs string `json:"-"`
 	Prefix string `json:"-"`
+	// DriverMissing is the program of the merge driver the repository
+	// registers (merge.curator.driver) when git cannot run it ("" when it
+	// can, or none is registered): git then left every store file both
+	// sides changed as ours, whole, and resolve merged them instead.
+	DriverMissing string `json:"-"`
 }
 
 // Next is the git command that finishes the operation.
@@ -66,8 +71,20 @@ func (r *ResolveReport) Next() string {
 // Resolve merges the store's files of the merge, rebase or cherry-pick git
 // stopped on, from its three commits with sync's rules, writes them and
 // stages them. Paths outside the store that git still marks conflicted
-// are a refuse.BlockedError, with the report filled.
+// are a refuse.BlockedError, with the report filled. The report says
+// when git could not run the registered merge driver (DriverMissing).
 func Resolve(s *mdstore.Store, req ResolveRequest) (*ResolveReport, error) {
+	rep, err := resolve(s, req)
+	if rep != nil {
+		if d, derr := ReadMergeDriver(s.Dir); derr == nil && d.Command != "" && !d.Found {
+			rep.DriverMissing = d.Program
+		}
+	}
+	return rep, err
+}
+
+// resolve is Resolve but for the merge driver's check.
+func resolve(s *mdstore.Store, req ResolveRequest) (*ResolveReport, error) {
 	tx, err := s.Begin(req.Tx)
 	if err != nil {
 		return nil, err

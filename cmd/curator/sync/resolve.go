@@ -85,11 +85,11 @@ func Resolve(opts *ResolveOptions) error {
 			opts.Warn("curator resolve: review %s (%s)\n", storesync.ConflictText(cf), storesync.Outcome(cf, rep.Theirs, rep.Prefix))
 		}
 	}
-	if d, derr := storesync.ReadMergeDriver(s.Dir); derr == nil && d.Command != "" && !d.Found {
+	if program := rep.DriverMissing; program != "" {
 		opts.Warn("curator resolve: git could not run the merge driver: merge.curator.driver runs %s, which is not on PATH (or not an executable file), "+
 			"so git left each store file both sides changed as ours, whole, marked conflicted; resolve has merged them. "+
 			"So that git merges them itself next time, run `curator init --merge-driver` (it registers the path of the curator it runs as), or put curator on PATH\n",
-			d.Program)
+			program)
 	}
 	if err != nil {
 		return err
