@@ -3,6 +3,8 @@ package history
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/go-git/go-billy/v5/helper/mount"
 	"github.com/go-git/go-billy/v5/helper/polyfill"
@@ -13,6 +15,15 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
+
+// IsBareRepo says whether dir looks like a bare git repository (a HEAD
+// file and an objects folder): where a server's hook runs, outside every
+// store, audit reads the pushed tree's store from it.
+func IsBareRepo(dir string) bool {
+	_, errHead := os.Stat(filepath.Join(dir, "HEAD"))
+	fi, errObj := os.Stat(filepath.Join(dir, "objects"))
+	return errHead == nil && errObj == nil && fi.IsDir()
+}
 
 // openWithObjects opens the repository holding dir (a work tree's folder
 // or a bare repository) reading objects from more folders first: the

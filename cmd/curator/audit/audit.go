@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -65,11 +64,8 @@ func Audit(opts *Options) error {
 	switch {
 	case err == nil:
 		req.Store = s
-	case errors.Is(err, mdstore.ErrNoStore) && opts.Globals.Store == "" && bareRepo():
-		req.Repo = "."
-		if d := os.Getenv("GIT_DIR"); d != "" {
-			req.Repo = d
-		}
+	case errors.Is(err, mdstore.ErrNoStore) && opts.Globals.Store == "" && history.IsBareRepo(gitDir()):
+		req.Repo = gitDir()
 	default:
 		return err
 	}
@@ -96,16 +92,13 @@ func Audit(opts *Options) error {
 	return nil
 }
 
-// bareRepo tells a bare git repository in the working directory (or
-// GIT_DIR), as a server's hook runs in.
-func bareRepo() bool {
-	dir := os.Getenv("GIT_DIR")
-	if dir == "" {
-		dir = "."
+// gitDir is the repository a server's hook runs in: GIT_DIR, else the
+// working directory.
+func gitDir() string {
+	if d := os.Getenv("GIT_DIR"); d != "" {
+		return d
 	}
-	_, errHead := os.Stat(filepath.Join(dir, "HEAD"))
-	fi, errObj := os.Stat(filepath.Join(dir, "objects"))
-	return errHead == nil && errObj == nil && fi.IsDir()
+	return "."
 }
 
 // objectDirs are the folders git gives a hook for the objects it has not
