@@ -3,6 +3,7 @@ package safepath
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,4 +88,17 @@ func Inside(root, path string) error {
 		return fmt.Errorf("%w: %s", ErrOutsideStore, path)
 	}
 	return nil
+}
+
+// ReadInside reads the file at path, which must not lead out of root
+// through a symlink. A file that is gone, or that leads out, is
+// fs.ErrNotExist: for the reader there is no such file.
+func ReadInside(root, path string) ([]byte, error) {
+	if _, err := os.Lstat(path); err != nil {
+		return nil, err
+	}
+	if err := Inside(root, path); err != nil {
+		return nil, fmt.Errorf("%w: %s", fs.ErrNotExist, err)
+	}
+	return os.ReadFile(path)
 }

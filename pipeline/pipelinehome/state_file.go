@@ -1,29 +1,35 @@
 package pipelinehome
 
-import "github.com/curator-dev/curator/pipeline"
+import (
+	"io/fs"
 
-// StateFile is where the state file of project sits in the home o names
-// (o.Home, else the store's pipelines/ folder; nothing is opened or
-// loaded): the folder, which the file may not lead out of, and the file.
-// The file is "" when project cannot name a state file.
-func StateFile(o Options, project string) (dir, file string, err error) {
+	"github.com/curator-dev/curator/internal/safepath"
+	"github.com/curator-dev/curator/pipeline"
+)
+
+// ReadStateFile is the state file of project in the home o names (o.Home,
+// else the store's pipelines/ folder) as it is now, nothing loaded or
+// checked; fs.ErrNotExist when there is none, project cannot name one,
+// or the file leads out of the home.
+func ReadStateFile(o Options, project string) ([]byte, error) {
 	if pipeline.CheckProject(project) != nil {
-		return "", "", nil
+		return nil, fs.ErrNotExist
 	}
-	dir = o.Home
+	dir := o.Home
 	if dir == "" {
 		s, err := o.Store()
 		if err != nil {
-			return "", "", err
+			return nil, err
 		}
 		dir = s.Path("pipelines")
 	}
-	if dir, err = pipeline.AbsPath(dir, o.UserHome); err != nil {
-		return "", "", err
-	}
-	file, err = pipeline.Home{Dir: dir}.Path(pipeline.StateName(project))
+	dir, err := pipeline.AbsPath(dir, o.UserHome)
 	if err != nil {
-		return dir, "", nil
+		return nil, err
 	}
-	return dir, file, nil
+	file, err := pipeline.Home{Dir: dir}.Path(pipeline.StateName(project))
+	if err != nil {
+		return nil, fs.ErrNotExist
+	}
+	return safepath.ReadInside(dir, file)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,53 +42,38 @@ func (s *Server) addResources() {
 }
 
 func (s *Server) readMemory(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	id, ok := segment(uri, memoryURI, "")
+	id, ok := segment(req.Params.URI, memoryURI, "")
 	if !ok {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	st, err := mdstore.Open(s.g.Store)
 	if err != nil {
 		return nil, err
 	}
-	rel := st.ExistingMemoryFile(id)
-	if rel == "" {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	return storeFile(uri, st, rel)
+	data, err := st.ReadMemoryFile(id)
+	return contents(req.Params.URI, data, err)
 }
 
 func (s *Server) readBullet(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	id, ok := segment(uri, bulletURI, "")
+	id, ok := segment(req.Params.URI, bulletURI, "")
 	if !ok {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
 	st, err := mdstore.Open(s.g.Store)
 	if err != nil {
 		return nil, err
 	}
-	rel := st.ExistingBulletFile(id)
-	if rel == "" {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	return storeFile(uri, st, rel)
+	data, err := st.ReadBulletFile(id)
+	return contents(req.Params.URI, data, err)
 }
 
 func (s *Server) readPipelineState(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	project, ok := segment(uri, pipelineURI, stateSuffix)
+	project, ok := segment(req.Params.URI, pipelineURI, stateSuffix)
 	if !ok {
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	dir, file, err := pipelinehome.StateFile(s.homeOptions("pipeline-state", "", false), project)
-	if err != nil {
-		return nil, err
-	}
-	if file == "" {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	return fileContents(uri, dir, file)
+	data, err := pipelinehome.ReadStateFile(s.homeOptions("pipeline-state", "", false), project)
+	return contents(req.Params.URI, data, err)
 }
 
 func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -122,21 +106,9 @@ func segment(uri, prefix, suffix string) (string, bool) {
 	return v, true
 }
 
-// storeFile is a store file as a resource.
-func storeFile(uri string, st *mdstore.Store, rel string) (*mcp.ReadResourceResult, error) {
-	return fileContents(uri, st.Dir, st.Path(rel))
-}
-
-// fileContents reads the file at p, which must not lead out of root
-// through a symlink; a file that is gone is a resource not found.
-func fileContents(uri, root, p string) (*mcp.ReadResourceResult, error) {
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	if err := safepath.Inside(root, p); err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	data, err := os.ReadFile(p)
+// contents is a file read for a resource: one that is not there is a
+// resource not found.
+func contents(uri string, data []byte, err error) (*mcp.ReadResourceResult, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
