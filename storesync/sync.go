@@ -42,6 +42,24 @@ type SyncRequest struct {
 	Retrying func(url string, wait time.Duration)
 }
 
+// The retries of a sync unless asked otherwise: how many, and the first
+// wait.
+const (
+	DefaultRetries = 5
+	DefaultBackoff = 200 * time.Millisecond
+)
+
+// Check refuses negative retries or timeout (refuse.ParamError).
+func (r SyncRequest) Check() error {
+	if r.Timeout < 0 {
+		return refuse.Phrasef("timeout", "cannot be negative")
+	}
+	if r.Retries < 0 {
+		return refuse.Phrasef("retries", "cannot be negative")
+	}
+	return nil
+}
+
 // SyncReport is what a sync did.
 type SyncReport struct {
 	Remote   string `json:"remote"`
@@ -82,6 +100,9 @@ func (r *SyncReport) Blocked() bool { return r.Result == "blocked" }
 // store to other curator runs. ctx ending stops a fetch or push cleanly
 // (ErrInterrupted). A refusal is a refuse.BlockedError with the report filled.
 func Sync(ctx context.Context, s *mdstore.Store, req SyncRequest) (*SyncReport, error) {
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
 	root, prefix, err := s.RepoPlace()
 	if err != nil {
 		return nil, err

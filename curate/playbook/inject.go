@@ -3,7 +3,6 @@ package playbook
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -169,7 +168,7 @@ func (r InjectRequest) Check() error {
 		return paramErrorf("top", "want at least 1, not %d", r.Top)
 	}
 	if r.ForSet && strings.TrimSpace(r.For) == "" {
-		return refuse.Request(&ParamError{Param: "for", Err: errors.New("needs the task's text"), Phrase: true})
+		return refuse.Phrasef("for", "needs the task's text")
 	}
 	return nil
 }

@@ -26,29 +26,14 @@ func allowed(s *mdstore.Store, sv Saving, operation string) error {
 	return s.Require(sv.Agent, mdstore.LevelProject, operation)
 }
 
-// ParamError is a request parameter that cannot be used: Param names it
-// as config.yaml and the MCP tools spell it (similarity_threshold,
-// reflection_id), Err says what is wanted. Use-cases return it marked as
+// ParamError is a request parameter that cannot be used (the one type of
+// every domain: refuse.ParamError). Use-cases return it marked as
 // refuse.Request; the command line names the matching flag instead.
-type ParamError struct {
-	Param string
-	Err   error
-	// Phrase says the parameter and Err read as one phrase ("for needs
-	// the task's text"), without a colon between them.
-	Phrase bool
-}
-
-func (e *ParamError) Error() string {
-	if e.Phrase {
-		return e.Param + " " + e.Err.Error()
-	}
-	return e.Param + ": " + e.Err.Error()
-}
-func (e *ParamError) Unwrap() error { return e.Err }
+type ParamError = refuse.ParamError
 
 // paramErrorf is a refused request naming its parameter.
 func paramErrorf(param, format string, a ...any) error {
-	return refuse.Request(&ParamError{Param: param, Err: fmt.Errorf(format, a...)})
+	return refuse.Param(param, fmt.Errorf(format, a...))
 }
 
 // checkID refuses an id that cannot name a record ("" passes: not given).
@@ -57,7 +42,7 @@ func checkID(param, id string) error {
 		return nil
 	}
 	if err := safepath.CheckID(id); err != nil {
-		return refuse.Request(&ParamError{Param: param, Err: err})
+		return refuse.Param(param, err)
 	}
 	return nil
 }

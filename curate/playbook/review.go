@@ -45,7 +45,7 @@ func (r ReviewQueueRequest) Check() error {
 	case r.Decision == "" && (r.ID != "" || r.All):
 		return refuse.Requestf("id and all need a decision (approve or reject)")
 	case r.Decision != "" && r.Decision != "approve" && r.Decision != "reject":
-		return refuse.Request(&ParamError{Param: "decision", Err: fmt.Errorf("%q: want approve or reject", r.Decision), Phrase: true})
+		return refuse.Phrasef("decision", "%q: want approve or reject", r.Decision)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/curate/playbook"
+	"github.com/curator-dev/curator/internal/refuse"
 )
 
 // CurateFlags are the flags of `context curate`; watch's --curate-flags
@@ -47,11 +48,11 @@ func CurateRequestOf(c *cli.Context) (playbook.CurateRequest, error) {
 	return req, FlagError(req.Check())
 }
 
-// FlagError is err with the playbook's request parameter it names
+// FlagError is err with the request parameter it names
 // (similarity_threshold) said as its flag (--similarity-threshold), a
 // usage error; other errors are returned as they are.
 func FlagError(err error) error {
-	var pe *playbook.ParamError
+	var pe *refuse.ParamError
 	if !errors.As(err, &pe) {
 		return err
 	}

@@ -54,7 +54,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"with the merge driver `curator init` registers, then `curator resolve`, is the manual way.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "branch", Usage: "the branch to sync (the same name on the remote; default: the current branch)"},
-			&cli.IntFlag{Name: "retries", Value: 5, Usage: "how often to fetch and merge again when the remote moved during the push"},
+			&cli.IntFlag{Name: "retries", Value: storesync.DefaultRetries, Usage: "how often to fetch and merge again when the remote moved during the push"},
 			cmdutil.DurationFlag("timeout", storesync.DefaultTimeout, "give up a fetch or a push that has not finished in this time (0: wait as long as it takes)"),
 			&cli.BoolFlag{Name: "allow-conflicts", Usage: "merge even when both sides changed one key differently: keep ours, record theirs under merge_conflicts"},
 		},
@@ -63,13 +63,10 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				return cmdutil.Usagef("sync takes at most one remote")
 			}
 			opts := &Options{Env: f.Env(c), Remote: c.Args().First(), Branch: c.String("branch"),
-				Retries: c.Int("retries"), AllowConflicts: c.Bool("allow-conflicts"), Backoff: 200 * time.Millisecond,
+				Retries: c.Int("retries"), AllowConflicts: c.Bool("allow-conflicts"), Backoff: storesync.DefaultBackoff,
 				Timeout: cmdutil.Duration(c, "timeout")}
-			if opts.Timeout < 0 {
-				return cmdutil.Usagef("--timeout cannot be negative")
-			}
-			if opts.Retries < 0 {
-				return cmdutil.Usagef("--retries cannot be negative")
+			if err := opts.request().Check(); err != nil {
+				return cmdutil.FlagError(err)
 			}
 			if opts.Globals.NoCommit {
 				return cmdutil.Usagef("sync records its merge as a commit; --no-commit does not apply")
@@ -91,18 +88,23 @@ func Sync(opts *Options) error {
 	// Ctrl-C or SIGTERM stops the fetch or the push cleanly (exit 1).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := storesync.Sync(ctx, s, storesync.SyncRequest{
+	rep, err := storesync.Sync(ctx, s, opts.request())
+	if err != nil {
+		return failed(opts.Env, rep, err)
+	}
+	return report(opts, rep)
+}
+
+// request is the sync the options ask for.
+func (opts *Options) request() storesync.SyncRequest {
+	return storesync.SyncRequest{
 		Remote: opts.Remote, Branch: opts.Branch, Retries: opts.Retries, Backoff: opts.Backoff,
 		Timeout: opts.Timeout, AllowConflicts: opts.AllowConflicts,
 		Tx: opts.TxOptions(), Save: opts.SaveOptions(),
 		Retrying: func(url string, wait time.Duration) {
 			opts.Warn("curator sync: %s moved during the push; fetching again in %s\n", url, wait)
 		},
-	})
-	if err != nil {
-		return failed(opts.Env, rep, err)
 	}
-	return report(opts, rep)
 }
 
 // failed prints the report of a refused sync or resolve with --json; the
