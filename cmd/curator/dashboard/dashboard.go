@@ -2,23 +2,14 @@ package dashboardcmd
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/dashboard"
-	"github.com/curator-dev/curator/internal/durable"
-	"github.com/curator-dev/curator/mdstore"
-	"github.com/curator-dev/curator/pipeline"
 	"github.com/curator-dev/curator/storehealth"
 )
-
-// DefaultOutput is where the page goes without --output, in the store
-// (git-ignored, as the caches are).
-const DefaultOutput = ".cache/dashboard.html"
 
 // Options are what `curator dashboard` was asked to do.
 type Options struct {
@@ -46,7 +37,7 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			"page. curator watch --serve ADDR serves the page live at /store.",
 		Flags: []cli.Flag{
 			cmdutil.DurationFlag("since", 0, "only the runs of the last DURATION, e.g. 30d or 2w (0: the whole history)"),
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the page to `FILE`", DefaultText: ".curator/" + DefaultOutput},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the page to `FILE`", DefaultText: ".curator/" + dashboard.StorePageFile},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -80,33 +71,11 @@ func Dashboard(opts *Options) error {
 	}
 	out := opts.Output
 	if out == "" {
-		out = s.Path(DefaultOutput)
+		out = s.Path(dashboard.StorePageFile)
 	}
-	if out, err = filepath.Abs(out); err != nil {
-		return err
-	}
-	page, err := dashboard.RenderStore(dashboard.StoreViewOf(r, PipelinePageFrom(s, filepath.Dir(out))))
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	if err := durable.WriteFile(out, page, 0o644, false); err != nil {
+	if out, err = dashboard.WriteStorePage(r, s.Path("pipelines"), out); err != nil {
 		return err
 	}
 	opts.Say("%s\n", out)
 	return nil
-}
-
-// PipelinePageFrom is the address of a project's dashboard file from a
-// page written in dir.
-func PipelinePageFrom(s *mdstore.Store, dir string) func(project string) string {
-	return func(project string) string {
-		file := s.Path("pipelines/" + pipeline.DashboardName(project))
-		if rel, err := filepath.Rel(dir, file); err == nil {
-			return filepath.ToSlash(rel)
-		}
-		return "file://" + filepath.ToSlash(file)
-	}
 }
