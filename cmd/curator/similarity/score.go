@@ -11,7 +11,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -49,14 +48,17 @@ func NewCmdScore(f *cmdutil.Factory, runF func(*ScoreOptions) error) *cli.Comman
 // engine of the store's config.yaml (the local lexical engine when there is
 // no store and none was named).
 func Score(opts *ScoreOptions) error {
-	var engine similar.Engine
+	var st *mdstore.Store
 	s, err := opts.OpenStore()
 	switch {
 	case errors.Is(err, mdstore.ErrNoStore) && opts.Globals.Store == "":
-		engine, err = similar.New(similar.Config{})
-	case err == nil:
-		engine, err = playbook.Engine(s)
+		// outside every store: the default engine
+	case err != nil:
+		return err
+	default:
+		st = s
 	}
+	scorer, err := playbook.NewScorer(st)
 	if err != nil {
 		return err
 	}
@@ -64,7 +66,6 @@ func Score(opts *ScoreOptions) error {
 	in.Buffer(make([]byte, 64*1024), 16<<20)
 	out := bufio.NewWriter(opts.IO.Out)
 	defer out.Flush()
-	failing, _ := engine.(interface{ Err() error })
 	// With --json the scores are one document, printed once all are known.
 	var scores []LineScore
 	emit := func(n int, s float64) { fmt.Fprintf(out, "%.4f\n", s) }
@@ -82,20 +83,18 @@ func Score(opts *ScoreOptions) error {
 			out.Flush()
 			return cli.Exit(fmt.Sprintf("similarity score: line %d has no TAB between the two texts", n), 2)
 		}
-		s := engine.Score(a, b)
-		if failing != nil && failing.Err() != nil {
+		s, err := scorer.Score(a, b)
+		if err != nil {
 			out.Flush()
-			return cli.Exit(fmt.Sprintf("similarity score: line %d: %v", n, failing.Err()), 1)
+			return cli.Exit(fmt.Sprintf("similarity score: line %d: %v", n, err), 1)
 		}
 		emit(n, s)
 	}
 	if err := in.Err(); err != nil {
 		return fmt.Errorf("reading stdin: %w", err)
 	}
-	if saver, ok := engine.(interface{ Save() error }); ok {
-		if err := saver.Save(); err != nil {
-			return err
-		}
+	if err := scorer.Close(); err != nil {
+		return err
 	}
 	if scores != nil {
 		out.Flush()
