@@ -7,8 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
 )
+
+// CheckOwner refuses (a request error) what is not a code owner of a
+// CODEOWNERS line: a @user, an @org/team or an email address, one word.
+func CheckOwner(owner string) error {
+	if owner == "" || strings.ContainsAny(owner, " \t\r\n#") || !strings.Contains(owner, "@") {
+		return refuse.Requestf("%q: want a code owner, @user, @org/team or an email address", owner)
+	}
+	return nil
+}
 
 // codeownersFile is the CODEOWNERS file of the repository at root: the one
 // that exists (.github/, the root, docs/), else .github/CODEOWNERS when

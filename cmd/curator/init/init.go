@@ -76,8 +76,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 			opts := &Options{Env: f.Env(c), Dir: c.Args().First(), Agent: c.String("agent"), MCPServer: c.String("mcp-server"),
 				DryRun: c.Bool("dry-run"), MergeDriver: c.Bool("merge-driver"), Codeowners: c.String("codeowners")}
 			if c.IsSet("codeowners") {
-				if err := checkOwner(opts.Codeowners); err != nil {
-					return err
+				if err := storeinit.CheckOwner(opts.Codeowners); err != nil {
+					return cmdutil.Usage(fmt.Errorf("--codeowners %w", err))
 				}
 			}
 			if opts.MergeDriver && (opts.DryRun || c.IsSet("agent")) {
