@@ -29,6 +29,9 @@ type CurateRequest struct {
 	// DedupPrefix is the runes of brief that make the dedup key; 0 means
 	// config.yaml memory.dedup_prefix.
 	DedupPrefix int
+	// DedupPrefixSet says the dedup prefix was given (`--dedup-prefix`):
+	// then 0 is refused instead of read as config.yaml's.
+	DedupPrefixSet bool
 	// SkipEmpty saves nothing when the window holds no candidate (watch
 	// mode: a pass another run already made is not made again).
 	SkipEmpty bool
@@ -38,13 +41,14 @@ type CurateRequest struct {
 	Save []mdstore.SaveOption
 }
 
-// Check refuses a task beside a window and a dedup prefix under 0.
+// Check refuses a task beside a window and a dedup prefix under 1 (0
+// when not given: config.yaml's).
 func (r CurateRequest) Check() error {
 	if r.Task != "" && (!r.From.IsZero() || !r.To.IsZero()) {
 		return refuse.Requestf("give either a task or a window (from, to), not both")
 	}
-	if r.DedupPrefix < 0 {
-		return refuse.Requestf("dedup prefix %d: want at least 1", r.DedupPrefix)
+	if r.DedupPrefix < 0 || (r.DedupPrefixSet && r.DedupPrefix == 0) {
+		return refuse.Phrasef("dedup_prefix", "%d: want at least 1", r.DedupPrefix)
 	}
 	return nil
 }

@@ -116,6 +116,10 @@ func TestUseCasesRefuse(t *testing.T) {
 			_, err := Curate(ctx, tx, CurateRequest{Task: "整理范围：2026-11-29T09:00:00Z 到 2026-11-29T10:00:00Z", From: t0})
 			return err
 		}()},
+		"dedup prefix 0 given": {kind: refuse.IsRequest, say: "dedup_prefix 0: want at least 1", err: func() error {
+			_, err := Curate(ctx, tx, CurateRequest{DedupPrefix: 0, DedupPrefixSet: true})
+			return err
+		}()},
 		"task without a window": {kind: refuse.IsRequest, say: "task: the task names no window", err: func() error {
 			_, err := Curate(ctx, tx, CurateRequest{Task: "tidy up"})
 			return err

@@ -22,6 +22,8 @@ type CurateOptions struct {
 	DryRun   bool
 	// DedupPrefix is --dedup-prefix; 0 means config.yaml memory.dedup_prefix.
 	DedupPrefix int
+	// DedupPrefixSet is whether --dedup-prefix was given.
+	DedupPrefixSet bool
 	// SkipEmpty saves nothing when the window holds no candidate (watch
 	// mode: a pass another run already made is not made again).
 	SkipEmpty bool
@@ -47,16 +49,14 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 			&cli.IntFlag{Name: "dedup-prefix", Usage: "runes of brief that make the dedup key", DefaultText: "config.yaml memory.dedup_prefix, 40"},
 		},
 		Action: func(c *cli.Context) error {
-			opts := &CurateOptions{Env: f.Env(c), Task: c.String("task"), DryRun: c.Bool("dry-run"), DedupPrefix: c.Int("dedup-prefix")}
-			if c.IsSet("dedup-prefix") && opts.DedupPrefix < 1 {
-				return cmdutil.Usagef("--dedup-prefix must be at least 1")
-			}
+			opts := &CurateOptions{Env: f.Env(c), Task: c.String("task"), DryRun: c.Bool("dry-run"), DedupPrefix: c.Int("dedup-prefix"),
+				DedupPrefixSet: c.IsSet("dedup-prefix")}
 			var err error
 			if opts.From, opts.To, err = windowFlags(c); err != nil {
 				return err
 			}
 			if err := opts.request().Check(); err != nil {
-				return err
+				return cmdutil.FlagError(err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -69,7 +69,7 @@ func NewCmdCurate(f *cmdutil.Factory, runF func(*CurateOptions) error) *cli.Comm
 // request is the pass the options ask for.
 func (opts *CurateOptions) request() memory.CurateRequest {
 	return memory.CurateRequest{Task: opts.Task, From: opts.From, To: opts.To, DryRun: opts.DryRun, DedupPrefix: opts.DedupPrefix,
-		SkipEmpty: opts.SkipEmpty, Progress: opts.Progress("reading the window"), Save: opts.SaveOptions()}
+		DedupPrefixSet: opts.DedupPrefixSet, SkipEmpty: opts.SkipEmpty, Progress: opts.Progress("reading the window"), Save: opts.SaveOptions()}
 }
 
 // Curate runs the memory pass over the window and commits it (or, with
