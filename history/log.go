@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-billy/v5"
@@ -12,6 +14,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+
+	"github.com/curator-dev/curator/internal/refuse"
 )
 
 // Query chooses the runs of a log.
@@ -28,9 +32,24 @@ type Query struct {
 	Rev string
 }
 
+// Check refuses a kind that is not one of Kinds and a negative limit
+// (refuse.ParamError).
+func (q Query) Check() error {
+	if q.Kind != "" && !slices.Contains(Kinds, q.Kind) {
+		return refuse.Phrasef("kind", "%q: want one of %s", q.Kind, strings.Join(Kinds, ", "))
+	}
+	if q.Limit < 0 {
+		return refuse.Phrasef("limit", "cannot be negative")
+	}
+	return nil
+}
+
 // Log lists the runs of the repository holding dir, newest first along
 // first parents from q.Rev, as q chooses.
 func Log(dir string, q Query) ([]Run, error) {
+	if err := q.Check(); err != nil {
+		return nil, err
+	}
 	repo, done, err := openRepo(dir)
 	if err != nil {
 		return nil, err

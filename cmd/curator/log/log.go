@@ -50,13 +50,8 @@ func NewCmd(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 				return cmdutil.Usagef("log takes at most one revision or record id")
 			}
 			opts := &Options{Env: f.Env(c), Query: history.Query{Kind: c.String("kind"), Limit: c.Int("limit"), All: c.Bool("all"), Rev: c.Args().First()}}
-			if opts.Query.Kind != "" {
-				if err := cmdutil.CheckOneOf("kind", opts.Query.Kind, history.Kinds); err != nil {
-					return err
-				}
-			}
-			if opts.Query.Limit < 0 {
-				return cmdutil.Usagef("--limit cannot be negative")
+			if err := opts.Query.Check(); err != nil {
+				return cmdutil.FlagError(err)
 			}
 			now := time.Now()
 			var err error
