@@ -9,6 +9,7 @@
 // the store's lock, one commit per mutating call. A tool's arguments
 // become the use-case's request (some tools take the request as it is),
 // whose checks refuse what the command refuses, with the same message after
-// "invalid arguments: "; a tool checks only what has no flag (review_queue's
-// decision, inject_playbook's empty for) and a resource URI's shape.
+// "invalid arguments: " (review_queue's decision and inject_playbook's
+// empty for too); a tool checks only a resource URI's shape, and the
+// files of the resources are read by the store and the pipeline home.
 package mcpcmd
