@@ -23,7 +23,7 @@ func TestMCPRefusesAsTheCommand(t *testing.T) {
 			"--for needs the task's text", "invalid arguments: for needs the task's text"},
 		{"a confidence of 9", []string{"memory", "add", "--type", "fact", "--brief", "b", "--confidence", "9"},
 			"add_memory", map[string]any{"type": "fact", "brief": "b", "content_confidence": 9},
-			"content_confidence 9: want 1 to 5", "invalid arguments: content_confidence 9: want 1 to 5"},
+			"--confidence 9: want 1 to 5", "invalid arguments: content_confidence 9: want 1 to 5"},
 		{"a decision of maybe", nil, "review_queue", map[string]any{"decision": "maybe"},
 			"", `invalid arguments: decision "maybe": want approve or reject`},
 	} {

@@ -43,7 +43,7 @@ func (r AddRequest) Check() error {
 		return refuse.Requestf("type %q: want one of %s", m.Type, strings.Join(mdstore.MemoryTypes, ", "))
 	}
 	if m.Confidence < 0 || m.Confidence > 5 || (r.ConfidenceSet && m.Confidence == 0) {
-		return refuse.Requestf("content_confidence %d: want 1 to 5", m.Confidence)
+		return refuse.Phrasef("content_confidence", "%d: want 1 to 5", m.Confidence)
 	}
 	names := make([]string, 0, len(m.Factors))
 	for name := range m.Factors {

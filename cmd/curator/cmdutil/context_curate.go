@@ -50,13 +50,21 @@ func CurateRequestOf(c *cli.Context) (playbook.CurateRequest, error) {
 
 // FlagError is err with the request parameter it names
 // (similarity_threshold) said as its flag (--similarity-threshold), a
-// usage error; other errors are returned as they are.
-func FlagError(err error) error {
+// usage error; other errors are returned as they are. renames gives the
+// flags whose names are not the parameter's, in pairs: parameter, flag
+// ("content_confidence", "confidence").
+func FlagError(err error, renames ...string) error {
 	var pe *refuse.ParamError
 	if !errors.As(err, &pe) {
 		return err
 	}
-	flag := "--" + strings.ReplaceAll(pe.Param, "_", "-")
+	name := strings.ReplaceAll(pe.Param, "_", "-")
+	for i := 0; i+1 < len(renames); i += 2 {
+		if renames[i] == pe.Param {
+			name = renames[i+1]
+		}
+	}
+	flag := "--" + name
 	if pe.Phrase {
 		return Usage(fmt.Errorf("%s %w", flag, pe.Err))
 	}

@@ -66,7 +66,7 @@ func NewCmdAdd(f *cmdutil.Factory, runF func(*AddOptions) error) *cli.Command {
 				return err
 			}
 			if err := (memory.AddRequest{Record: *r, ConfidenceSet: opts.ConfidenceSet}).Check(); err != nil {
-				return err
+				return cmdutil.FlagError(err, "content_confidence", "confidence")
 			}
 			r.Body = strings.Join(c.Args().Slice(), " ")
 			if r.Body == "-" {
