@@ -444,5 +444,5 @@ func (l *Lexical) Words(text string) []string {
 // Version names the engine's analysis: words stored from an engine with
 // another version must be analysed again.
 func (l *Lexical) Version() string {
-	return fmt.Sprintf("lexical 3 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
+	return fmt.Sprintf("lexical 4 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
 }

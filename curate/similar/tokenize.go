@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -53,6 +54,11 @@ var contractions = strings.NewReplacer(
 	"’", "'", "can't", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
 )
 
+// numberSign is "No" or "No." abbreviating "number" before a number in
+// digits ("Amendment No 7", "No. 2 Ford"): it is read as a sign, not as a
+// negation. A lower-case "no" stays a negation ("there are no 3 ways").
+var numberSign = regexp.MustCompile(`\b(?:No\.?|NO\.)\s*(\d)`)
+
 // clitics are the word ends that an apostrophe joins to a word ("I've",
 // "you're", "it's"), read as the words they stand for; "'s" (is, has, or
 // a possessive) is dropped.
@@ -67,8 +73,12 @@ const identPart = "_"
 // parts of an identifier such as show_api_doc start with identPart. Digits
 // keep inner dots and commas ("2.5", "1,000"); list markers such as "(1)" or
 // "2." at the start of an item are dropped, so that numbered steps are not
-// read as quantities. Sentence punctuation starts a new clause.
+// read as quantities; "No 7" and "No. 7" are the number 7 (numberSign).
+// Sentence punctuation starts a new clause.
 func tokenize(text string) []word {
+	if strings.Contains(text, "No") || strings.Contains(text, "NO.") {
+		text = numberSign.ReplaceAllString(text, "#$1")
+	}
 	text = contractions.Replace(strings.ToLower(text))
 	var words []word
 	clause := 0
