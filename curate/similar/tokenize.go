@@ -73,7 +73,8 @@ const identPart = "_"
 // parts of an identifier such as show_api_doc start with identPart. Digits
 // keep inner dots and commas ("2.5", "1,000"); list markers such as "(1)" or
 // "2." at the start of an item are dropped, so that numbered steps are not
-// read as quantities; "No 7" and "No. 7" are the number 7 (numberSign).
+// read as quantities; "No 7" and "No. 7" are the number 7 (numberSign),
+// "1,000" one number and "1,2,3" three (thousands).
 // Sentence punctuation starts a new clause.
 func tokenize(text string) []word {
 	if strings.Contains(text, "No") || strings.Contains(text, "NO.") {
@@ -106,7 +107,8 @@ func tokenize(text string) []word {
 		case unicode.IsDigit(r):
 			j := i
 			for j < len(rs) && (unicode.IsDigit(rs[j]) ||
-				((rs[j] == '.' || rs[j] == ',') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && j > i)) {
+				(rs[j] == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && j > i) ||
+				(rs[j] == ',' && thousands(rs, j))) {
 				j++
 			}
 			num := strings.ReplaceAll(string(rs[i:j]), ",", "")
@@ -170,6 +172,17 @@ func isListMarker(rs []rune, i, j int) bool {
 		return k < 0 || prev == '\n' || prev == ':' || prev == ';'
 	}
 	return false
+}
+
+// thousands reports whether the comma rs[j], inside a number, separates
+// its thousands ("1,000"): exactly three digits follow it. Otherwise it
+// separates numbers ("1,2,3", "4,5, and 6").
+func thousands(rs []rune, j int) bool {
+	k := j + 1
+	for k < len(rs) && unicode.IsDigit(rs[k]) {
+		k++
+	}
+	return k-j-1 == 3
 }
 
 func isNumber(s string) bool {

@@ -47,12 +47,14 @@ func TestLexicalContractionsMatchTheirWords(t *testing.T) {
 // negation; a lower-case "no" before a number is still one.
 func TestTokenizeNumberSign(t *testing.T) {
 	cases := map[string]string{
-		"Amendment No 7 proposes changes": "amendment 7 proposes changes",
-		"No. 2 Ford said":                 "2 ford said",
-		"see NO. 12 and No.3":             "see 12 and 3",
-		"There are no 3 ways":             "there are !no 3 ways",
-		"No one came":                     "!no 1 came",
-		"Nov 7":                           "nov 7",
+		"Amendment No 7 proposes changes":  "amendment 7 proposes changes",
+		"No. 2 Ford said":                  "2 ford said",
+		"see NO. 12 and No.3":              "see 12 and 3",
+		"There are no 3 ways":              "there are !no 3 ways",
+		"No one came":                      "!no 1 came",
+		"Nov 7":                            "nov 7",
+		"Terminals 1,2,and 3 hold 1,000 V": "terminals 1 2 and 3 hold 1000 v",
+		"4,5, and 6 of 12,500":             "4 5 and 6 of 12500",
 	}
 	for in, want := range cases {
 		var got []string
