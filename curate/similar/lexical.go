@@ -150,6 +150,9 @@ func (l *Lexical) newWordInfo(w word) *wordInfo {
 			wi.key = stem(w.text)
 			break
 		}
+		if v, ve := l.wn.americanSpelling(wi.lemma, entry); v != "" {
+			wi.lemma, entry = v, ve
+		}
 		wi.key = stem(wi.lemma)
 		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(entry.count())))
 		wi.concepts = l.wn.concepts(entry, l.p.senses, l.p.depth)
