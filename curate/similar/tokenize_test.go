@@ -53,6 +53,8 @@ func TestTokenizeNumberSign(t *testing.T) {
 		"There are no 3 ways":              "there are !no 3 ways",
 		"No one came":                      "!no 1 came",
 		"Nov 7":                            "nov 7",
+		"No7 NO 7 Nope 7 ANo 7 No":         "no7 !no 7 nope 7 ano 7 !no",
+		"Now No  12, no. 3":                "now 12 !no 3",
 		"Terminals 1,2,and 3 hold 1,000 V": "terminals 1 2 and 3 hold 1000 v",
 		"4,5, and 6 of 12,500":             "4 5 and 6 of 12500",
 	}
