@@ -221,7 +221,7 @@ func (l *Lexical) analyze(text string) *doc {
 	stretch, negStretch := negationStretches(words)
 	for k, w := range words {
 		norm = append(norm, w.text)
-		hedged := negStretch[stretch[k]]
+		hedged := negStretch != nil && negStretch[stretch[k]]
 		wi := l.wordInfo(w)
 		if w.clause != scopeClause {
 			scope = 0
@@ -258,10 +258,10 @@ func (l *Lexical) analyze(text string) *doc {
 
 // negationStretches numbers the stretch of each word — the words of a
 // clause between scope breaks ("but", "and", ...), which is as far as a
-// negation reaches — and reports which stretches hold a negation.
-func negationStretches(words []word) (stretch []int, negated map[int]bool) {
+// negation reaches — and reports, by number, which stretches hold a
+// negation (nil when none does).
+func negationStretches(words []word) (stretch []int, negated []bool) {
 	stretch = make([]int, len(words))
-	negated = map[int]bool{}
 	n := 0
 	for k, w := range words {
 		if k > 0 && (w.clause != words[k-1].clause || scopeBreaks[w.text]) {
@@ -269,6 +269,9 @@ func negationStretches(words []word) (stretch []int, negated map[int]bool) {
 		}
 		stretch[k] = n
 		if w.negation {
+			if negated == nil {
+				negated = make([]bool, len(words))
+			}
 			negated[n] = true
 		}
 	}
