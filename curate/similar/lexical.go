@@ -91,15 +91,17 @@ func (l *Lexical) Score(a, b string) float64 { return l.scoreDocs(l.analyze(a), 
 type term struct {
 	*wordInfo      // key: Porter stem of the lemma, equal keys match exactly
 	negated   bool // some occurrence is inside a negation's scope
+	hedged    bool // some occurrence is in a stretch of words that holds a negation (negationStretches)
 }
 
 // doc is an analysed text.
 type doc struct {
-	terms   []term // distinct keys, in order of first occurrence
-	total   float64
-	numbers []string  // sorted distinct numbers
-	norm    string    // the lower-cased words joined, for texts without terms
-	sent    []float32 // sentence vector: the terms' word vectors weighted by rarity, nil: none
+	terms     []term // distinct keys, in order of first occurrence
+	total     float64
+	numbers   []string  // sorted distinct numbers
+	negations int       // negation markers
+	norm      string    // the lower-cased words joined, for texts without terms
+	sent      []float32 // sentence vector: the terms' word vectors weighted by rarity, nil: none
 }
 
 // wordInfo is what analysis learns about one word, independent of context.
@@ -147,6 +149,9 @@ func (l *Lexical) newWordInfo(w word) *wordInfo {
 		if wi.lemma == "" {
 			wi.key = stem(w.text)
 			break
+		}
+		if v, ve := l.wn.americanSpelling(wi.lemma, entry); v != "" {
+			wi.lemma, entry = v, ve
 		}
 		wi.key = stem(wi.lemma)
 		wi.weight = 1 / (1 + l.p.freqDecay*math.Log1p(float64(entry.count())))
@@ -213,8 +218,10 @@ func (l *Lexical) analyze(text string) *doc {
 	index := map[string]int{}
 	scope, scopeClause := 0, -1
 	norm := make([]string, 0, len(words))
-	for _, w := range words {
+	stretch, negStretch := negationStretches(words)
+	for k, w := range words {
 		norm = append(norm, w.text)
+		hedged := negStretch != nil && negStretch[stretch[k]]
 		wi := l.wordInfo(w)
 		if w.clause != scopeClause {
 			scope = 0
@@ -223,6 +230,7 @@ func (l *Lexical) analyze(text string) *doc {
 		switch {
 		case w.negation:
 			scope, scopeClause = 3, w.clause
+			d.negations++
 		case scopeBreaks[w.text]:
 			scope = 0
 		case scope > 0 && !wi.stop:
@@ -234,10 +242,11 @@ func (l *Lexical) analyze(text string) *doc {
 		}
 		if i, ok := index[wi.key]; ok {
 			d.terms[i].negated = d.terms[i].negated || negated
+			d.terms[i].hedged = d.terms[i].hedged || hedged
 			continue
 		}
 		index[wi.key] = len(d.terms)
-		d.terms = append(d.terms, term{wordInfo: wi, negated: negated})
+		d.terms = append(d.terms, term{wordInfo: wi, negated: negated, hedged: hedged})
 		d.total += wi.weight
 		l.addSentence(d, wi)
 	}
@@ -245,6 +254,28 @@ func (l *Lexical) analyze(text string) *doc {
 	d.numbers = dedupe(d.numbers)
 	d.norm = strings.Join(norm, " ")
 	return d
+}
+
+// negationStretches numbers the stretch of each word — the words of a
+// clause between scope breaks ("but", "and", ...), which is as far as a
+// negation reaches — and reports, by number, which stretches hold a
+// negation (nil when none does).
+func negationStretches(words []word) (stretch []int, negated []bool) {
+	stretch = make([]int, len(words))
+	n := 0
+	for k, w := range words {
+		if k > 0 && (w.clause != words[k-1].clause || scopeBreaks[w.text]) {
+			n++
+		}
+		stretch[k] = n
+		if w.negation {
+			if negated == nil {
+				negated = make([]bool, len(words))
+			}
+			negated[n] = true
+		}
+	}
+	return stretch, negated
 }
 
 func dedupe(s []string) []string {
@@ -354,17 +385,24 @@ func (l *Lexical) termSim(a, b *term) float64 {
 
 // conflict reports whether two texts differ by a negation (a word negated
 // in one and plainly stated in the other) or by a number (both name
-// numbers, and not the same ones).
+// numbers, and not the same ones). A word negated in one text only is no
+// conflict when both texts hold as many negations and the other text
+// negates the word's stretch too: the two negations say the same and only
+// reach other words ("Bernanke is not." / "not Bernanke").
 func conflict(a, b *doc) bool {
 	if len(a.numbers) > 0 && len(b.numbers) > 0 && strings.Join(a.numbers, " ") != strings.Join(b.numbers, " ") {
 		return true
 	}
-	neg := map[string]bool{}
+	in := make(map[string]term, len(a.terms))
 	for _, t := range a.terms {
-		neg[t.key] = t.negated
+		in[t.key] = t
 	}
-	for _, t := range b.terms {
-		if n, ok := neg[t.key]; ok && n != t.negated {
+	for _, u := range b.terms {
+		t, ok := in[u.key]
+		if !ok || t.negated == u.negated {
+			continue
+		}
+		if a.negations != b.negations || t.negated && !u.hedged || u.negated && !t.hedged {
 			return true
 		}
 	}
@@ -412,5 +450,5 @@ func (l *Lexical) Words(text string) []string {
 // Version names the engine's analysis: words stored from an engine with
 // another version must be analysed again.
 func (l *Lexical) Version() string {
-	return fmt.Sprintf("lexical 3 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
+	return fmt.Sprintf("lexical 4 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
 }

@@ -185,3 +185,23 @@ func TestLexicalMeaningOnlyMatchesCountLess(t *testing.T) {
 		t.Error("the discount lowered no score")
 	}
 }
+
+// A word spelled the British way is the same word as its American
+// spelling; words that only look alike are not.
+func TestLexicalBritishSpelling(t *testing.T) {
+	l := NewLexical()
+	for _, c := range [][2]string{
+		{"Organise the playlists by colour", "Organize the playlists by color"},
+		{"The centre analysed the programme", "The center analyzed the program"},
+		{"We realised the behaviour was a defence", "We realized the behavior was a defense"},
+	} {
+		if s := l.Score(c[0], c[1]); s < 0.99 {
+			t.Errorf("Score(%q, %q) = %.3f, want >= 0.99", c[0], c[1], s)
+		}
+	}
+	for _, c := range [][2]string{{"four", "for"}, {"acre", "acer"}, {"promise", "promize"}} {
+		if a, b := l.analyze(c[0]), l.analyze(c[1]); len(a.terms) == 1 && len(b.terms) == 1 && a.terms[0].key == b.terms[0].key {
+			t.Errorf("%q and %q read as one word", c[0], c[1])
+		}
+	}
+}

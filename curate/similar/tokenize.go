@@ -53,6 +53,46 @@ var contractions = strings.NewReplacer(
 	"’", "'", "can't", "can not", "won't", "will not", "shan't", "shall not", "n't", " not",
 )
 
+// numberSigns rewrites "No" or "No." abbreviating "number" before a number
+// in digits ("Amendment No 7", "No. 2 Ford", "NO. 12") as the sign "#", so
+// that it is not read as a negation. A lower-case "no" stays a negation
+// ("there are no 3 ways").
+func numberSigns(text string) string {
+	var b strings.Builder
+	from := 0
+	for i := strings.Index(text, "N"); i >= 0 && i+1 < len(text); {
+		j := i + 2
+		dot := j < len(text) && text[j] == '.'
+		if dot {
+			j++
+		}
+		for j < len(text) && text[j] == ' ' {
+			j++
+		}
+		if (text[i+1] == 'o' || text[i+1] == 'O' && dot) && j < len(text) && text[j] >= '0' && text[j] <= '9' &&
+			(i == 0 || !isWordByte(text[i-1])) && (dot || j > i+2) {
+			b.WriteString(text[from:i])
+			b.WriteByte('#')
+			from = j
+		}
+		k := strings.Index(text[i+1:], "N")
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	if from == 0 {
+		return text
+	}
+	return b.String() + text[from:]
+}
+
+// isWordByte reports whether c is an ASCII letter or digit, or the first
+// byte of a longer character (taken as a letter).
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
 // clitics are the word ends that an apostrophe joins to a word ("I've",
 // "you're", "it's"), read as the words they stand for; "'s" (is, has, or
 // a possessive) is dropped.
@@ -67,9 +107,11 @@ const identPart = "_"
 // parts of an identifier such as show_api_doc start with identPart. Digits
 // keep inner dots and commas ("2.5", "1,000"); list markers such as "(1)" or
 // "2." at the start of an item are dropped, so that numbered steps are not
-// read as quantities. Sentence punctuation starts a new clause.
+// read as quantities; "No 7" and "No. 7" are the number 7 (numberSigns),
+// "1,000" one number and "1,2,3" three (thousands).
+// Sentence punctuation starts a new clause.
 func tokenize(text string) []word {
-	text = contractions.Replace(strings.ToLower(text))
+	text = contractions.Replace(strings.ToLower(numberSigns(text)))
 	var words []word
 	clause := 0
 	rs := []rune(text)
@@ -96,7 +138,8 @@ func tokenize(text string) []word {
 		case unicode.IsDigit(r):
 			j := i
 			for j < len(rs) && (unicode.IsDigit(rs[j]) ||
-				((rs[j] == '.' || rs[j] == ',') && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && j > i)) {
+				(rs[j] == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && j > i) ||
+				(rs[j] == ',' && thousands(rs, j))) {
 				j++
 			}
 			num := strings.ReplaceAll(string(rs[i:j]), ",", "")
@@ -160,6 +203,17 @@ func isListMarker(rs []rune, i, j int) bool {
 		return k < 0 || prev == '\n' || prev == ':' || prev == ';'
 	}
 	return false
+}
+
+// thousands reports whether the comma rs[j], inside a number, separates
+// its thousands ("1,000"): exactly three digits follow it. Otherwise it
+// separates numbers ("1,2,3", "4,5, and 6").
+func thousands(rs []rune, j int) bool {
+	k := j + 1
+	for k < len(rs) && unicode.IsDigit(rs[k]) {
+		k++
+	}
+	return k-j-1 == 3
 }
 
 func isNumber(s string) bool {

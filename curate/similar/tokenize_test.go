@@ -42,3 +42,32 @@ func TestLexicalContractionsMatchTheirWords(t *testing.T) {
 		}
 	}
 }
+
+// "No 7" and "No. 2" abbreviate "number": the number stays, and no
+// negation; a lower-case "no" before a number is still one.
+func TestTokenizeNumberSign(t *testing.T) {
+	cases := map[string]string{
+		"Amendment No 7 proposes changes":  "amendment 7 proposes changes",
+		"No. 2 Ford said":                  "2 ford said",
+		"see NO. 12 and No.3":              "see 12 and 3",
+		"There are no 3 ways":              "there are !no 3 ways",
+		"No one came":                      "!no 1 came",
+		"Nov 7":                            "nov 7",
+		"No7 NO 7 Nope 7 ANo 7 No":         "no7 !no 7 nope 7 ano 7 !no",
+		"Now No  12, no. 3":                "now 12 !no 3",
+		"Terminals 1,2,and 3 hold 1,000 V": "terminals 1 2 and 3 hold 1000 v",
+		"4,5, and 6 of 12,500":             "4 5 and 6 of 12500",
+	}
+	for in, want := range cases {
+		var got []string
+		for _, w := range tokenize(in) {
+			if w.negation {
+				w.text = "!" + w.text
+			}
+			got = append(got, w.text)
+		}
+		if s := strings.Join(got, " "); s != want {
+			t.Errorf("tokenize(%q) = %q, want %q", in, s, want)
+		}
+	}
+}
