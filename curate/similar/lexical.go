@@ -205,6 +205,11 @@ func (l *Lexical) vectorSim(a *wordInfo, b int32, bInv float64) float64 {
 	if _, ok := slices.BinarySearch(a.near, b); !ok {
 		return 0
 	}
+	return l.neighbourSim(a, b, bInv)
+}
+
+// neighbourSim is vectorSim of a word and one of its neighbours b.
+func (l *Lexical) neighbourSim(a *wordInfo, b int32, bInv float64) float64 {
 	c := l.wv.cosine(a.vec, b, a.vecInv, bInv)
 	if c < l.p.vecFloor {
 		return 0
@@ -324,18 +329,20 @@ func (l *Lexical) exactDiscount(s, exact float64) float64 {
 // the other text; abExact and baExact count exact matches (the same key)
 // only.
 func (l *Lexical) directions(a, b *doc) (ab, ba, abExact, baExact float64) {
+	m := l.meaningMatches(a, b)
+	defer m.release()
 	colBest := make([]float64, len(b.terms)) // 1 only for an exact match: other matches are below 1
 	for i := range a.terms {
 		t := &a.terms[i]
+		row := m.sim[i*m.nb : (i+1)*m.nb]
 		best := 0.0
 		for j := range b.terms {
-			u := &b.terms[j]
-			if t.key == u.key {
+			if t.key == b.terms[j].key {
 				best, colBest[j] = 1, 1
 				abExact += t.weight
 				continue
 			}
-			s := l.termSim(t, u)
+			s := row[j]
 			if s > best {
 				best = s
 			}
@@ -352,35 +359,6 @@ func (l *Lexical) directions(a, b *doc) (ab, ba, abExact, baExact float64) {
 		}
 	}
 	return ab / a.total, ba / b.total, abExact / a.total, baExact / b.total
-}
-
-// termSim is 1 for equal keys, else the best of the shared WordNet concept
-// and the word vectors' similarity.
-func (l *Lexical) termSim(a, b *term) float64 {
-	if a.key == b.key {
-		return 1
-	}
-	best := 0.0
-	if a.vec >= 0 && b.vec >= 0 {
-		best = l.vectorSim(a.wordInfo, b.vec, b.vecInv)
-	}
-	i, j := 0, 0
-	for i < len(a.concepts) && j < len(b.concepts) {
-		ca, cb := a.concepts[i], b.concepts[j]
-		switch {
-		case ca.id < cb.id:
-			i++
-		case ca.id > cb.id:
-			j++
-		default:
-			if s := l.conceptSim[ca.dist+cb.dist]; s > best {
-				best = s
-			}
-			i++
-			j++
-		}
-	}
-	return best
 }
 
 // conflict reports whether two texts differ by a negation (a word negated

@@ -1,0 +1,127 @@
+package similar
+
+import "sync"
+
+// matches holds, for one pair of texts, how similar each word of the
+// first is to each word of the second by meaning alone (WordNet concepts
+// and word vectors; exact matches are directions' own). Instead of
+// comparing every two words' concept lists and neighbour lists, the
+// second text's concepts and vectors are put in small hash tables and
+// each word of the first looks up only its own concepts and neighbours:
+// the cost grows with the words' concepts, not with their product.
+type matches struct {
+	sim  []float64 // sim[i*nb+j]: word i of a against word j of b
+	nb   int
+	byID idTable // b's concepts
+	dist []int8  // by occurrence in byID: the concept's distance
+	vecs idTable // b's word vectors
+}
+
+var matchesPool = sync.Pool{New: func() any { return new(matches) }}
+
+// meaningMatches fills a pooled matches for a and b; put it back with
+// release.
+func (l *Lexical) meaningMatches(a, b *doc) *matches {
+	m := matchesPool.Get().(*matches)
+	m.nb = len(b.terms)
+	n := len(a.terms) * m.nb
+	if cap(m.sim) < n {
+		m.sim = make([]float64, n)
+	}
+	m.sim = m.sim[:n]
+	clear(m.sim)
+
+	size := 0
+	for j := range b.terms {
+		size += len(b.terms[j].concepts)
+	}
+	m.byID.reset(size)
+	m.dist = m.dist[:0]
+	m.vecs.reset(len(b.terms))
+	for j := range b.terms {
+		u := &b.terms[j]
+		for _, c := range u.concepts {
+			m.byID.add(c.id, int32(j))
+			m.dist = append(m.dist, c.dist)
+		}
+		if u.vec >= 0 {
+			m.vecs.add(u.vec, int32(j))
+		}
+	}
+
+	for i := range a.terms {
+		t := &a.terms[i]
+		row := m.sim[i*m.nb : (i+1)*m.nb]
+		if t.vec >= 0 {
+			for _, n := range t.near {
+				for k := m.vecs.first(n); k >= 0; k = m.vecs.next[k] {
+					u := &b.terms[m.vecs.val[k]]
+					if s := l.neighbourSim(t.wordInfo, u.vec, u.vecInv); s > row[m.vecs.val[k]] {
+						row[m.vecs.val[k]] = s
+					}
+				}
+			}
+		}
+		for _, c := range t.concepts {
+			for k := m.byID.first(c.id); k >= 0; k = m.byID.next[k] {
+				if s := l.conceptSim[c.dist+m.dist[k]]; s > row[m.byID.val[k]] {
+					row[m.byID.val[k]] = s
+				}
+			}
+		}
+	}
+	return m
+}
+
+func (m *matches) release() { matchesPool.Put(m) }
+
+// idTable is an open-addressing hash table from an id to the values
+// added under it, each id's values chained from the newest.
+type idTable struct {
+	slots []int32 // the newest entry of an id, -1: empty
+	key   []int32 // by entry
+	val   []int32
+	next  []int32 // the entry added before it under the same id, -1: none
+	mask  int
+}
+
+func (t *idTable) reset(n int) {
+	size := 8
+	for size < 2*n {
+		size *= 2
+	}
+	if cap(t.slots) < size {
+		t.slots = make([]int32, size)
+	}
+	t.slots = t.slots[:size]
+	for i := range t.slots {
+		t.slots[i] = -1
+	}
+	t.mask = size - 1
+	t.key, t.val, t.next = t.key[:0], t.val[:0], t.next[:0]
+}
+
+func (t *idTable) slot(id int32) int {
+	h := int(uint32(id)*0x9e3779b1) & t.mask
+	for {
+		e := t.slots[h]
+		if e < 0 || t.key[e] == id {
+			return h
+		}
+		h = (h + 1) & t.mask
+	}
+}
+
+func (t *idTable) add(id, v int32) {
+	h := t.slot(id)
+	t.key = append(t.key, id)
+	t.val = append(t.val, v)
+	t.next = append(t.next, t.slots[h])
+	t.slots[h] = int32(len(t.key) - 1)
+}
+
+// first is the newest entry under id, -1 when none; next[e] is the one
+// before e.
+func (t *idTable) first(id int32) int32 {
+	return t.slots[t.slot(id)]
+}
