@@ -70,6 +70,7 @@ type Index struct {
 	lastTerm []int32
 	termPart []float64
 	acc      []float64
+	exactAcc []float64 // by slot: the weight of the looked-up query words whose own key the item holds
 	reach    []reachOf // by key id
 	scratch  queryScratch
 }
@@ -82,6 +83,7 @@ type queryScratch struct {
 	byDF    []uint64
 	look    []feature
 	skipMax []float64
+	own     []int32 // per query word: the id of its own key, -1 when no item holds it
 	start   []int
 	order   []int32
 }
@@ -630,7 +632,11 @@ func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []featur
 // looked up) / total weight. Features with the longest posting lists are
 // not looked up while that sum stays below what an item must share to
 // reach theta (prefix filtering): items reached only through them cannot
-// reach theta. With c = (1-dirMix)/2, score <= (1-c)*dir(q->item) + c.
+// reach theta. With c = (1-dirMix)/2, score <= (1-c)*dir(q->item) + c;
+// and as the score lowers matches by meaning only by meaningK, the part of
+// dir(q->item) that is exact (query words whose own key the item holds:
+// known for the looked-up own keys, assumed for the others) bounds it
+// further: score <= (1-c)*((1-k)*dir + k*exact) + c.
 // The items found are then bounded from both sides (the score is monotone
 // in both directions): dir(q->item) by the best looked-up feature per query
 // word plus everything not looked up, dir(item->q) by the best feature
@@ -662,10 +668,14 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 	feats := sc.feats[:0]
 	skipMax := slices.Grow(sc.skipMax[:0], len(q.doc.terms))[:len(q.doc.terms)] // per query word: best feature not looked up
 	clear(skipMax)
+	own := slices.Grow(sc.own[:0], len(q.doc.terms))[:len(q.doc.terms)]
+	sc.own = own
 	for ti, t := range q.doc.terms {
+		own[ti] = -1
 		if id, ok := ix.keyID(t.key); ok {
 			ix.setReach(id, 1)
 			ix.reach[id].exact = t.weight
+			own[ti] = id
 		}
 		if t.stop {
 			skipMax[ti] = t.weight // stop words are not indexed: never looked up
@@ -706,13 +716,29 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 		return all() // stop words alone could reach theta
 	}
 	look := sc.byTerm(feats, byDF[first:], len(q.doc.terms))
+	// exact0: the query words whose own key may be in an item without the
+	// postings saying so (stop words, and words whose own key is not
+	// looked up); the looked-up ones are counted per item in exactAcc.
+	exact0 := 0.0
+	for ti, t := range q.doc.terms {
+		if own[ti] >= 0 {
+			exact0 += t.weight
+		}
+	}
+	for _, f := range look {
+		if f.key == own[f.term] {
+			exact0 -= q.doc.terms[f.term].weight
+		}
+	}
+	k := ix.lex.p.meaningK
 
 	// acc[slot]: what the looked-up features add to base for that item.
 	order := sc.order[:0]
 	defer func() { sc.order = order }()
 	for _, f := range look {
 		gain := f.weight - skipMax[f.term]
-		if gain <= 0 {
+		exact := f.key == own[f.term]
+		if gain <= 0 && !exact {
 			continue
 		}
 		for _, slot := range ix.postings[f.key] {
@@ -721,14 +747,17 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 			case ix.pairs != nil && ix.pairs.queried[slot]:
 			case ix.seenGen[slot] != ix.gen:
 				ix.seenGen[slot], ix.lastTerm[slot] = ix.gen, int32(f.term)
-				ix.termPart[slot], ix.acc[slot] = gain, gain
+				ix.termPart[slot], ix.acc[slot], ix.exactAcc[slot] = max(gain, 0), max(gain, 0), 0
 				order = append(order, slot)
 			case ix.lastTerm[slot] != int32(f.term):
-				ix.lastTerm[slot], ix.termPart[slot] = int32(f.term), gain
-				ix.acc[slot] += gain
+				ix.lastTerm[slot], ix.termPart[slot] = int32(f.term), max(gain, 0)
+				ix.acc[slot] += max(gain, 0)
 			case gain > ix.termPart[slot]:
 				ix.acc[slot] += gain - ix.termPart[slot]
 				ix.termPart[slot] = gain
+			}
+			if exact && ix.seenGen[slot] == ix.gen {
+				ix.exactAcc[slot] += q.doc.terms[f.term].weight
 			}
 		}
 	}
@@ -737,7 +766,10 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 	for _, slot := range order {
 		it := ix.items[slot]
 		a := math.Min(1, (ix.acc[slot]+base)/total)
-		if (1-c)*a+c < theta-eps {
+		// The bound of wordsBound with the item's side at its most (1),
+		// lowered as the score lowers matches by meaning only.
+		aExact := math.Min(a, (ix.exactAcc[slot]+exact0)/total)
+		if (1-c)*((1-k)*a+k*aExact)+c < theta-eps {
 			continue
 		}
 		if ix.pairs != nil && ix.pairs.outOfReach(ix, slot, a, m, theta) {
@@ -856,6 +888,7 @@ func (ix *Index) grow() {
 		ix.lastTerm = append(ix.lastTerm, make([]int32, n-len(ix.lastTerm))...)
 		ix.termPart = append(ix.termPart, make([]float64, n-len(ix.termPart))...)
 		ix.acc = append(ix.acc, make([]float64, n-len(ix.acc))...)
+		ix.exactAcc = append(ix.exactAcc, make([]float64, n-len(ix.exactAcc))...)
 	}
 	if n := len(ix.postings); len(ix.reach) < n {
 		ix.reach = append(ix.reach, make([]reachOf, n-len(ix.reach))...)

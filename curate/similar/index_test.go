@@ -1,8 +1,10 @@
 package similar
 
 import (
+	"bufio"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 )
@@ -299,4 +301,64 @@ func TestIndexBoundsCountMeaningLess(t *testing.T) {
 	if lower == 0 {
 		t.Error("the discount lowered no candidate's bound")
 	}
+}
+
+// Every item is a candidate for its own score: with min set at exactly
+// what an item scores, Candidates must still return it, whatever share
+// of the score comes from words matched by meaning only. SICK's sentence
+// pairs say the same thing with synonyms and hypernyms ("A man is
+// playing a guitar" / "A person is playing a guitar"), and the AppWorld
+// bullets against their generated variants match mostly word for word.
+func TestIndexCandidatesHoldEveryScore(t *testing.T) {
+	var queries, items []string
+	if f, err := os.Open("../../../shared/data/sick_train.tsv"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() && len(items) < 400 {
+			if cols := strings.Split(sc.Text(), "\t"); len(cols) >= 3 && cols[0] != "pair_ID" {
+				queries, items = append(queries, cols[1]), append(items, cols[2])
+			}
+		}
+		f.Close()
+	}
+	base := playbookBullets(t)
+	items = append(items, generatedBullets(base, 200, 21)...)
+	queries = append(queries[:min(len(queries), 60)], generatedBullets(base, 20, 22)...)
+	e := NewLexical()
+	ix := NewIndex(e)
+	for i, text := range items {
+		ix.Add(fmt.Sprintf("I-%04d", i), text)
+	}
+	c := (1 - e.p.dirMix) / 2
+	checked, meaning := 0, 0
+	for _, q := range queries {
+		qd := e.analyze(q)
+		for i, text := range items {
+			s := e.Score(q, text)
+			if s <= c+0.01 {
+				continue // Candidates returns every item there
+			}
+			ab, ba, abExact, baExact := e.directions(qd, e.analyze(text))
+			if e.mix(ab, ba) > e.mix(abExact, baExact)+0.05 {
+				meaning++
+			}
+			id := fmt.Sprintf("I-%04d", i)
+			found := false
+			for _, cand := range ix.Candidates(q, s) {
+				if cand.ID == id {
+					found = true
+					if cand.Bound < s-1e-9 {
+						t.Fatalf("%q / %q: bound %.6f below the score %.6f", q, text, cand.Bound, s)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("%q / %q scores %.6f, but is no candidate for it", q, text, s)
+			}
+			checked++
+		}
+	}
+	if checked < 500 || meaning < 100 {
+		t.Fatalf("checked %d scores, %d with a real share of matches by meaning: too few to test the bound", checked, meaning)
+	}
+	t.Logf("%d scores checked, %d with matches by meaning", checked, meaning)
 }
