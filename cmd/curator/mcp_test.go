@@ -26,14 +26,14 @@ import (
 
 // mcpSession serves the store that dir holds (or lies in) in this process
 // and connects a client to it.
-func mcpSession(t *testing.T, dir string) *mcp.ClientSession {
+func mcpSession(t testing.TB, dir string) *mcp.ClientSession {
 	t.Helper()
 	return mcpSessionAs(t, dir, "curator-test", cmdutil.Globals{})
 }
 
 // mcpSessionAs is mcpSession with a client of that name, the server run
 // with the given global flags (--agent) beside the store's.
-func mcpSessionAs(t *testing.T, dir, client string, g cmdutil.Globals) *mcp.ClientSession {
+func mcpSessionAs(t testing.TB, dir, client string, g cmdutil.Globals) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)

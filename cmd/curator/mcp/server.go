@@ -2,9 +2,9 @@ package mcpcmd
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime/debug"
 	"strings"
 
@@ -78,22 +78,22 @@ func (s *Server) agentEnv(ctx context.Context, tool string) cmdutil.Env {
 }
 
 // Result is a tool's structured answer: the report of the use-case that
-// did the work, as JSON.
-type Result = map[string]any
+// did the work, which the SDK marshals once into the call's structured
+// content and its text (the JSON object the command prints with --json).
+type Result = any
 
-// asResult is a typed report as a tool's structured result: the same
-// JSON object the command prints with --json (a value marshalled, not
-// printed output read back).
+// asResult is a typed report as a tool's structured result: a value
+// marshalled by the SDK, not printed output read back. Structured content
+// is a JSON object, so a report must marshal as one.
 func asResult(tool string, rep any) (Result, error) {
-	b, err := json.Marshal(rep)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", tool, err)
+	v := reflect.ValueOf(rep)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
 	}
-	res := Result{}
-	if err := json.Unmarshal(b, &res); err != nil {
-		return nil, fmt.Errorf("%s: the report is not a JSON object: %v", tool, err)
+	if k := v.Kind(); k != reflect.Struct && (k != reflect.Map || v.IsNil()) {
+		return nil, fmt.Errorf("%s: the report is not a JSON object (%T)", tool, rep)
 	}
-	return res, nil
+	return rep, nil
 }
 
 // toolError is a failed call's message, with what its exit status means.
