@@ -656,9 +656,10 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 	}
 	m := ix.lex.p.dirMix
 	c := (1 - m) / 2
-	if theta <= c {
-		return all()
-	}
+	// At or below c the query side alone rules no item out: every item is
+	// bounded from both sides instead (scan), which reads each item's
+	// words but not its text.
+	scan := theta <= c
 	total := q.doc.total
 	need := (theta-c)/(1-c)*total - eps*total // share an item must reach in the query's weight
 
@@ -703,7 +704,7 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 		base += v
 	}
 	first := 0
-	for ; first < len(byDF); first++ {
+	for ; !scan && first < len(byDF); first++ {
 		f := feats[uint32(byDF[first])]
 		extra := math.Max(0, f.weight-skipMax[f.term])
 		if base+extra >= need {
@@ -712,8 +713,16 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 		base += extra
 		skipMax[f.term] += extra
 	}
-	if base >= need {
-		return all() // stop words alone could reach theta
+	if !scan && base >= need {
+		// Stop words alone could reach theta: look up every feature and
+		// bound every item.
+		scan, first, base = true, 0, 0
+		for ti, t := range q.doc.terms {
+			if !t.stop {
+				skipMax[ti] = 0
+			}
+			base += skipMax[ti]
+		}
 	}
 	look := sc.byTerm(feats, byDF[first:], len(q.doc.terms))
 	// exact0: the query words whose own key may be in an item without the
@@ -762,6 +771,21 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 		}
 	}
 
+	if scan {
+		// Every item, those no looked-up feature reached too (their query
+		// side is base alone).
+		order = order[:0]
+		for slot, it := range ix.items {
+			if it == nil || (ix.pairs != nil && ix.pairs.queried[slot]) {
+				continue
+			}
+			if ix.seenGen[slot] != ix.gen {
+				ix.seenGen[slot], ix.lastTerm[slot], ix.termPart[slot] = ix.gen, -1, 0
+				ix.acc[slot], ix.exactAcc[slot] = 0, 0
+			}
+			order = append(order, int32(slot))
+		}
+	}
 	var out []candidate
 	for _, slot := range order {
 		it := ix.items[slot]

@@ -8,7 +8,8 @@ import (
 // TestTopAgreesWithBruteForce holds Top to scoring every item on a
 // repetitive vocabulary, where nearly every item is a candidate and many
 // bounds and scores are equal: the same first limit items, in the same
-// order, with the same scores, with and without a filter.
+// order, with the same scores, with and without a filter; also below
+// (1 − dirMix)/2, where every item is bounded from both sides.
 func TestTopAgreesWithBruteForce(t *testing.T) {
 	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
 	ix, bf := NewIndex(NewLexical()), NewBruteForce(NewLexical())
@@ -20,10 +21,14 @@ func TestTopAgreesWithBruteForce(t *testing.T) {
 	}
 	odd := func(id string) bool { return id[len(id)-1]%2 == 1 }
 	for _, q := range []string{"pool runner retry", "postgres build retry", "deploy retry retry", "the cache", "schema index after 12 timeout", "nothing alike here"} {
-		for _, limit := range []int{1, 5, 20} {
+		for _, c := range []struct {
+			min   float64
+			limit int
+		}{{0.3, 1}, {0.3, 5}, {0.3, 20}, {0.1, 20}, {0.01, 5}} {
+			limit := c.limit
 			for _, filter := range []func(string) bool{nil, odd} {
-				got := ix.Top(q, 0.3, limit, filter)
-				want := bf.Above(q, 0.3, filter)
+				got := ix.Top(q, c.min, limit, filter)
+				want := bf.Above(q, c.min, filter)
 				if len(got) < min(limit, len(want)) {
 					t.Fatalf("%q limit %d: %d results, want %d", q, limit, len(got), min(limit, len(want)))
 				}
