@@ -245,6 +245,54 @@ func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
 	}
 }
 
+// A text query that fewer than limit bullets reach at the lowest floor
+// is still answered from the matcher, which bounds every bullet by its
+// words, and returns what scoring every bullet returns.
+func TestSearchOfLowScoresEqualsFullScan(t *testing.T) {
+	s := appWorldStore(t)
+	lex := similar.NewLexical()
+	list, err := s.ListBullets(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := New(list.All(), bulletid.NewAllocator(nil), nil, now)
+	indexed, _, _, err := Open(s, true, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := 0
+	for _, text := range []string{"the weather in the city is warm today", "a song about the sea", "retry it later",
+		"ask the user for the time", "what is on the list"} {
+		for _, limit := range []int{3, 10} {
+			q := QueryRequest{Text: text, Limit: limit}
+			want := Search(full, lex.Score, q)
+			if len(want) > 0 && want[min(limit, len(want))-1].Score >= searchFloors[len(searchFloors)-1] {
+				t.Fatalf("%q: %d bullets reach %.2f; the test wants fewer", text, limit, searchFloors[len(searchFloors)-1])
+			}
+			got, ok := searchMatcher(indexed, q)
+			if !ok {
+				positive := 0
+				for _, r := range want {
+					if r.Score > 0 {
+						positive++
+					}
+				}
+				if positive >= limit {
+					t.Fatalf("query %q limit %d: not answered from the matcher, though %d bullets score above 0", text, limit, positive)
+				}
+				continue
+			}
+			answered++
+			if fmt.Sprint(results(got)) != fmt.Sprint(results(want)) {
+				t.Fatalf("query %q limit %d:\nmatcher %v\nfull    %v", text, limit, results(got), results(want))
+			}
+		}
+	}
+	if answered < 6 {
+		t.Fatalf("the matcher answered %d of 10 queries", answered)
+	}
+}
+
 func results(rs []QueryResult) []string {
 	var out []string
 	for _, r := range rs {

@@ -121,9 +121,10 @@ func Search(pb *Playbook, score func(a, b string) float64, q QueryRequest) []Que
 var searchFloors = []float64{0.6, 0.45, 0.3}
 
 // searchMatcher answers a text query from the matcher when at least
-// q.Limit bullets reach one of searchFloors: every bullet it leaves out
-// scores below all of those it returns. False: too few bullets are that
-// similar, and every bullet must be scored.
+// q.Limit bullets reach one of searchFloors, or score above 0: every
+// bullet it leaves out scores below all of those it returns. False: fewer
+// than q.Limit bullets score above 0, and every bullet must be read (a
+// bullet that holds the text, or has it as a tag, is listed at score 0).
 func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
 	accept := func(id string) bool {
 		b := pb.bullets.get(id)
@@ -144,8 +145,25 @@ func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
 			return sortResults(pb, out, q.Limit), true
 		}
 	}
+	// Fewer reach the lowest floor: the limit highest of every bullet
+	// that scores above 0, as scoring every bullet would give them (the
+	// index bounds each bullet by its words, and reads the texts of the
+	// few it comes to).
+	var out []QueryResult
+	for _, m := range pb.Matcher.Top(q.Text, anyScore, q.Limit, accept) {
+		if m.Score > 0 {
+			out = append(out, QueryResult{Bullet: pb.bullets.get(m.ID), Score: m.Score})
+		}
+	}
+	if len(out) >= q.Limit {
+		return sortResults(pb, out, q.Limit), true
+	}
 	return nil, false
 }
+
+// anyScore is the least similarity a text query's last search takes:
+// above 0, below every score a shared word gives.
+const anyScore = 1e-6
 
 // sortResults orders the results by score, then rank, keeps the first
 // limit (0: all) and reads their bullets.
