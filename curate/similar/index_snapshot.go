@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // snapshotMagic starts a stored candidate index; the engine's version
@@ -306,16 +308,18 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		}
 	}
 
-	// Items: their words, as indices into words, and totals.
-	lens := r.ints(math.MaxInt32)
-	flat := r.ints(nwords)
-	totals := r.floats()
-	if r.bad || len(lens) != len(ids) || len(totals) != len(ids) {
+	// Items: their words, as indices into words, and totals. The largest
+	// arrays (the items' words and totals, the posting lists) share data's
+	// bytes where the machine can read them in place.
+	lens := r.array(math.MaxInt32)
+	flat := r.array(nwords).shared()
+	totals := r.sharedFloats()
+	if r.bad || lens.n != len(ids) || len(totals) != len(ids) {
 		return false
 	}
 	items := make([]item, len(ids))
 	for i, id := range ids {
-		n := int(lens[i])
+		n := int(lens.at(i))
 		if n > len(flat) {
 			return false
 		}
@@ -326,14 +330,14 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		return false
 	}
 
-	lens = r.ints(math.MaxInt32)
-	slots := r.ints(uint64(len(ids)))
-	if r.bad || len(lens) != len(keys) {
+	lens = r.array(math.MaxInt32)
+	slots := r.array(uint64(len(ids))).shared()
+	if r.bad || lens.n != len(keys) {
 		return false
 	}
 	postings := make([][]int32, len(keys))
 	for key := range postings {
-		n := int(lens[key])
+		n := int(lens.at(key))
 		if n > len(slots) {
 			return false
 		}
@@ -452,45 +456,103 @@ func (r *snapReader) u32() uint32 {
 // ints reads an array of numbers, each below limit (nil when bad), into
 // one new slice.
 func (r *snapReader) ints(limit uint64) []int32 {
+	a := r.array(limit)
+	if r.bad {
+		return nil
+	}
+	out := make([]int32, a.n)
+	a.fill(out)
+	return out
+}
+
+// packedInts is an array of numbers as stored: n of them, width bytes
+// each, little-endian.
+type packedInts struct {
+	b        []byte
+	width, n int
+}
+
+// array reads an array of numbers, each below limit (empty when bad),
+// without copying it.
+func (r *snapReader) array(limit uint64) packedInts {
 	n := int(r.u32())
 	if len(r.b) < 1 {
 		r.fail()
-		return nil
+		return packedInts{}
 	}
 	width := int(r.b[0])
 	if (width != 1 && width != 2 && width != 4) || n > (len(r.b)-1)/width {
 		r.fail()
-		return nil
+		return packedInts{}
 	}
-	b := r.b[1 : 1+n*width]
+	a := packedInts{b: r.b[1 : 1+n*width], width: width, n: n}
 	r.b = r.b[1+n*width:]
-	out := make([]int32, n)
 	top := uint32(0)
 	switch width {
 	case 1:
-		for i, x := range b {
-			out[i] = int32(x)
+		for _, x := range a.b {
 			top = max(top, uint32(x))
 		}
 	case 2:
-		for i := range out {
-			x := uint32(b[2*i]) | uint32(b[2*i+1])<<8
-			out[i] = int32(x)
-			top = max(top, x)
+		for i := range n {
+			top = max(top, uint32(binary.LittleEndian.Uint16(a.b[2*i:])))
 		}
 	default:
-		for i := range out {
-			x := binary.LittleEndian.Uint32(b[4*i:])
-			out[i] = int32(x)
-			top = max(top, x)
+		for i := range n {
+			top = max(top, binary.LittleEndian.Uint32(a.b[4*i:]))
 		}
 	}
 	if n > 0 && uint64(top) >= limit {
 		r.fail()
-		return nil
+		return packedInts{}
 	}
+	return a
+}
+
+// at is number i.
+func (a packedInts) at(i int) int32 {
+	switch a.width {
+	case 1:
+		return int32(a.b[i])
+	case 2:
+		return int32(binary.LittleEndian.Uint16(a.b[2*i:]))
+	}
+	return int32(binary.LittleEndian.Uint32(a.b[4*i:]))
+}
+
+// fill copies the numbers into out (of length n).
+func (a packedInts) fill(out []int32) {
+	switch a.width {
+	case 1:
+		for i, x := range a.b {
+			out[i] = int32(x)
+		}
+	case 2:
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint16(a.b[2*i:]))
+		}
+	default:
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint32(a.b[4*i:]))
+		}
+	}
+}
+
+// shared is the numbers as a slice of the stored bytes when they are 4
+// bytes wide and the machine reads them so in place; else a new slice.
+// The stored bytes must not change after.
+func (a packedInts) shared() []int32 {
+	if a.width == 4 && a.n > 0 && readsInPlace {
+		return unsafe.Slice((*int32)(unsafe.Pointer(&a.b[0])), a.n)
+	}
+	out := make([]int32, a.n)
+	a.fill(out)
 	return out
 }
+
+// readsInPlace: the machine is little-endian and reads a number at any
+// address, so a stored array of 4- or 8-byte numbers is read where it is.
+var readsInPlace = (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") && binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func (r *snapReader) floats() []float64 {
 	n := int(r.u32())
@@ -501,6 +563,25 @@ func (r *snapReader) floats() []float64 {
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(r.b[8*i:]))
+	}
+	r.b = r.b[8*n:]
+	return out
+}
+
+// sharedFloats is floats as a slice of the stored bytes where the machine
+// reads them in place (readsInPlace); the bytes must not change after.
+func (r *snapReader) sharedFloats() []float64 {
+	if !readsInPlace {
+		return r.floats()
+	}
+	n := int(r.u32())
+	if n > len(r.b)/8 {
+		r.fail()
+		return nil
+	}
+	var out []float64
+	if n > 0 {
+		out = unsafe.Slice((*float64)(unsafe.Pointer(&r.b[0])), n)
 	}
 	r.b = r.b[8*n:]
 	return out
