@@ -122,7 +122,7 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 		flat = append(flat, it.terms...)
 	}
 	w = appendInts(w, lens)
-	w = appendInts(w, flat)
+	w = appendShared(w, flat)
 	w = appendFloats(w, totals)
 
 	lens = lens[:0]
@@ -132,7 +132,7 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 		flat = append(flat, p...)
 	}
 	w = appendInts(w, lens)
-	w = appendInts(w, flat)
+	w = appendShared(w, flat)
 
 	// The concepts in the order the index found them (their order does
 	// not change an answer, but the state is then the built one exactly).
@@ -173,6 +173,25 @@ func appendInts(w []byte, vs []int32) []byte {
 	case top <= math.MaxUint16:
 		width = 2
 	}
+	return appendWidth(w, vs, width)
+}
+
+// sharedFrom is how many numbers an array that a load reads in place (the
+// items' words, the posting lists: packedInts.shared) has when it is
+// written 4 bytes wide whatever its numbers: a load then shares the bytes
+// instead of copying them, for a larger file.
+const sharedFrom = 1 << 14
+
+// appendShared is appendInts for an array a load reads in place.
+func appendShared(w []byte, vs []int32) []byte {
+	if len(vs) < sharedFrom {
+		return appendInts(w, vs)
+	}
+	return appendWidth(w, vs, 4)
+}
+
+// appendWidth writes a count, the width and the numbers in that width.
+func appendWidth(w []byte, vs []int32, width int) []byte {
 	w = binary.LittleEndian.AppendUint32(w, uint32(len(vs)))
 	w = append(w, byte(width))
 	for _, v := range vs {
@@ -323,7 +342,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		if n > len(flat) {
 			return false
 		}
-		items[i] = item{id: id, lazy: true, terms: flat[:n:n], total: totals[i]}
+		items[i] = item{id: id, terms: flat[:n:n], total: totals[i]}
 		flat = flat[n:]
 	}
 	if len(flat) != 0 {
