@@ -731,6 +731,9 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 
 	// acc[slot]: what the looked-up features add to base for that item.
 	order := sc.order[:0]
+	if cap(order) < len(ix.items) {
+		order = make([]int32, 0, len(ix.items)) // filled only as far as the query reaches
+	}
 	defer func() { sc.order = order }()
 	for _, f := range look {
 		gain := f.weight - skipMax[f.term]
@@ -755,7 +758,7 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 		}
 	}
 
-	var out []candidate
+	out := make([]candidate, 0, len(order)) // the pages it does not fill are never touched
 	for _, slot := range order {
 		it := ix.items[slot]
 		a := math.Min(1, (ix.acc[slot]+base)/total)

@@ -67,14 +67,23 @@ type topSource struct {
 // top is TopOf for analysed queries, and how many items reached min (at
 // most limit).
 func top(srcs []topSource, min float64, limit int, accept func(id string) bool) ([]Match, int) {
-	var h boundHeap
+	// The heap is sized at once: a query that most items reach has
+	// 100,000 candidates, and memory never touched costs nothing.
+	cands := make([][]candidate, len(srcs))
+	stages := make([]boundStage, len(srcs))
+	n := 0
 	for i, src := range srcs {
-		upto := boundSentence
+		stages[i] = boundSentence
 		if src.ix.lex != nil {
-			upto = boundWords
+			stages[i] = boundWords
 		}
-		for _, c := range src.ix.candidates(src.q, min-eps, upto) {
-			h = append(h, topCandidate{candidate: c, src: int32(i), stage: upto})
+		cands[i] = src.ix.candidates(src.q, min-eps, stages[i])
+		n += len(cands[i])
+	}
+	h := make(boundHeap, 0, n)
+	for i, cs := range cands {
+		for _, c := range cs {
+			h = append(h, topCandidate{candidate: c, src: int32(i), stage: stages[i]})
 		}
 	}
 	heap.Init(&h)
