@@ -78,6 +78,12 @@ type Index struct {
 // run that matches every item (Pairs) would otherwise allocate them anew
 // each time.
 type queryScratch struct {
+	// cands and heap are Top's: its candidates, and its heap of them,
+	// whose contents are garbage once it returns (100,000 of each for a
+	// query that reaches every item: a server would collect them each
+	// time).
+	cands   []candidate
+	heap    boundHeap
 	feats   []feature
 	byDF    []uint64
 	look    []feature
@@ -658,8 +664,14 @@ func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []featur
 // word plus everything not looked up, dir(item->q) by the best feature
 // reaching each of the item's words.
 func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidate {
+	return ix.candidatesInto(nil, q, theta, upto)
+}
+
+// candidatesInto is candidates appended to out[:0] (sized anew when it is
+// short).
+func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto boundStage) []candidate {
 	all := func() []candidate {
-		out := make([]candidate, 0, ix.Len())
+		out := slices.Grow(out[:0], ix.Len())
 		for _, it := range ix.items {
 			if it != nil {
 				out = append(out, candidate{it, 1})
@@ -758,7 +770,10 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 		}
 	}
 
-	out := make([]candidate, 0, len(order)) // the pages it does not fill are never touched
+	if cap(out) < len(order) {
+		out = make([]candidate, 0, len(order)) // the pages it does not fill are never touched
+	}
+	out = out[:0]
 	for _, slot := range order {
 		it := ix.items[slot]
 		a := math.Min(1, (ix.acc[slot]+base)/total)
