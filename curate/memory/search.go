@@ -211,6 +211,11 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 		return f, nil
 	}
 	f.newest = nil
+	if lex, ok := x.engine.(*similar.Lexical); ok && len(f.byPath) == 0 && f.ix.Len() == 0 {
+		f.addAll(lex, res.Memories)
+		f.version, f.invalid = version, res.Invalid
+		return f, nil
+	}
 	seen := make(map[string]bool, len(res.Memories))
 	for _, m := range res.Memories {
 		seen[m.Path] = true
@@ -229,6 +234,33 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 	}
 	f.version, f.invalid = version, res.Invalid
 	return f, nil
+}
+
+// addAll indexes the memories of a first listing by their words: an item
+// keeps no analysis of its text until it is scored (its text is then
+// asked from byPath), so a server that holds 100,000 memories holds far
+// less for the collector to go through.
+func (f *searchFolder) addAll(lex *similar.Lexical, ms []*mdstore.Memory) {
+	ids := make([]string, len(ms))
+	terms := make([][]uint32, len(ms))
+	var words []string
+	wordIDs := map[string]uint32{}
+	for i, m := range ms {
+		e := &searched{m: m, text: searchText(m)}
+		f.byPath[m.Path] = e
+		ids[i] = m.Path
+		for _, w := range lex.Words(e.text) {
+			id, ok := wordIDs[w]
+			if !ok {
+				id = uint32(len(words))
+				wordIDs[w] = id
+				words = append(words, w)
+			}
+			terms[i] = append(terms[i], id)
+		}
+	}
+	f.ix.SetText(func(p string) string { return f.byPath[p].textOf() })
+	f.ix.AddAllTerms(ids, lex.Vocabulary(words), terms)
 }
 
 // Search finds the memories of a status (confirmed by default) whose
