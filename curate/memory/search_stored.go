@@ -53,7 +53,8 @@ func (x *SearchIndex) loadStored(status string, how storedRead) (*searchFolder, 
 	ids := sm.Paths()
 	f.ix.SetText(func(p string) string { return f.get(p).textOf() })
 	v := lex.Vocabulary(sm.Words)
-	if sm.Stored != nil && f.ix.LoadSnapshot(storedSearchKey, ids, v, sm.Stored) {
+	// The stored index was read under the file's checksum.
+	if sm.Stored != nil && f.ix.LoadCheckedSnapshot(storedSearchKey, ids, v, sm.Stored) {
 		sm.QueueSave(x.stored, func() []byte { return sm.Stored })
 		return f, nil
 	}

@@ -239,6 +239,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // no longer has the words the index took at their indices: then the index
 // is left empty.
 func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, data []byte) bool {
+	return ix.load(key, ids, v, data, true)
+}
+
+// LoadCheckedSnapshot is LoadSnapshot for data its caller read under a
+// checksum of its own (a file that holds it whole): the snapshot's
+// checksum is not computed again.
+func (ix *Index) LoadCheckedSnapshot(key [32]byte, ids []string, v *Vocabulary, data []byte) bool {
+	return ix.load(key, ids, v, data, false)
+}
+
+func (ix *Index) load(key [32]byte, ids []string, v *Vocabulary, data []byte, check bool) bool {
 	if ix.lex == nil || len(ix.items) > 0 || len(ix.keyIDs) > 0 || ix.loaded != nil {
 		return false
 	}
@@ -247,7 +258,7 @@ func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, data []
 		return false
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(body):]) {
+	if check && crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(body):]) {
 		return false
 	}
 	data = body
