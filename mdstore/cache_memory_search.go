@@ -1,14 +1,15 @@
 package mdstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
@@ -21,7 +22,10 @@ import (
 // .curator/.cache/memory-search/<status> (git-ignored). With it a search
 // reads one file and stats each memory folder instead of parsing every
 // record; the files of its results are read, and those of the records
-// that changed.
+// that changed. The file is read into one buffer and its entries are found
+// by offset: a search decodes only the entries it looks at (the
+// candidates a filter takes, the texts it scores, its results, the
+// fallback's walk), not all of them.
 //
 // A folder whose modification and change times are the ones the index
 // recorded is trusted without a stat of its files: adding, removing or
@@ -36,16 +40,26 @@ import (
 // asks again with Verify when one differs from its entry. A missing index
 // is built; a damaged one, or one written for another analysis of texts,
 // is rebuilt with a warning naming it: deleting it only makes the next
-// search slower.
+// search slower. An entry that cannot be decoded when it is looked at
+// (Damaged) makes the caller ask again with Rebuild.
 
 // memorySearchDir holds one search index per status.
 const memorySearchDir = ".cache/memory-search"
 
-// memorySearchMagic starts the file: then the analyser's version line, the
-// time it was written, the word table, the entries, the files that could
-// not be read, the folders' times, the engine's stored index, and a
-// CRC-32C of all that.
+// memorySearchMagic starts the file: then the analyser's version and the
+// layout (memorySearchLayout) on one line, the time it was written, the
+// word table, the entries, the files that could not be read, the
+// folders' times and entries, the engine's stored index, and a CRC-32C of
+// all that.
 const memorySearchMagic = "curator-memory-search-2\n"
+
+// memorySearchLayout ends the version line: an index of another layout is
+// rebuilt. The entries are found by offset: after their count, the paths
+// (a table of their ends, 4 bytes each, then their bytes, in path order),
+// the entries' ends (4 bytes each), the entries newest first (4-byte
+// indices: by ingestion time, then path), then the entries, each its
+// file's size and times, its fields and its terms.
+const memorySearchLayout = " | entries by offset 1"
 
 // MemorySearchQuery asks for the memories of a status as the search index
 // holds them.
@@ -58,15 +72,19 @@ type MemorySearchQuery struct {
 	Text func(*Memory) string
 	// Verify states every file, trusting no folder by its times.
 	Verify bool
+	// Rebuild reads every file again, the stored index being damaged: an
+	// entry of it could not be decoded (SearchedMemories.Damaged).
+	Rebuild bool
+	// Map maps the index's file instead of reading it (on unix): a search
+	// touches only the pages it needs and copies none, but the mapping is
+	// kept until the process ends (the memories' strings are slices of
+	// it), so it is for a process that searches once, as a command does.
+	Map bool
 }
 
 // SearchedMemories are the memories of a status as the search index holds
-// them.
+// them, sorted by path; each is decoded when asked (Memory).
 type SearchedMemories struct {
-	// Memories are the readable memories, sorted by path, with their
-	// fields only (as a Light listing has them, without the importance
-	// factors): read a result's file for the rest.
-	Memories []Memory
 	// Words is the word table Terms index into.
 	Words []string
 	// Invalid are the files that could not be read, in the listing's order.
@@ -79,8 +97,13 @@ type SearchedMemories struct {
 	// or written for another analysis.
 	Warning string
 
-	terms   []string // each memory's terms, as uvarints
-	stats   []fileStat
+	file *searchFile // the index read (nil: none)
+	// from is nil when the memories are the file's entries; else, for
+	// each memory, its entry in the file, or -1-i for fresh[i].
+	from    []int32
+	fresh   []freshEntry
+	newest  []int32 // the memories newest first, when from is not nil (made when asked)
+	damaged bool
 	invalid []string // the paths of Invalid
 	folders []folderTimes
 	rel     string
@@ -89,36 +112,151 @@ type SearchedMemories struct {
 	dirty   bool
 }
 
-// Terms are the words of memory i's text, as indices into Words.
-func (sm *SearchedMemories) Terms(i int) []uint32 {
-	b := sm.terms[i]
-	out := make([]uint32, 0, len(b))
-	for len(b) > 0 {
-		v, n := binary.Uvarint([]byte(b[:min(len(b), binary.MaxVarintLen32)]))
-		if n <= 0 {
-			break
-		}
-		out = append(out, uint32(v))
-		b = b[n:]
-	}
-	return out
+// freshEntry is a memory read from its file by this search.
+type freshEntry struct {
+	m     *Memory
+	terms string // as uvarints
+	st    fileStat
 }
 
 // memorySearchPath is the store-relative file of a status's search index.
 func memorySearchPath(status string) string { return memorySearchDir + "/" + status }
 
+// Len is the number of memories.
+func (sm *SearchedMemories) Len() int {
+	if sm.from == nil {
+		return sm.file.len()
+	}
+	return len(sm.from)
+}
+
+// Path is memory i's store-relative path.
+func (sm *SearchedMemories) Path(i int) string {
+	if sm.from == nil {
+		return sm.file.path(i)
+	}
+	if j := sm.from[i]; j >= 0 {
+		return sm.file.path(int(j))
+	}
+	return sm.fresh[-1-sm.from[i]].m.Path
+}
+
+// Paths are the memories' paths, in order.
+func (sm *SearchedMemories) Paths() []string {
+	out := make([]string, sm.Len())
+	for i := range out {
+		out[i] = sm.Path(i)
+	}
+	return out
+}
+
+// Find is the memory at a path; false when there is none.
+func (sm *SearchedMemories) Find(path string) (int, bool) {
+	i := sort.Search(sm.Len(), func(i int) bool { return sm.Path(i) >= path })
+	return i, i < sm.Len() && sm.Path(i) == path
+}
+
+// Memory is memory i, with its fields only (as a Light listing has them,
+// without the importance factors): read its file for the rest. Its
+// strings share the index's bytes. An entry that cannot be decoded gives
+// a record with its path only, and Damaged reports it.
+func (sm *SearchedMemories) Memory(i int) *Memory {
+	if sm.from != nil && sm.from[i] < 0 {
+		return sm.fresh[-1-sm.from[i]].m
+	}
+	j := i
+	if sm.from != nil {
+		j = int(sm.from[i])
+	}
+	m := &Memory{}
+	if _, _, ok := sm.file.entry(j, m); !ok {
+		sm.damaged = true
+		return &Memory{Path: sm.file.path(j)}
+	}
+	m.Path = sm.file.path(j)
+	return m
+}
+
+// Terms are the words of memory i's text, as indices into Words.
+func (sm *SearchedMemories) Terms(i int) []uint32 {
+	var terms string
+	if sm.from != nil && sm.from[i] < 0 {
+		terms = sm.fresh[-1-sm.from[i]].terms
+	} else {
+		j := i
+		if sm.from != nil {
+			j = int(sm.from[i])
+		}
+		var m Memory
+		var ok bool
+		if _, terms, ok = sm.file.entry(j, &m); !ok {
+			sm.damaged = true
+			return nil
+		}
+	}
+	u := unpacker{b: []byte(terms)}
+	out := make([]uint32, 0, len(terms))
+	for len(u.b) > 0 {
+		out = append(out, uint32(u.uvarint()))
+	}
+	return out
+}
+
+// Newest is the memory that comes k-th when they are taken newest first
+// (by ingestion time, then path); -1, with Damaged, when the index does
+// not say.
+func (sm *SearchedMemories) Newest(k int) int {
+	if sm.from == nil {
+		i := sm.file.newestAt(k)
+		if i < 0 {
+			sm.damaged = true
+		}
+		return i
+	}
+	if sm.newest == nil {
+		sm.newest = sm.newestOrder()
+	}
+	return int(sm.newest[k])
+}
+
+// Damaged reports whether an entry of the stored index could not be
+// decoded when it was asked: the answers given from it may be wrong, and
+// a search asks again with Rebuild.
+func (sm *SearchedMemories) Damaged() bool { return sm.damaged }
+
+// newestOrder is the memories newest first, then by path.
+func (sm *SearchedMemories) newestOrder() []int32 {
+	n := sm.Len()
+	times := make([]time.Time, n)
+	for i := range n {
+		times[i] = sm.Memory(i).IngestionTime
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	// The memories are in path order: a stable sort by time keeps it.
+	slices.SortStableFunc(order, func(a, b int32) int { return times[b].Compare(times[a]) })
+	return order
+}
+
 // SearchedMemories returns the memories of a status as the search index
 // holds them. A folder whose times did not change is trusted without a
 // stat of its files (adding, removing or renaming a file changes the
 // folder); the files of the other folders are stated, and those that
-// changed read again. With q.Verify every file is stated.
+// changed read again. With q.Verify every file is stated; with q.Rebuild
+// every file is read.
 func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error) {
 	now := time.Now().UnixNano()
 	sm := &SearchedMemories{rel: memorySearchPath(q.Status), version: q.Analyser.Version}
-	old, warn := readMemorySearch(filepath.Join(s.Dir, sm.rel), q.Analyser.Version)
+	old, warn := readMemorySearch(filepath.Join(s.Dir, sm.rel), q.Analyser.Version, q.Map)
+	if q.Rebuild && old.found {
+		old, warn = &searchFile{}, "damaged (cannot be decoded)"
+	}
 	if warn != "" {
 		sm.Warning = "memory search index " + filepath.ToSlash(filepath.Join(".curator", sm.rel)) + ": " + warn + "; rebuilt"
 	}
+	sm.file = old
 	settled := old.written - racyWindow.Nanoseconds() // changed before this: the index saw it
 	var byPath map[string]int
 	type listed struct {
@@ -128,10 +266,14 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 		read int // index in toRead
 	}
 	// Each folder's files by name, the folders by path: the memories in
-	// path order without sorting them.
+	// path order without sorting them. A folder trusted by its times, with
+	// no file that could not be read, keeps its entries [first, end) of
+	// the file, not listed one by one.
 	type folder struct {
-		dir   string
-		files []listed
+		dir         string
+		files       []listed
+		first, end  int
+		whole, some bool // whole: the entries [first, end); some: files listed
 	}
 	var folders []folder
 	var toRead []string
@@ -142,43 +284,48 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 			continue
 		}
 		f := folder{dir: dir}
-		if rec, known := old.folders[dir]; known && !q.Verify && rec.mtime == st.mtime && rec.ctime == st.ctime && max(st.mtime, st.ctime) < settled {
-			at := old.byDir[dir]
-			f.files = make([]listed, 0, at[1]-at[0])
-			for i := at[0]; i < at[1]; i++ {
-				f.files = append(f.files, listed{old.paths[i], old.stats[i], i, -1})
-			}
+		if rec, known := old.folders[dir]; known && !q.Verify && rec.st.mtime == st.mtime && rec.st.ctime == st.ctime && max(st.mtime, st.ctime) < settled {
 			if bad := old.invalidIn[dir]; len(bad) > 0 {
+				f.some = true
+				f.files = make([]listed, 0, rec.end-rec.first+len(bad))
+				for i := rec.first; i < rec.end; i++ {
+					f.files = append(f.files, listed{old.path(i), fileStat{}, i, -1})
+				}
 				// Read again on every search, for their errors.
 				for _, rel := range bad {
 					f.files = append(f.files, listed{rel, fileStat{}, -1, len(toRead)})
 					toRead = append(toRead, rel)
 				}
 				slices.SortFunc(f.files, func(a, b listed) int { return strings.Compare(a.rel, b.rel) })
+			} else {
+				f.whole, f.first, f.end = true, rec.first, rec.end
 			}
-			sm.folders = append(sm.folders, folderTimes{dir, st})
+			sm.folders = append(sm.folders, folderTimes{dir: dir, st: st})
 			folders = append(folders, f)
 			continue
 		}
 		sm.dirty = true
-		sm.folders = append(sm.folders, folderTimes{dir, st}) // before the scan: a change during it changes the folder again
+		sm.folders = append(sm.folders, folderTimes{dir: dir, st: st}) // before the scan: a change during it changes the folder again
 		files, err := scanFolder(s.Path(dir))
 		if err != nil {
 			return nil, err
 		}
 		if byPath == nil {
-			byPath = make(map[string]int, len(old.paths))
-			for i, p := range old.paths {
-				byPath[p] = i
+			byPath = make(map[string]int, old.len())
+			for i := range old.len() {
+				byPath[old.path(i)] = i
 			}
 		}
+		f.some = true
 		slices.SortFunc(files, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
 		for _, fs := range files {
 			rel := dir + "/" + fs.name
 			fs.name = ""
-			if i, ok := byPath[rel]; ok && fs.regular && sameFile(old.stats[i], fs) && max(fs.mtime, fs.ctime) < settled {
-				f.files = append(f.files, listed{rel, fs, i, -1})
-				continue
+			if i, ok := byPath[rel]; ok && fs.regular && max(fs.mtime, fs.ctime) < settled {
+				if st, ok := old.stat(i); ok && sameFile(st, fs) {
+					f.files = append(f.files, listed{rel, fs, i, -1})
+					continue
+				}
 			}
 			f.files = append(f.files, listed{rel, fs, -1, len(toRead)})
 			toRead = append(toRead, rel)
@@ -201,16 +348,18 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	slices.SortFunc(folders, func(a, b folder) int { return strings.Compare(a.dir, b.dir) })
 	n := 0
 	for _, f := range folders {
-		n += len(f.files)
+		n += len(f.files) + f.end - f.first
 	}
 	words := old.words
-	var wordIDs map[string]uint32
-	sm.Memories = make([]Memory, 0, n)
-	sm.terms = make([]string, 0, n)
-	sm.stats = make([]fileStat, 0, n)
 	// Nothing new read, every entry kept in its place: the entries as read.
 	kept, fresh := 0, false
 	for _, f := range folders {
+		if f.whole && f.first < f.end {
+			if f.first != kept {
+				fresh = true
+			}
+			kept = f.end
+		}
 		for _, l := range f.files {
 			switch {
 			case l.from == kept:
@@ -222,23 +371,26 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 			}
 		}
 	}
-	if !fresh && kept == len(old.paths) {
-		sm.Memories, sm.terms, sm.stats = old.memories, old.terms, old.stats
-		if len(sm.invalid) != old.ninvalid || warn != "" || !old.found {
+	if !fresh && kept == old.len() {
+		if len(sm.invalid) != len(old.invalid) || warn != "" || !old.found {
 			sm.dirty = true
 		}
 		sm.Stored, sm.Words, sm.written = old.stored, words, now
 		return sm, nil
 	}
 	sm.invalid = nil
+	sm.from = make([]int32, 0, n)
 	same := old.stored != nil
+	var wordIDs map[string]uint32
 	for _, f := range folders {
+		for i := f.first; i < f.end; i++ {
+			same = same && i == len(sm.from)
+			sm.from = append(sm.from, int32(i))
+		}
 		for _, l := range f.files {
 			if l.from >= 0 {
-				sm.Memories = append(sm.Memories, old.memories[l.from])
-				sm.terms = append(sm.terms, old.terms[l.from])
-				sm.stats = append(sm.stats, old.stats[l.from])
-				same = same && l.from == len(sm.Memories)-1
+				same = same && l.from == len(sm.from)
+				sm.from = append(sm.from, int32(l.from))
 				continue
 			}
 			if errs[l.read] != nil {
@@ -264,17 +416,22 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 				}
 				terms = binary.AppendUvarint(terms, uint64(id))
 			}
-			sm.Memories = append(sm.Memories, *m)
-			sm.terms = append(sm.terms, string(terms))
-			sm.stats = append(sm.stats, l.st)
-			k := len(sm.Memories) - 1
-			same = same && k < len(old.paths) && old.paths[k] == m.Path && old.terms[k] == sm.terms[k]
+			k := len(sm.from)
+			sm.from = append(sm.from, int32(-1-len(sm.fresh)))
+			sm.fresh = append(sm.fresh, freshEntry{m: m, terms: string(terms), st: l.st})
+			if same && k < old.len() && old.path(k) == m.Path {
+				var om Memory
+				_, oldTerms, ok := old.entry(k, &om)
+				same = ok && oldTerms == string(terms)
+			} else {
+				same = false
+			}
 		}
 	}
-	if len(sm.Memories) != len(old.paths) {
+	if len(sm.from) != old.len() {
 		same = false
 	}
-	if len(sm.Memories) != len(old.paths) || len(sm.invalid) != old.ninvalid || warn != "" || !old.found {
+	if len(sm.from) != old.len() || len(sm.invalid) != len(old.invalid) || warn != "" || !old.found {
 		sm.dirty = true
 	}
 	if same {
@@ -305,7 +462,10 @@ func (sm *SearchedMemories) QueueSave(s *Store, stored func() []byte) {
 		return
 	}
 	s.QueueCache(sm.rel, func() {
-		b := sm.encode(stored())
+		b, ok := sm.encode(stored())
+		if !ok {
+			return // an entry of the index read could not be decoded
+		}
 		path := filepath.Join(s.Dir, sm.rel)
 		if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
 			_ = durable.WriteFile(path, b, 0o644, false)
@@ -313,231 +473,332 @@ func (sm *SearchedMemories) QueueSave(s *Store, stored func() []byte) {
 	})
 }
 
-func (sm *SearchedMemories) encode(stored []byte) []byte {
+// encode is the file of the index: the entries kept from the file read
+// are copied as they are. False when one of them cannot be decoded.
+func (sm *SearchedMemories) encode(stored []byte) ([]byte, bool) {
+	n := sm.Len()
+	var newest []int32
+	if sm.from == nil {
+		newest = make([]int32, n)
+		for k := range newest {
+			newest[k] = int32(sm.Newest(k))
+		}
+	} else {
+		if sm.newest == nil {
+			sm.newest = sm.newestOrder()
+		}
+		newest = sm.newest
+	}
+	if sm.damaged {
+		return nil, false
+	}
 	var w []byte
 	w = append(w, memorySearchMagic...)
 	w = append(w, sm.version...)
-	w = append(w, '\n')
+	w = append(w, memorySearchLayout+"\n"...)
 	w = binary.AppendVarint(w, sm.written)
 	w = binary.AppendUvarint(w, uint64(len(sm.Words)))
 	for _, word := range sm.Words {
-		w = appendSearchString(w, word)
+		w = packString(w, word)
 	}
-	w = binary.AppendUvarint(w, uint64(len(sm.Memories)))
-	for i := range sm.Memories {
-		m, st := &sm.Memories[i], sm.stats[i]
-		w = appendSearchString(w, m.Path)
-		w = binary.AppendVarint(w, st.size)
-		w = binary.AppendVarint(w, st.mtime)
-		w = binary.AppendVarint(w, st.ctime)
-		for _, f := range []string{m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity} {
-			w = appendSearchString(w, f)
-		}
-		w = binary.AppendUvarint(w, uint64(len(m.Tags)))
-		for _, t := range m.Tags {
-			w = appendSearchString(w, t)
-		}
-		w = binary.AppendVarint(w, m.IngestionTime.Unix())
-		w = binary.AppendUvarint(w, uint64(m.IngestionTime.Nanosecond()))
-		w = appendSearchString(w, sm.terms[i])
+	w = binary.AppendUvarint(w, uint64(n))
+	var paths []byte
+	for i := range n {
+		paths = append(paths, sm.Path(i)...)
+		w = binary.LittleEndian.AppendUint32(w, uint32(len(paths)))
 	}
+	w = append(w, paths...)
+	var entries []byte
+	for i := range n {
+		if sm.from == nil || sm.from[i] >= 0 {
+			j := i
+			if sm.from != nil {
+				j = int(sm.from[i])
+			}
+			entries = append(entries, sm.file.entryBytes(j)...)
+		} else {
+			e := sm.fresh[-1-sm.from[i]]
+			entries = appendSearchEntry(entries, e.m, e.st, e.terms)
+		}
+		w = binary.LittleEndian.AppendUint32(w, uint32(len(entries)))
+	}
+	for _, i := range newest {
+		w = binary.LittleEndian.AppendUint32(w, uint32(i))
+	}
+	w = append(w, entries...)
 	w = binary.AppendUvarint(w, uint64(len(sm.invalid)))
 	for _, rel := range sm.invalid {
-		w = appendSearchString(w, rel)
+		w = packString(w, rel)
 	}
+	// The folders, each with its entries [first, end): the paths are
+	// sorted, so a folder's files are together.
 	w = binary.AppendUvarint(w, uint64(len(sm.folders)))
 	for _, f := range sm.folders {
-		w = appendSearchString(w, f.dir)
+		first := sort.Search(n, func(i int) bool { return sm.Path(i) >= f.dir+"/" })
+		end := sort.Search(n, func(i int) bool { return sm.Path(i) >= f.dir+"0" }) // '0' follows '/'
+		w = packString(w, f.dir)
 		w = binary.AppendVarint(w, f.st.mtime)
 		w = binary.AppendVarint(w, f.st.ctime)
+		w = binary.AppendUvarint(w, uint64(first))
+		w = binary.AppendUvarint(w, uint64(end))
 	}
-	w = appendSearchString(w, string(stored))
-	return binary.BigEndian.AppendUint32(w, crc32.Checksum(w, castagnoli))
+	w = packString(w, string(stored))
+	return binary.BigEndian.AppendUint32(w, crc32.Checksum(w, castagnoli)), true
 }
 
-func appendSearchString(w []byte, s string) []byte {
-	w = binary.AppendUvarint(w, uint64(len(s)))
-	return append(w, s...)
+// appendSearchEntry appends a memory's entry: its file's size and times,
+// its fields and its terms.
+func appendSearchEntry(w []byte, m *Memory, st fileStat, terms string) []byte {
+	w = binary.AppendVarint(w, st.size)
+	w = binary.AppendVarint(w, st.mtime)
+	w = binary.AppendVarint(w, st.ctime)
+	for _, f := range [...]string{m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity} {
+		w = packString(w, f)
+	}
+	w = packStrings(w, m.Tags)
+	w = binary.AppendVarint(w, m.IngestionTime.Unix())
+	w = binary.AppendUvarint(w, uint64(m.IngestionTime.Nanosecond()))
+	return packString(w, terms)
 }
 
-// storedSearch is a search index as read from its file.
-type storedSearch struct {
-	found     bool
-	written   int64
-	words     []string
-	paths     []string // of the readable memories, sorted
-	memories  []Memory
-	terms     []string
-	stats     []fileStat
-	byDir     map[string][2]int   // the memories of each folder: [first, end)
-	invalidIn map[string][]string // the files that could not be read, by folder
-	ninvalid  int
-	folders   map[string]folderStat
+// searchFile is a search index as read from its file: the buffer read,
+// its entries decoded when asked.
+type searchFile struct {
+	found   bool
+	written int64
+	words   []string
+	n       int
+	paths   []byte // the paths' ends (4 bytes each), then their bytes
+	ends    []byte // the entries' ends in entries (4 bytes each)
+	newest  []byte // the entries newest first (4 bytes each)
+	entries []byte
+	invalid []string
+	// invalidIn are the files that could not be read, by folder.
+	invalidIn map[string][]string
+	folders   map[string]searchFolderOf
 	stored    []byte
 }
 
+// searchFolderOf is what the index holds of a folder: its times and its
+// entries [first, end).
+type searchFolderOf struct {
+	st         folderStat
+	first, end int
+}
+
+func (f *searchFile) len() int { return f.n }
+
+func u32At(b []byte, i int) int { return int(binary.LittleEndian.Uint32(b[4*i:])) }
+
+// path is entry i's path, a slice of the file's bytes.
+func (f *searchFile) path(i int) string {
+	start := 0
+	if i > 0 {
+		start = u32At(f.paths, i-1)
+	}
+	return viewString(f.paths[4*f.n+start : 4*f.n+u32At(f.paths, i)])
+}
+
+// entryBytes is entry i as stored.
+func (f *searchFile) entryBytes(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = u32At(f.ends, i-1)
+	}
+	return f.entries[start:u32At(f.ends, i)]
+}
+
+// stat is the stat of entry i's file when the index was written.
+func (f *searchFile) stat(i int) (fileStat, bool) {
+	u := unpacker{b: f.entryBytes(i)}
+	st := fileStat{size: u.varint(), mtime: u.varint(), ctime: u.varint(), regular: true}
+	return st, !u.bad
+}
+
+// entry decodes entry i's fields into m (all but its path) and returns
+// its stat and terms; false when it cannot be decoded.
+func (f *searchFile) entry(i int, m *Memory) (fileStat, string, bool) {
+	u := unpacker{b: f.entryBytes(i)}
+	st := fileStat{size: u.varint(), mtime: u.varint(), ctime: u.varint(), regular: true}
+	m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = u.view(), u.view(), u.view(), u.view(), u.view(), u.view(), u.view()
+	if n, ok := u.count(); ok {
+		m.Tags = make([]string, n)
+		for k := range m.Tags {
+			m.Tags[k] = u.view()
+		}
+	}
+	sec := u.varint()
+	nsec := u.uvarint()
+	if nsec >= 1e9 {
+		u.bad = true
+	}
+	m.IngestionTime = time.Unix(sec, int64(nsec)).UTC()
+	terms := u.view()
+	if u.bad || len(u.b) != 0 {
+		return fileStat{}, "", false
+	}
+	return st, terms, true
+}
+
+// newestAt is the entry that comes k-th newest first; -1 when the table
+// names none.
+func (f *searchFile) newestAt(k int) int {
+	i := u32At(f.newest, k)
+	if i >= f.n {
+		return -1
+	}
+	return i
+}
+
 // readMemorySearch reads a search index file: empty when there is none,
-// with why it was not taken when it is damaged or another version's.
-func readMemorySearch(path, version string) (storedSearch, string) {
-	data, err := os.ReadFile(path)
+// with why it was not taken when it is damaged or another version's. The
+// entries are checked as far as finding them by offset needs (their ends
+// and paths in order, each folder's entries together); each is decoded
+// when asked.
+func readMemorySearch(path, version string, mapped bool) (*searchFile, string) {
+	read := os.ReadFile
+	if mapped {
+		read = mapFile
+	}
+	data, err := read(path)
 	if err != nil {
-		return storedSearch{}, ""
+		return &searchFile{}, ""
 	}
-	head := memorySearchMagic + version + "\n"
-	if !strings.HasPrefix(string(data[:min(len(data), len(memorySearchMagic))]), memorySearchMagic) {
-		return storedSearch{}, "not a memory search index"
+	head := memorySearchMagic + version + memorySearchLayout + "\n"
+	if !bytes.HasPrefix(data, []byte(memorySearchMagic)) {
+		return &searchFile{}, "not a memory search index"
 	}
-	if !strings.HasPrefix(string(data[:min(len(data), len(head))]), head) {
-		return storedSearch{}, "written for another analysis of words"
+	if !bytes.HasPrefix(data, []byte(head)) {
+		return &searchFile{}, "written for another analysis of words"
 	}
 	if len(data) < len(head)+4 {
-		return storedSearch{}, "damaged (cut short)"
+		return &searchFile{}, "damaged (cut short)"
 	}
 	body := data[:len(data)-4]
 	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(body):]) {
-		return storedSearch{}, "damaged (checksum)"
+		return &searchFile{}, "damaged (checksum)"
 	}
-	// The entries' strings are slices of the file's bytes, which are not
-	// changed after: one string for all, not a copy.
-	rest := body[len(head):]
-	r := &searchReader{}
-	if len(rest) > 0 {
-		r.b = unsafe.String(&rest[0], len(rest))
-	}
-	out, ok := r.read()
+	f, ok := decodeMemorySearch(body[len(head):])
 	if !ok {
-		return storedSearch{}, "damaged (cannot be decoded)"
+		return &searchFile{}, "damaged (cannot be decoded)"
 	}
-	return out, ""
+	return f, ""
 }
 
-// searchReader reads what encode wrote, its strings slices of one string.
-type searchReader struct {
-	b   string
-	bad bool
-}
-
-func (r *searchReader) uvarint() uint64 {
-	if r.bad {
-		return 0
+// decodeMemorySearch reads what encode wrote after its head; the strings
+// are slices of b, which is not changed after.
+func decodeMemorySearch(b []byte) (*searchFile, bool) {
+	u := &unpacker{b: b}
+	f := &searchFile{}
+	f.written = u.varint()
+	nw := u.uvarint()
+	if nw > uint64(len(u.b)) {
+		return nil, false
 	}
-	v, n := binary.Uvarint([]byte(r.b[:min(len(r.b), binary.MaxVarintLen64)]))
-	if n <= 0 {
-		r.bad = true
-		return 0
+	f.words = make([]string, nw)
+	for i := range f.words {
+		f.words[i] = u.view()
 	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *searchReader) varint() int64 {
-	if r.bad {
-		return 0
+	n := u.uvarint()
+	if u.bad || n > uint64(len(u.b)/12) {
+		return nil, false
 	}
-	v, n := binary.Varint([]byte(r.b[:min(len(r.b), binary.MaxVarintLen64)]))
-	if n <= 0 {
-		r.bad = true
-		return 0
+	f.n = int(n)
+	start := len(b) - len(u.b)
+	ends := u.fixed(4 * f.n)
+	npaths := 0
+	if f.n > 0 && !u.bad {
+		npaths = u32At(ends, f.n-1)
 	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *searchReader) str() string {
-	n := r.uvarint()
-	if r.bad || n > uint64(len(r.b)) {
-		r.bad = true
-		return ""
+	pathBytes := u.fixed(npaths)
+	if u.bad {
+		return nil, false
 	}
-	s := r.b[:n]
-	r.b = r.b[n:]
-	return s
-}
-
-// count reads a count of items that each take at least min bytes.
-func (r *searchReader) count(least int) int {
-	n := r.uvarint()
-	if n > uint64(len(r.b)/least) {
-		r.bad = true
-		return 0
+	f.paths = b[start : start+4*f.n+npaths]
+	f.ends = u.fixed(4 * f.n)
+	f.newest = u.fixed(4 * f.n)
+	nentries := 0
+	if f.n > 0 && !u.bad {
+		nentries = u32At(f.ends, f.n-1)
 	}
-	return int(n)
-}
-
-func (r *searchReader) read() (storedSearch, bool) {
-	var out storedSearch
-	out.written = r.varint()
-	out.words = make([]string, r.count(1))
-	for i := range out.words {
-		out.words[i] = r.str()
+	f.entries = u.fixed(nentries)
+	if u.bad {
+		return nil, false
 	}
-	n := r.count(14)
-	out.paths = make([]string, n)
-	out.memories = make([]Memory, n)
-	out.terms = make([]string, n)
-	out.stats = make([]fileStat, n)
-	var tags []string // the memories' tags, a few thousand to an allocation
-	for i := 0; i < n && !r.bad; i++ {
-		m := &out.memories[i]
-		m.Path = r.str()
-		out.paths[i] = m.Path
-		out.stats[i] = fileStat{size: r.varint(), mtime: r.varint(), ctime: r.varint(), regular: true}
-		m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = r.str(), r.str(), r.str(), r.str(), r.str(), r.str(), r.str()
-		if nt := r.count(1); nt > 0 {
-			if len(tags)+nt > cap(tags) {
-				tags = make([]string, 0, max(nt, 4096))
-			}
-			at := len(tags)
-			for range nt {
-				tags = append(tags, r.str())
-			}
-			m.Tags = tags[at:len(tags):len(tags)]
+	// The paths' and entries' ends ascend, the paths are sorted, each once.
+	prevPath, prevEntry, last := 0, 0, []byte(nil)
+	for i := range f.n {
+		p, e := u32At(ends, i), u32At(f.ends, i)
+		if p <= prevPath || p > npaths || e <= prevEntry || e > nentries {
+			return nil, false
 		}
-		sec := r.varint()
-		nsec := r.uvarint()
-		if nsec >= 1e9 {
-			r.bad = true
+		path := pathBytes[prevPath:p]
+		if i > 0 && bytes.Compare(last, path) >= 0 {
+			return nil, false
 		}
-		m.IngestionTime = time.Unix(sec, int64(nsec)).UTC()
-		out.terms[i] = r.str()
-		if i > 0 && out.paths[i-1] >= m.Path {
-			r.bad = true // not sorted, each once
-		}
+		prevPath, prevEntry, last = p, e, path
 	}
-	out.byDir = map[string][2]int{}
-	for i := 0; i < len(out.paths); {
-		p := out.paths[i]
+	ni := u.uvarint()
+	if ni > uint64(len(u.b)) {
+		return nil, false
+	}
+	f.invalid = make([]string, ni)
+	f.invalidIn = map[string][]string{}
+	for i := range f.invalid {
+		p := u.view()
+		f.invalid[i] = p
 		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
-		j := i + 1
-		for j < len(out.paths) && strings.HasPrefix(out.paths[j], dir+"/") && strings.LastIndexByte(out.paths[j], '/') == len(dir) {
-			j++
-		}
-		if _, twice := out.byDir[dir]; twice {
-			return storedSearch{}, false // a folder's entries not together
-		}
-		out.byDir[dir] = [2]int{i, j}
-		i = j
+		f.invalidIn[dir] = append(f.invalidIn[dir], p)
 	}
-	out.ninvalid = r.count(1)
-	out.invalidIn = map[string][]string{}
-	for range out.ninvalid {
-		p := r.str()
-		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
-		out.invalidIn[dir] = append(out.invalidIn[dir], p)
+	// The folders' entries: together, in order, every entry in one.
+	nf := u.uvarint()
+	if nf > uint64(len(u.b)) {
+		return nil, false
 	}
-	nf := r.count(3)
-	out.folders = make(map[string]folderStat, nf)
+	f.folders = make(map[string]searchFolderOf, nf)
+	var ranges [][2]int
 	for range nf {
-		dir := r.str()
-		out.folders[dir] = folderStat{mtime: r.varint(), ctime: r.varint()}
+		dir := u.view()
+		rec := searchFolderOf{st: folderStat{mtime: u.varint(), ctime: u.varint()}}
+		first, end := u.uvarint(), u.uvarint()
+		if u.bad || first > end || end > n {
+			return nil, false
+		}
+		rec.first, rec.end = int(first), int(end)
+		if rec.first < rec.end {
+			if !inFolder(f.path(rec.first), dir) || !inFolder(f.path(rec.end-1), dir) {
+				return nil, false
+			}
+			ranges = append(ranges, [2]int{rec.first, rec.end})
+		}
+		if _, twice := f.folders[dir]; twice {
+			return nil, false
+		}
+		f.folders[dir] = rec
 	}
-	out.stored = []byte(r.str())
-	if r.bad || len(r.b) != 0 {
-		return storedSearch{}, false
+	slices.SortFunc(ranges, func(a, b [2]int) int { return a[0] - b[0] })
+	covered := 0
+	for _, r := range ranges {
+		if r[0] != covered {
+			return nil, false
+		}
+		covered = r[1]
 	}
-	if len(out.stored) == 0 {
-		out.stored = nil
+	if covered != f.n {
+		return nil, false
 	}
-	out.found = true
-	return out, true
+	f.stored = u.bytes()
+	if u.bad || len(u.b) != 0 {
+		return nil, false
+	}
+	if len(f.stored) == 0 {
+		f.stored = nil
+	}
+	f.found = true
+	return f, true
+}
+
+// inFolder reports whether a path is a file of dir (not of a folder in it).
+func inFolder(path, dir string) bool {
+	return len(path) > len(dir)+1 && strings.HasPrefix(path, dir) && path[len(dir)] == '/' && strings.IndexByte(path[len(dir)+1:], '/') < 0
 }

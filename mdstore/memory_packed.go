@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // A packed memory is a record's fields (all but its type, path and body)
@@ -202,8 +203,8 @@ func packValue(b []byte, v any) ([]byte, bool) {
 	return b, ok
 }
 
-// unpacker reads packed fields; bad is set, and zero values returned, once
-// the bytes run out or make no sense.
+// unpacker reads packed fields, and the memory search index; bad is set,
+// and zero values returned, once the bytes run out or make no sense.
 type unpacker struct {
 	b     []byte
 	bad   bool
@@ -259,6 +260,43 @@ func (u *unpacker) str() string {
 	s := string(u.b[:n])
 	u.b = u.b[n:]
 	return s
+}
+
+// view is str without a copy: a slice of the bytes read, which must not
+// change after.
+func (u *unpacker) view() string {
+	return viewString(u.bytes())
+}
+
+// bytes is a string's bytes, a slice of the bytes read.
+func (u *unpacker) bytes() []byte {
+	n := u.uvarint()
+	if n > uint64(len(u.b)) {
+		u.bad, u.b = true, nil
+		return nil
+	}
+	s := u.b[:n:n]
+	u.b = u.b[n:]
+	return s
+}
+
+// fixed is the next n bytes, as they are.
+func (u *unpacker) fixed(n int) []byte {
+	if n < 0 || n > len(u.b) {
+		u.bad, u.b = true, nil
+		return nil
+	}
+	s := u.b[:n:n]
+	u.b = u.b[n:]
+	return s
+}
+
+// viewString is b as a string without a copy: b must not change after.
+func viewString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // count reads a count+1 (0: nil); a count the bytes left cannot hold is bad.

@@ -39,11 +39,12 @@ var (
 	// the collector to follow), so a short run's limit serves it. No call
 	// changes it: a curate_memory call runs under the server's setting.
 	server = workload{name: "server", floor: shortRun.floor, gcPercent: shortRun.gcPercent}
-	// search is `memory search`: it reads the stored search index (about
-	// 100 MB of fields, words and candidate index at 100,000 memories),
-	// answers and ends; a collection would only mark it all again. The
-	// collector runs at the soft limit alone (a search that builds the
-	// index again holds more, and is collected there).
+	// search is `memory search`: it maps the stored search index (about
+	// 24 MB at 100,000 memories), loads its candidate index and decodes
+	// the memories it looks at (some 40 MB in all), answers and ends; a
+	// collection would only mark it all again. The collector runs at the
+	// soft limit alone (a search that builds the index again holds more,
+	// and is collected there).
 	search = workload{name: "search", floor: 256 << 20, gcPercent: -1}
 )
 

@@ -9,7 +9,7 @@
 //	curatorbench similarity --data ../shared/data/sick_train.tsv
 //	curatorbench watch --files 100000 --writes 200
 //	curatorbench mcp --entries 100000 --calls 1000
-//	curatorbench search --memories 100000 --queries 30
+//	curatorbench search --memories 100000 --queries 30 --mcp-calls 300
 //	curatorbench sync --records 100000 --changed 1000 --common 100
 //	curatorbench merge --lines 120000
 //	curatorbench dashboard --runs 10000 --records 100000

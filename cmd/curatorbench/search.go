@@ -1,23 +1,31 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // benchSearch times `curator memory search` on a store of n confirmed
 // memories whose briefs are drawn from a small vocabulary (nearly every
 // memory is a candidate of every query: the worst case of the candidate
 // index): the first search (no stored index), searches with the stored
-// index, and a search after one memory changed by hand.
+// index, and a search after one memory changed by hand; then the MCP
+// server's search_memory on the same store (benchSearchMCP).
 //
-//	curatorbench search --memories 100000 --queries 30
+//	curatorbench search --memories 100000 --queries 30 [--mcp-calls 300]
 func benchSearch(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	n := fs.Int("memories", 100000, "confirmed memories in the store")
@@ -26,6 +34,9 @@ func benchSearch(args []string, stdout io.Writer) error {
 	compare := fs.String("compare", "", "a second curator binary timed on the same store (3 searches)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the last search with the stored index to this file")
 	keep := fs.Bool("keep", false, "keep the temporary store")
+	mcpCalls := fs.Int("mcp-calls", 300, "timed search_memory calls through `curator mcp` (0: none)")
+	mcpProfile := fs.String("mcp-cpuprofile", "", "write a CPU profile of the `curator mcp` server to this file")
+	mcpOnly := fs.String("mcp-only", "", "time only search_memory, on the store in this folder (one --keep kept: FOLDER/store)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -34,6 +45,21 @@ func benchSearch(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer done()
+	words := searchWords
+	query := func(i int) string { return words[i%16] + " " + words[(i+5)%16] + " retry" }
+	var serverEnv []string
+	if *mcpProfile != "" {
+		p, err := filepath.Abs(*mcpProfile)
+		if err != nil {
+			return err
+		}
+		serverEnv = []string{"CURATOR_CPUPROFILE=" + p}
+	}
+	if *mcpOnly != "" {
+		dir := filepath.Join(*mcpOnly, "store")
+		fmt.Fprintf(stdout, "memory search through curator mcp, the store in %s\n", dir)
+		return benchSearchMCP(dir, filepath.Join(dir, ".curator"), curator, serverEnv, *mcpCalls, query, stdout)
+	}
 	dir := filepath.Join(tmp, "store")
 	s, err := newBenchStore(dir)
 	if err != nil {
@@ -47,8 +73,6 @@ func benchSearch(args []string, stdout io.Writer) error {
 	search := func(bin string, env []string, q string) (measurement, error) {
 		return timeCmd(dir, env, bin, "memory", "search", q)
 	}
-	words := searchWords
-	query := func(i int) string { return words[i%16] + " " + words[(i+5)%16] + " retry" }
 	first, err := search(curator, nil, query(0))
 	if err != nil {
 		return err
@@ -84,15 +108,7 @@ func benchSearch(args []string, stdout io.Writer) error {
 	// file renamed over it): its folder's files are stated, it is read
 	// again, the candidate index built again from the stored words, and
 	// the index rewritten.
-	rel := filepath.Join(s.Dir, "memory/confirmed/fact", confirmedID(0)+".md")
-	data, err := os.ReadFile(rel)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(rel+".new", []byte(strings.Replace(string(data), "brief: The ", "brief: Then the ", 1)), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(rel+".new", rel); err != nil {
+	if err := changeConfirmed(s.Dir, 0); err != nil {
 		return err
 	}
 	changed, err := search(curator, nil, query(3))
@@ -120,6 +136,111 @@ func benchSearch(args []string, stdout io.Writer) error {
 		sort.Slice(ts, func(i, j int) bool { return ts[i].Wall < ts[j].Wall })
 		fmt.Fprintf(stdout, "  %s, 3 runs:  p50 %6.1f ms  max %6.1f ms  CPU %6.1f ms  peak RSS %.0f MB\n", *compare, ms(ts[1].Wall), ms(ts[2].Wall), ms(ts[1].CPU), mb(maxRSS(ts)))
 	}
+	if *mcpCalls > 0 {
+		return benchSearchMCP(dir, s.Dir, curator, serverEnv, *mcpCalls, query, stdout)
+	}
+	return nil
+}
+
+// changeConfirmed changes the brief of generated memory i as curator and
+// most editors change a file: a new file renamed over it.
+func changeConfirmed(dir string, i int) error {
+	rel := filepath.Join(dir, "memory/confirmed", []string{"fact", "concept", "lesson"}[i%3], confirmedID(i)+".md")
+	data, err := os.ReadFile(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(rel+".new", []byte(strings.Replace(string(data), "brief: The ", "brief: Then the ", 1)), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(rel+".new", rel)
+}
+
+// benchSearchMCP times search_memory through `curator mcp` over stdio (the
+// MCP Go SDK's client, one session): the first call apart (it opens the
+// live listing and indexes every brief), then calls of the same queries as
+// the command line's, p50 and p99; then one memory changed by hand, the
+// call after it, the call after its folder settled (2 s), and 100 more.
+func benchSearchMCP(dir, storeDir, curator string, env []string, calls int, query func(int) string, stdout io.Writer) error {
+	ctx := context.Background()
+	cmd := exec.Command(curator, "mcp")
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "CURATOR_PEAK_RSS=1"), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "curatorbench", Version: "1"}, nil)
+	start := time.Now()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+	}
+	defer cs.Close()
+	connect := time.Since(start)
+	search := func(i int) (time.Duration, error) {
+		start := time.Now()
+		res, err := mcpCall(ctx, cs, "search_memory", map[string]any{"query": query(i)})
+		if err != nil {
+			return 0, err
+		}
+		took := time.Since(start)
+		var rep struct {
+			Results []json.RawMessage `json:"results"`
+		}
+		if err := json.Unmarshal(res, &rep); err != nil {
+			return 0, fmt.Errorf("search_memory: %w", err)
+		}
+		if len(rep.Results) == 0 {
+			return 0, fmt.Errorf("search_memory %q: no result", query(i))
+		}
+		return took, nil
+	}
+	first, err := search(0)
+	if err != nil {
+		return err
+	}
+	var warm []time.Duration
+	for i := 1; i <= calls; i++ {
+		d, err := search(i)
+		if err != nil {
+			return err
+		}
+		warm = append(warm, d)
+	}
+	if err := changeConfirmed(storeDir, 1); err != nil {
+		return err
+	}
+	changed, err := search(calls + 1)
+	if err != nil {
+		return err
+	}
+	time.Sleep(2100 * time.Millisecond) // past the racy window of the folders' clock
+	settled, err := search(calls + 2)
+	if err != nil {
+		return err
+	}
+	var after []time.Duration
+	for i := range 100 {
+		d, err := search(calls + 3 + i)
+		if err != nil {
+			return err
+		}
+		after = append(after, d)
+	}
+	if err := cs.Close(); err != nil {
+		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+	}
+	var rss int64
+	if p := peakRSS.FindSubmatch(stderr.Bytes()); p != nil {
+		kb, _ := strconv.ParseInt(string(p[1]), 10, 64)
+		rss = kb * 1024
+	}
+	fmt.Fprintf(stdout, "  curator mcp started and initialized in %.1f ms; first search_memory %.1f ms; peak RSS %.0f MB\n", pipeMS(connect), pipeMS(first), mb(rss))
+	row := func(name string, d []time.Duration, note string) {
+		fmt.Fprintf(stdout, "  %-44s %5d calls  p50 %8.2f ms  p99 %8.2f ms  max %8.2f ms%s\n", name, len(d), pipeMS(percentile(d, 50)), pipeMS(percentile(d, 99)), pipeMS(percentile(d, 100)), note)
+	}
+	row("search_memory through curator mcp", warm, "   (target p99 ≤ 20 ms)")
+	fmt.Fprintf(stdout, "  the call after one memory changed by hand %.1f ms; the call after its folder settled %.1f ms\n", pipeMS(changed), pipeMS(settled))
+	row("search_memory after that", after, "")
 	return nil
 }
 

@@ -116,27 +116,39 @@ type SearchIndex struct {
 type searchFolder struct {
 	version uint64
 	ix      *similar.Index
-	// byPath holds the memories of a listing; sorted, by path, those of
-	// the stored index.
-	byPath  map[string]*searched
-	sorted  []searched
+	// byPath holds the memories of a listing.
+	byPath map[string]*searched
+	// stored holds those of the stored index, each decoded when first
+	// asked (into asked, by its index there).
+	stored  *mdstore.SearchedMemories
+	asked   map[int]*searched
 	invalid []*mdstore.InvalidFile
-	// newest is the memories newest first (then by path), for the
-	// fallback; nil until asked after a change.
+	// newest is the memories of a listing newest first (then by path),
+	// for the fallback; nil until asked after a change.
 	newest []*searched
 	notes  []string
 }
 
 // get is the memory of a path (nil: none).
 func (f *searchFolder) get(p string) *searched {
-	if f.byPath != nil {
+	if f.stored == nil {
 		return f.byPath[p]
 	}
-	i, ok := slices.BinarySearchFunc(f.sorted, p, func(e searched, p string) int { return strings.Compare(e.m.Path, p) })
+	i, ok := f.stored.Find(p)
 	if !ok {
 		return nil
 	}
-	return &f.sorted[i]
+	return f.at(i)
+}
+
+// at is memory i of the stored index.
+func (f *searchFolder) at(i int) *searched {
+	e := f.asked[i]
+	if e == nil {
+		e = &searched{m: f.stored.Memory(i)}
+		f.asked[i] = e
+	}
+	return e
 }
 
 // searched is one indexed memory: its record, the text indexed and the
@@ -199,6 +211,11 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 		return f, nil
 	}
 	f.newest = nil
+	if lex, ok := x.engine.(*similar.Lexical); ok && len(f.byPath) == 0 && f.ix.Len() == 0 {
+		f.addAll(lex, res.Memories)
+		f.version, f.invalid = version, res.Invalid
+		return f, nil
+	}
 	seen := make(map[string]bool, len(res.Memories))
 	for _, m := range res.Memories {
 		seen[m.Path] = true
@@ -219,6 +236,33 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 	return f, nil
 }
 
+// addAll indexes the memories of a first listing by their words: an item
+// keeps no analysis of its text until it is scored (its text is then
+// asked from byPath), so a server that holds 100,000 memories holds far
+// less for the collector to go through.
+func (f *searchFolder) addAll(lex *similar.Lexical, ms []*mdstore.Memory) {
+	ids := make([]string, len(ms))
+	terms := make([][]uint32, len(ms))
+	var words []string
+	wordIDs := map[string]uint32{}
+	for i, m := range ms {
+		e := &searched{m: m, text: searchText(m)}
+		f.byPath[m.Path] = e
+		ids[i] = m.Path
+		for _, w := range lex.Words(e.text) {
+			id, ok := wordIDs[w]
+			if !ok {
+				id = uint32(len(words))
+				wordIDs[w] = id
+				words = append(words, w)
+			}
+			terms[i] = append(terms[i], id)
+		}
+	}
+	f.ix.SetText(func(p string) string { return f.byPath[p].textOf() })
+	f.ix.AddAllTerms(ids, lex.Vocabulary(words), terms)
+}
+
 // Search finds the memories of a status (confirmed by default) whose
 // brief is most similar to the query, by the similarity engine through its
 // candidate index, best first; when fewer than the limit reach
@@ -234,23 +278,40 @@ func Search(_ context.Context, s *mdstore.Store, x *SearchIndex, req SearchReque
 		req.Status = "confirmed"
 	}
 	if x.stored == nil {
-		return x.search(s, req, false)
+		return x.search(s, req, storedRead{})
 	}
 	defer s.WriteCaches()
-	rep, err := x.search(s, req, false)
-	if errors.Is(err, errStale) {
-		// A result's file was edited in place since the stored index was
-		// written: every file is checked.
-		rep, err = x.search(s, req, true)
+	var how storedRead
+	for {
+		rep, err := x.search(s, req, how)
+		switch {
+		case errors.Is(err, errStale) && !how.verify:
+			// A result's file was edited in place since the stored index
+			// was written: every file is checked.
+			how.verify = true
+		case errors.Is(err, errDamaged) && !how.rebuild:
+			// An entry the search looked at could not be decoded: every
+			// file is read.
+			how.rebuild = true
+		default:
+			return rep, err
+		}
 	}
-	return rep, err
 }
 
 // errStale: a result's file is not what the stored index holds.
 var errStale = errors.New("memory search: stored index is stale")
 
-// search is Search, the stored index read with verify when asked.
-func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, verify bool) (*SearchReport, error) {
+// errDamaged: an entry of the stored index could not be decoded.
+var errDamaged = errors.New("memory search: stored index is damaged")
+
+// storedRead is how a search reads the stored index: verify states every
+// file, rebuild reads every file.
+type storedRead struct{ verify, rebuild bool }
+
+// search is Search, the stored index read as how says.
+func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, how storedRead) (*SearchReport, error) {
+	verify := how.verify
 	limit := req.Limit
 	if limit == 0 {
 		limit = DefaultSearchLimit
@@ -259,7 +320,7 @@ func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, verify bool) (
 	var f *searchFolder
 	var err error
 	if x.stored != nil {
-		f, err = x.loadStored(req.Status, verify)
+		f, err = x.loadStored(req.Status, how)
 	} else {
 		f, err = x.sync(req.Status)
 	}
@@ -267,7 +328,11 @@ func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, verify bool) (
 		x.mu.Unlock()
 		return nil, err
 	}
-	accept := func(p string) bool { return req.accepts(f.get(p).m) }
+	// Without a filter every memory is taken: none is decoded for it.
+	var accept func(string) bool
+	if req.filters() {
+		accept = func(p string) bool { return req.accepts(f.get(p).m) }
+	}
 	floor := req.Floor
 	if floor <= 0 {
 		floor = SearchFloor
@@ -294,6 +359,9 @@ func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, verify bool) (
 	}
 	invalid := nonNil(f.invalid)
 	x.mu.Unlock()
+	if f.stored != nil && f.stored.Damaged() {
+		return nil, errDamaged
+	}
 	if err := engineErr(x.engine); err != nil {
 		return nil, err
 	}
@@ -335,14 +403,12 @@ func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[stri
 		return nil
 	}
 	var hits []*searched
-	for _, e := range f.newestFirst() {
-		if len(hits) == n {
-			break
-		}
+	f.eachNewest(func(e *searched) bool {
 		if !found[e.m.Path] && req.accepts(e.m) && holdsAll(e.wordsOf(), words) {
 			hits = append(hits, e)
 		}
-	}
+		return len(hits) < n
+	})
 	out := make([]SearchResult, 0, len(hits))
 	for _, e := range hits {
 		out = append(out, SearchResult{Entry: NewEntry(e.m), Similarity: round(x.engine.Score(req.Query, e.textOf())), Match: MatchWords})
@@ -350,15 +416,32 @@ func (x *SearchIndex) byWords(f *searchFolder, req SearchRequest, found map[stri
 	return out
 }
 
-// newestFirst is the folder's memories newest first, then by path.
+// eachNewest calls yield with the folder's memories newest first, then by
+// path, until it returns false. Those of the stored index are taken in
+// the order it keeps, each decoded when it comes.
+func (f *searchFolder) eachNewest(yield func(*searched) bool) {
+	if f.stored != nil {
+		for k := range f.stored.Len() {
+			i := f.stored.Newest(k)
+			if i < 0 || !yield(f.at(i)) {
+				return
+			}
+		}
+		return
+	}
+	for _, e := range f.newestFirst() {
+		if !yield(e) {
+			return
+		}
+	}
+}
+
+// newestFirst is the listed memories newest first, then by path.
 func (f *searchFolder) newestFirst() []*searched {
 	if f.newest == nil {
-		f.newest = make([]*searched, 0, len(f.byPath)+len(f.sorted))
+		f.newest = make([]*searched, 0, len(f.byPath))
 		for _, e := range f.byPath {
 			f.newest = append(f.newest, e)
-		}
-		for i := range f.sorted {
-			f.newest = append(f.newest, &f.sorted[i])
 		}
 		slices.SortFunc(f.newest, func(a, b *searched) int {
 			if c := b.m.IngestionTime.Compare(a.m.IngestionTime); c != 0 {
@@ -377,6 +460,11 @@ func holdsAll(text string, words []string) bool {
 		}
 	}
 	return true
+}
+
+// filters reports whether the request has a filter (accepts may refuse).
+func (r SearchRequest) filters() bool {
+	return r.Type != "" || r.Author != "" || !r.Since.IsZero() || len(r.Tags) > 0
 }
 
 // accepts reports whether a memory passes the request's filters.

@@ -22,6 +22,9 @@ var storedSearchKey = sha256.Sum256([]byte("curator memory search"))
 // record files are stated, and only those that changed since the index
 // was written are read, with the files of the results. The candidate index
 // is stored with them, and built again only when a memory's text changed.
+// The file is mapped, for the rest of the process (mdstore's
+// MemorySearchQuery.Map), and a search decodes only the memories it looks
+// at: the index is made for a process that searches once, as a command.
 // An engine that is not lexical lists the store's files (StoreListing).
 func NewStoredSearchIndex(s *mdstore.Store, e similar.Engine) *SearchIndex {
 	x := NewSearchIndex(e, StoreListing(s))
@@ -32,27 +35,26 @@ func NewStoredSearchIndex(s *mdstore.Store, e similar.Engine) *SearchIndex {
 }
 
 // loadStored reads a status's memories and their candidate index from the
-// stored search index (every file stated with verify), and queues its
-// write when it changed.
-func (x *SearchIndex) loadStored(status string, verify bool) (*searchFolder, error) {
+// stored search index (every file stated with how.verify, read with
+// how.rebuild), and queues its write when it changed. Its entries are
+// decoded when the search asks them.
+func (x *SearchIndex) loadStored(status string, how storedRead) (*searchFolder, error) {
 	lex := x.engine.(*similar.Lexical)
 	sm, err := x.stored.SearchedMemories(mdstore.MemorySearchQuery{Status: status,
-		Analyser: mdstore.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText, Verify: verify})
+		Analyser: mdstore.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText,
+		Verify: how.verify, Rebuild: how.rebuild, Map: true})
 	if err != nil {
 		return nil, err
 	}
-	f := &searchFolder{ix: similar.NewIndex(x.engine), sorted: make([]searched, len(sm.Memories)), invalid: sm.Invalid}
+	f := &searchFolder{ix: similar.NewIndex(x.engine), stored: sm, asked: map[int]*searched{}, invalid: sm.Invalid}
 	if sm.Warning != "" {
 		f.notes = append(f.notes, sm.Warning)
 	}
-	ids := make([]string, len(sm.Memories))
-	for i := range sm.Memories {
-		f.sorted[i].m = &sm.Memories[i]
-		ids[i] = sm.Memories[i].Path
-	}
+	ids := sm.Paths()
 	f.ix.SetText(func(p string) string { return f.get(p).textOf() })
 	v := lex.Vocabulary(sm.Words)
-	if sm.Stored != nil && f.ix.LoadSnapshot(storedSearchKey, ids, v, sm.Stored) {
+	// The stored index was read under the file's checksum.
+	if sm.Stored != nil && f.ix.LoadCheckedSnapshot(storedSearchKey, ids, v, sm.Stored) {
 		sm.QueueSave(x.stored, func() []byte { return sm.Stored })
 		return f, nil
 	}

@@ -1,8 +1,11 @@
 package memory
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,4 +111,82 @@ func TestStoredSearchAgreesWithListing(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("damaged", "memory search index .curator/.cache/memory-search/confirmed: damaged (checksum); rebuilt")
+}
+
+// TestStoredSearchEntryDamaged holds a search to the listed files when an
+// entry of the stored index cannot be decoded though the file's checksum
+// holds (the entries are decoded only when a search looks at them): the
+// search reads every file again, says so, and writes a sound index.
+func TestStoredSearchEntryDamaged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the folders' times to settle")
+	}
+	s, _, err := mdstore.Init(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue"}
+	var briefs []string
+	for i := range 40 {
+		brief := fmt.Sprintf("The %s %s uses %s after %d", words[i%8], words[(i/8)%8], words[(i/3)%8], i%13)
+		briefs = append(briefs, brief)
+		rel := fmt.Sprintf("memory/confirmed/fact/m-%03d.md", i)
+		text := fmt.Sprintf("---\nid: m-%03d\ntype: fact\nstatus: confirmed\nmaturity: confirmed\nbrief: %s\nauthor: a%d\ningestion_time: 2026-11-%02dT09:00:00Z\n---\nBody %d.\n",
+			i, brief, i%3, 1+i%28, i)
+		if err := os.MkdirAll(filepath.Dir(s.Path(rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(s.Path(rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := []SearchRequest{{Query: "postgres pool"}, {Query: "redis", Author: "a1"}, {Query: "queue runner", Limit: 3}, {Query: "nothing at all"}}
+	search := func(req SearchRequest) (*SearchReport, string) {
+		t.Helper()
+		got, err := Search(t.Context(), s, NewStoredSearchIndex(s, similar.NewLexical()), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Search(t.Context(), s, NewSearchIndex(similar.NewLexical(), StoreListing(s)), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Join(got.Notes, "\n")
+		got.Notes = want.Notes
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Fatalf("%+v:\n got %s\nwant %s", req, g, w)
+		}
+		return got, notes
+	}
+	time.Sleep(2100 * time.Millisecond) // the folders trusted by their times
+	search(reqs[0])                     // writes the index
+	index := s.Path(".cache/memory-search/confirmed")
+	for _, req := range reqs {
+		data, err := os.ReadFile(index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each brief's length says more than its entry holds; the
+		// checksum is made again, so only decoding the entry tells.
+		for _, b := range briefs {
+			at := bytes.Index(data, []byte(b))
+			if at < 1 || data[at-1] != byte(len(b)) {
+				t.Fatalf("brief %q not found in the index", b)
+			}
+			data[at-1] = 0x7f
+		}
+		body := data[:len(data)-4]
+		binary.BigEndian.PutUint32(data[len(body):], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+		if err := os.WriteFile(index, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, notes := search(req); notes != "memory search index .curator/.cache/memory-search/confirmed: damaged (cannot be decoded); rebuilt" {
+			t.Fatalf("%+v: notes %q", req, notes)
+		}
+		if _, notes := search(req); notes != "" {
+			t.Fatalf("%+v: the index written again: notes %q", req, notes)
+		}
+	}
 }

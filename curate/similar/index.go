@@ -79,6 +79,12 @@ type Index struct {
 // run that matches every item (Pairs) would otherwise allocate them anew
 // each time.
 type queryScratch struct {
+	// cands and heap are Top's: its candidates, and its heap of them,
+	// whose contents are garbage once it returns (100,000 of each for a
+	// query that reaches every item: a server would collect them each
+	// time).
+	cands   []candidate
+	heap    boundHeap
 	feats   []feature
 	byDF    []uint64
 	look    []feature
@@ -102,13 +108,32 @@ type keyDist struct {
 	dist int8
 }
 
+// item is an indexed item. What only a scored item needs is apart (text):
+// a loaded index of 100,000 items makes them all at once, and a query
+// scores few.
 type item struct {
-	id, text string
-	doc      *doc    // nil until the item is first scored, for items added by terms
-	terms    []int32 // index in Index.words of each of doc.terms
-	total    float64 // doc.total
-	lazy     bool    // text and doc are not known yet: ask textOf
-	words    *doc    // the analysed words without the text, while doc is nil: see itemWords
+	id    string
+	terms []int32 // index in Index.words of each of doc.terms
+	total float64 // doc.total
+	more  *itemText
+}
+
+// itemText is an item's text and analyses; nil for an item added by terms
+// until one is asked (see item.text).
+type itemText struct {
+	text  string
+	lazy  bool // text and doc are not known yet: ask textOf
+	doc   *doc // nil until the item is first scored, for items added by terms
+	words *doc // the analysed words without the text, while doc is nil: see itemWords
+}
+
+// text is the item's text and analyses, made (text not known yet) for an
+// item added by terms.
+func (it *item) text() *itemText {
+	if it.more == nil {
+		it.more = &itemText{lazy: true}
+	}
+	return it.more
 }
 
 // wordRef is one analysed word of an index: its key id and weight.
@@ -150,9 +175,9 @@ func (ix *Index) Len() int {
 
 // Add indexes text under id, replacing what id held before.
 func (ix *Index) Add(id, text string) {
-	it := &item{id: id, text: text}
+	it := &item{id: id, more: &itemText{text: text}}
 	if ix.lex != nil {
-		it.doc = ix.lex.analyze(text)
+		it.more.doc = ix.lex.analyze(text)
 	}
 	ix.add(it)
 }
@@ -199,7 +224,7 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 			ix.vocabOf = append(ix.vocabOf, -1)
 		}
 	}
-	it := &item{id: id, lazy: true, terms: make([]int32, len(terms))}
+	it := &item{id: id, terms: make([]int32, len(terms))}
 	for i, t := range terms {
 		w := ix.vocabOf[t]
 		if w < 0 {
@@ -243,7 +268,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 			}
 			ts[j] = w
 		}
-		items[i] = item{id: id, lazy: true, terms: ts}
+		items[i] = item{id: id, terms: ts}
 	}
 	// Size each new posting list exactly, from one array.
 	counts := make([]int32, len(ix.postings))
@@ -351,9 +376,10 @@ func (ix *Index) add(it *item) {
 		return
 	}
 	if it.terms == nil {
-		it.terms = make([]int32, len(it.doc.terms))
-		for i := range it.doc.terms {
-			it.terms[i] = ix.wordIndex(it.doc.terms[i].wordInfo)
+		d := it.more.doc // added by text
+		it.terms = make([]int32, len(d.terms))
+		for i := range d.terms {
+			it.terms[i] = ix.wordIndex(d.terms[i].wordInfo)
 		}
 	}
 	for _, w := range it.terms {
@@ -369,10 +395,11 @@ func (ix *Index) add(it *item) {
 // textOfItem returns an item's text, asking for it when it was added by
 // words.
 func (ix *Index) textOfItem(it *item) string {
-	if it.lazy {
-		it.text, it.lazy = ix.textOf(it.id), false
+	t := it.text()
+	if t.lazy {
+		t.text, t.lazy = ix.textOf(it.id), false
 	}
-	return it.text
+	return t.text
 }
 
 // Remove drops id from the index; unknown ids are ignored.
@@ -550,12 +577,13 @@ func (ix *Index) score(q *query, it *item) float64 {
 // few others, and keeping all their analyses would hold them all in memory
 // at once.
 func (ix *Index) docOf(it *item) *doc {
-	if it.doc != nil {
-		return it.doc
+	t := it.text()
+	if t.doc != nil {
+		return t.doc
 	}
 	d := ix.lex.analyze(ix.textOfItem(it))
 	if ix.pairs == nil {
-		it.doc = d
+		t.doc = d
 	}
 	return d
 }
@@ -642,8 +670,14 @@ func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []featur
 // word plus everything not looked up, dir(item->q) by the best feature
 // reaching each of the item's words.
 func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidate {
+	return ix.candidatesInto(nil, q, theta, upto)
+}
+
+// candidatesInto is candidates appended to out[:0] (sized anew when it is
+// short).
+func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto boundStage) []candidate {
 	all := func() []candidate {
-		out := make([]candidate, 0, ix.Len())
+		out := slices.Grow(out[:0], ix.Len())
 		for _, it := range ix.items {
 			if it != nil {
 				out = append(out, candidate{it, 1})
@@ -743,6 +777,9 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 
 	// acc[slot]: what the looked-up features add to base for that item.
 	order := sc.order[:0]
+	if cap(order) < len(ix.items) {
+		order = make([]int32, 0, len(ix.items)) // filled only as far as the query reaches
+	}
 	defer func() { sc.order = order }()
 	for _, f := range look {
 		gain := f.weight - skipMax[f.term]
@@ -786,7 +823,10 @@ func (ix *Index) candidates(q *query, theta float64, upto boundStage) []candidat
 			order = append(order, int32(slot))
 		}
 	}
-	var out []candidate
+	if cap(out) < len(order) {
+		out = make([]candidate, 0, len(order)) // the pages it does not fill are never touched
+	}
+	out = out[:0]
 	for _, slot := range order {
 		it := ix.items[slot]
 		a := math.Min(1, (ix.acc[slot]+base)/total)

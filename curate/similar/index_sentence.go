@@ -21,10 +21,11 @@ func (ix *Index) sentenceBound(q *query, it *item, bound float64) float64 {
 // so that the sentence check gives the same numbers; nil when a word is
 // not known.
 func (ix *Index) itemWords(it *item) *doc {
-	if it.doc != nil {
-		return it.doc
+	t := it.text()
+	if t.doc != nil {
+		return t.doc
 	}
-	if it.words == nil {
+	if t.words == nil {
 		d := &doc{terms: make([]term, len(it.terms))}
 		for i, w := range it.terms {
 			wi := ix.wordInfoOf(w)
@@ -34,9 +35,9 @@ func (ix *Index) itemWords(it *item) *doc {
 			d.terms[i] = term{wordInfo: wi}
 			ix.lex.addSentence(d, wi)
 		}
-		it.words = d
+		t.words = d
 	}
-	return it.words
+	return t.words
 }
 
 // wordInfoOf is the analysis of the index's word w: a loaded index's words

@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // snapshotMagic starts a stored candidate index; the engine's version
@@ -120,7 +122,7 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 		flat = append(flat, it.terms...)
 	}
 	w = appendInts(w, lens)
-	w = appendInts(w, flat)
+	w = appendShared(w, flat)
 	w = appendFloats(w, totals)
 
 	lens = lens[:0]
@@ -130,7 +132,7 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 		flat = append(flat, p...)
 	}
 	w = appendInts(w, lens)
-	w = appendInts(w, flat)
+	w = appendShared(w, flat)
 
 	// The concepts in the order the index found them (their order does
 	// not change an answer, but the state is then the built one exactly).
@@ -171,6 +173,25 @@ func appendInts(w []byte, vs []int32) []byte {
 	case top <= math.MaxUint16:
 		width = 2
 	}
+	return appendWidth(w, vs, width)
+}
+
+// sharedFrom is how many numbers an array that a load reads in place (the
+// items' words, the posting lists: packedInts.shared) has when it is
+// written 4 bytes wide whatever its numbers: a load then shares the bytes
+// instead of copying them, for a larger file.
+const sharedFrom = 1 << 14
+
+// appendShared is appendInts for an array a load reads in place.
+func appendShared(w []byte, vs []int32) []byte {
+	if len(vs) < sharedFrom {
+		return appendInts(w, vs)
+	}
+	return appendWidth(w, vs, 4)
+}
+
+// appendWidth writes a count, the width and the numbers in that width.
+func appendWidth(w []byte, vs []int32, width int) []byte {
 	w = binary.LittleEndian.AppendUint32(w, uint32(len(vs)))
 	w = append(w, byte(width))
 	for _, v := range vs {
@@ -218,6 +239,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // no longer has the words the index took at their indices: then the index
 // is left empty.
 func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, data []byte) bool {
+	return ix.load(key, ids, v, data, true)
+}
+
+// LoadCheckedSnapshot is LoadSnapshot for data its caller read under a
+// checksum of its own (a file that holds it whole): the snapshot's
+// checksum is not computed again.
+func (ix *Index) LoadCheckedSnapshot(key [32]byte, ids []string, v *Vocabulary, data []byte) bool {
+	return ix.load(key, ids, v, data, false)
+}
+
+func (ix *Index) load(key [32]byte, ids []string, v *Vocabulary, data []byte, check bool) bool {
 	if ix.lex == nil || len(ix.items) > 0 || len(ix.keyIDs) > 0 || ix.loaded != nil {
 		return false
 	}
@@ -226,7 +258,7 @@ func (ix *Index) LoadSnapshot(key [32]byte, ids []string, v *Vocabulary, data []
 		return false
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(body):]) {
+	if check && crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(body):]) {
 		return false
 	}
 	data = body
@@ -306,34 +338,36 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		}
 	}
 
-	// Items: their words, as indices into words, and totals.
-	lens := r.ints(math.MaxInt32)
-	flat := r.ints(nwords)
-	totals := r.floats()
-	if r.bad || len(lens) != len(ids) || len(totals) != len(ids) {
+	// Items: their words, as indices into words, and totals. The largest
+	// arrays (the items' words and totals, the posting lists) share data's
+	// bytes where the machine can read them in place.
+	lens := r.array(math.MaxInt32)
+	flat := r.array(nwords).shared()
+	totals := r.sharedFloats()
+	if r.bad || lens.n != len(ids) || len(totals) != len(ids) {
 		return false
 	}
 	items := make([]item, len(ids))
 	for i, id := range ids {
-		n := int(lens[i])
+		n := int(lens.at(i))
 		if n > len(flat) {
 			return false
 		}
-		items[i] = item{id: id, lazy: true, terms: flat[:n:n], total: totals[i]}
+		items[i] = item{id: id, terms: flat[:n:n], total: totals[i]}
 		flat = flat[n:]
 	}
 	if len(flat) != 0 {
 		return false
 	}
 
-	lens = r.ints(math.MaxInt32)
-	slots := r.ints(uint64(len(ids)))
-	if r.bad || len(lens) != len(keys) {
+	lens = r.array(math.MaxInt32)
+	slots := r.array(uint64(len(ids))).shared()
+	if r.bad || lens.n != len(keys) {
 		return false
 	}
 	postings := make([][]int32, len(keys))
 	for key := range postings {
-		n := int(lens[key])
+		n := int(lens.at(key))
 		if n > len(slots) {
 			return false
 		}
@@ -452,44 +486,108 @@ func (r *snapReader) u32() uint32 {
 // ints reads an array of numbers, each below limit (nil when bad), into
 // one new slice.
 func (r *snapReader) ints(limit uint64) []int32 {
+	a := r.array(limit)
+	if r.bad {
+		return nil
+	}
+	out := make([]int32, a.n)
+	a.fill(out)
+	return out
+}
+
+// packedInts is an array of numbers as stored: n of them, width bytes
+// each, little-endian.
+type packedInts struct {
+	b        []byte
+	width, n int
+}
+
+// array reads an array of numbers, each below limit (empty when bad),
+// without copying it.
+func (r *snapReader) array(limit uint64) packedInts {
 	n := int(r.u32())
 	if len(r.b) < 1 {
 		r.fail()
-		return nil
+		return packedInts{}
 	}
 	width := int(r.b[0])
 	if (width != 1 && width != 2 && width != 4) || n > (len(r.b)-1)/width {
 		r.fail()
-		return nil
+		return packedInts{}
 	}
-	b := r.b[1 : 1+n*width]
+	a := packedInts{b: r.b[1 : 1+n*width], width: width, n: n}
 	r.b = r.b[1+n*width:]
-	out := make([]int32, n)
 	top := uint32(0)
 	switch width {
 	case 1:
-		for i, x := range b {
-			out[i] = int32(x)
+		for _, x := range a.b {
 			top = max(top, uint32(x))
 		}
 	case 2:
-		for i := range out {
-			x := uint32(b[2*i]) | uint32(b[2*i+1])<<8
-			out[i] = int32(x)
-			top = max(top, x)
+		for i := range n {
+			top = max(top, uint32(binary.LittleEndian.Uint16(a.b[2*i:])))
 		}
 	default:
-		for i := range out {
-			x := binary.LittleEndian.Uint32(b[4*i:])
-			out[i] = int32(x)
-			top = max(top, x)
+		for i := range n {
+			top = max(top, binary.LittleEndian.Uint32(a.b[4*i:]))
 		}
 	}
 	if n > 0 && uint64(top) >= limit {
 		r.fail()
-		return nil
+		return packedInts{}
 	}
+	return a
+}
+
+// at is number i.
+func (a packedInts) at(i int) int32 {
+	switch a.width {
+	case 1:
+		return int32(a.b[i])
+	case 2:
+		return int32(binary.LittleEndian.Uint16(a.b[2*i:]))
+	}
+	return int32(binary.LittleEndian.Uint32(a.b[4*i:]))
+}
+
+// fill copies the numbers into out (of length n).
+func (a packedInts) fill(out []int32) {
+	switch a.width {
+	case 1:
+		for i, x := range a.b {
+			out[i] = int32(x)
+		}
+	case 2:
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint16(a.b[2*i:]))
+		}
+	default:
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint32(a.b[4*i:]))
+		}
+	}
+}
+
+// shared is the numbers as a slice of the stored bytes when they are 4
+// bytes wide and the machine reads them so in place; else a new slice.
+// The stored bytes must not change after.
+func (a packedInts) shared() []int32 {
+	if a.width == 4 && a.n > 0 && readsInPlace && aligned(a.b, 4) {
+		return unsafe.Slice((*int32)(unsafe.Pointer(&a.b[0])), a.n)
+	}
+	out := make([]int32, a.n)
+	a.fill(out)
 	return out
+}
+
+// readsInPlace: the machine is little-endian and reads a number at any
+// address, so a stored array of 4- or 8-byte numbers is read where it is.
+var readsInPlace = (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") && binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// aligned reports whether b starts at a multiple of n: Go's pointer rules
+// (and its checks under -race) want a number read in place aligned.
+func aligned(b []byte, n uintptr) bool {
+	return len(b) == 0 || uintptr(unsafe.Pointer(&b[0]))%n == 0
 }
 
 func (r *snapReader) floats() []float64 {
@@ -501,6 +599,25 @@ func (r *snapReader) floats() []float64 {
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(r.b[8*i:]))
+	}
+	r.b = r.b[8*n:]
+	return out
+}
+
+// sharedFloats is floats as a slice of the stored bytes where the machine
+// reads them in place (readsInPlace); the bytes must not change after.
+func (r *snapReader) sharedFloats() []float64 {
+	if !readsInPlace || !aligned(r.b[min(4, len(r.b)):], 8) {
+		return r.floats()
+	}
+	n := int(r.u32())
+	if n > len(r.b)/8 {
+		r.fail()
+		return nil
+	}
+	var out []float64
+	if n > 0 {
+		out = unsafe.Slice((*float64)(unsafe.Pointer(&r.b[0])), n)
 	}
 	r.b = r.b[8*n:]
 	return out

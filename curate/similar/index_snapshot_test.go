@@ -281,3 +281,35 @@ func TestIndexSnapshotPairs(t *testing.T) {
 		t.Errorf("loaded index: %d pairs, built index %d", len(got), len(want))
 	}
 }
+
+// LoadCheckedSnapshot takes a snapshot whose own checksum it is told is
+// not to be computed (its caller read it under another): one whose
+// checksum bytes are wrong is taken, and answers as the built index;
+// LoadSnapshot refuses it.
+func TestIndexCheckedSnapshot(t *testing.T) {
+	base := playbookBullets(t)[:80]
+	e := NewLexical()
+	table, terms := termsOf(e, base)
+	ids := make([]string, len(base))
+	for i := range base {
+		ids[i] = fmt.Sprintf("B-%05d", i)
+	}
+	built := NewIndex(e)
+	built.AddAllTerms(ids, e.Vocabulary(table), terms)
+	data := built.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
+	data[len(data)-1] ^= 0xff
+	if NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), data) {
+		t.Fatal("LoadSnapshot took a snapshot with a wrong checksum")
+	}
+	loaded := NewIndex(e)
+	if !loaded.LoadCheckedSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), data) {
+		t.Fatal("LoadCheckedSnapshot refused a sound snapshot")
+	}
+	texts := map[string]string{}
+	for i, id := range ids {
+		texts[id] = base[i]
+	}
+	built.SetText(func(id string) string { return texts[id] })
+	loaded.SetText(func(id string) string { return texts[id] })
+	sameAnswers(t, built, loaded, base[:10])
+}

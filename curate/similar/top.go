@@ -67,14 +67,33 @@ type topSource struct {
 // top is TopOf for analysed queries, and how many items reached min (at
 // most limit).
 func top(srcs []topSource, min float64, limit int, accept func(id string) bool) ([]Match, int) {
-	var h boundHeap
+	if len(srcs) == 0 {
+		return nil, 0
+	}
+	// The candidates and the heap are the indexes' scratch, kept for the
+	// next query (the first index's heap), sized at once: a query that
+	// most items reach has 100,000 candidates, and memory never touched
+	// costs nothing.
+	cands := make([][]candidate, len(srcs))
+	stages := make([]boundStage, len(srcs))
+	n := 0
 	for i, src := range srcs {
-		upto := boundSentence
+		stages[i] = boundSentence
 		if src.ix.lex != nil {
-			upto = boundWords
+			stages[i] = boundWords
 		}
-		for _, c := range src.ix.candidates(src.q, min-eps, upto) {
-			h = append(h, topCandidate{candidate: c, src: int32(i), stage: upto})
+		cands[i] = src.ix.candidatesInto(src.ix.scratch.cands, src.q, min-eps, stages[i])
+		src.ix.scratch.cands = cands[i]
+		n += len(cands[i])
+	}
+	h := srcs[0].ix.scratch.heap[:0]
+	if cap(h) < n {
+		h = make(boundHeap, 0, n)
+	}
+	defer func() { srcs[0].ix.scratch.heap = h[:0] }()
+	for i, cs := range cands {
+		for _, c := range cs {
+			h = append(h, topCandidate{candidate: c, src: int32(i), stage: stages[i]})
 		}
 	}
 	heap.Init(&h)

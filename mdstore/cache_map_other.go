@@ -1,0 +1,8 @@
+//go:build !unix
+
+package mdstore
+
+import "os"
+
+// mapFile reads a file (mapped on unix).
+func mapFile(path string) ([]byte, error) { return os.ReadFile(path) }
