@@ -572,7 +572,7 @@ func (a packedInts) fill(out []int32) {
 // bytes wide and the machine reads them so in place; else a new slice.
 // The stored bytes must not change after.
 func (a packedInts) shared() []int32 {
-	if a.width == 4 && a.n > 0 && readsInPlace && aligned(a.b, 4) {
+	if a.width == 4 && a.n > 0 && readsInPlace {
 		return unsafe.Slice((*int32)(unsafe.Pointer(&a.b[0])), a.n)
 	}
 	out := make([]int32, a.n)
@@ -581,14 +581,10 @@ func (a packedInts) shared() []int32 {
 }
 
 // readsInPlace: the machine is little-endian and reads a number at any
-// address, so a stored array of 4- or 8-byte numbers is read where it is.
+// address, so a stored array of 4- or 8-byte numbers is read where it is,
+// aligned or not (Go's pointer checks allow an unaligned pointer to a type
+// that holds no pointers, as these numbers).
 var readsInPlace = (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") && binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// aligned reports whether b starts at a multiple of n: Go's pointer rules
-// (and its checks under -race) want a number read in place aligned.
-func aligned(b []byte, n uintptr) bool {
-	return len(b) == 0 || uintptr(unsafe.Pointer(&b[0]))%n == 0
-}
 
 func (r *snapReader) floats() []float64 {
 	n := int(r.u32())
@@ -607,7 +603,7 @@ func (r *snapReader) floats() []float64 {
 // sharedFloats is floats as a slice of the stored bytes where the machine
 // reads them in place (readsInPlace); the bytes must not change after.
 func (r *snapReader) sharedFloats() []float64 {
-	if !readsInPlace || !aligned(r.b[min(4, len(r.b)):], 8) {
+	if !readsInPlace {
 		return r.floats()
 	}
 	n := int(r.u32())
