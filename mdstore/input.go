@@ -48,6 +48,28 @@ func (s *Store) ReadDocument(rel string) (*frontmatter.Document, error) {
 	return d, nil
 }
 
+// ReadBody is the body of the record file rel, its frontmatter split off
+// but not parsed: for a file whose fields were read and checked already
+// (a live listing's), so that its text costs no YAML. The checks of the
+// bytes are ReadDocument's.
+func (s *Store) ReadBody(rel string) (string, error) {
+	data, err := s.readRecordFile(rel)
+	if err != nil {
+		return "", err
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return "", &InvalidFile{Path: rel, Msg: "binary file (contains NUL bytes)"}
+	}
+	if !utf8.Valid(data) {
+		return "", &InvalidFile{Path: rel, Line: invalidUTF8Line(data), Msg: "invalid UTF-8"}
+	}
+	d, err := frontmatter.Split(data)
+	if err != nil {
+		return "", InvalidFileOf(rel, err)
+	}
+	return string(d.Body()), nil
+}
+
 // readRecordFile reads a record file after the checks of the path itself: no
 // symlink out of the store, a regular file, at most 1 MiB.
 func (s *Store) readRecordFile(rel string) ([]byte, error) {

@@ -40,3 +40,33 @@ func TestReadDocumentRejectsBinaryAndOversize(t *testing.T) {
 		}
 	}
 }
+
+// ReadBody gives a record's body without parsing its frontmatter, and
+// refuses what ReadDocument refuses of the bytes.
+func TestReadBody(t *testing.T) {
+	s, _ := newStore(t)
+	files := map[string]string{
+		"ok.md":       "---\nid: ok\nbrief: [not: checked\n---\nThe body.\n",
+		"bin.md":      "---\nid: bin\n---\n\x00\x01",
+		"latin1.md":   "---\nid: latin1\n---\ncaf\xe9\n",
+		"open.md":     "---\nid: open\nno closing line\n",
+		"nofront.md":  "just text\n",
+		"oversize.md": strings.Repeat("x", MaxRecordSize+1),
+	}
+	for name, text := range files {
+		os.WriteFile(s.Path("memory/inbox/"+name), []byte(text), 0o644)
+	}
+	for name, want := range map[string]string{"ok.md": "The body.\n", "nofront.md": "just text\n"} {
+		if got, err := s.ReadBody("memory/inbox/" + name); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", name, got, err, want)
+		}
+	}
+	for name, want := range map[string]string{"bin.md": "binary", "latin1.md": "invalid UTF-8", "open.md": "never closed", "oversize.md": "1 MiB"} {
+		if _, err := s.ReadBody("memory/inbox/" + name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", name, err, want)
+		}
+	}
+	if _, err := s.ReadBody("memory/inbox/none.md"); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v", err)
+	}
+}

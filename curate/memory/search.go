@@ -366,18 +366,24 @@ func (x *SearchIndex) search(s *mdstore.Store, req SearchRequest, how storedRead
 		return nil, err
 	}
 	for i := range results {
+		if x.stored == nil {
+			// The live listing's fields are the files' as of this call:
+			// only the body is read.
+			if body, err := s.ReadBody(results[i].Path); err == nil {
+				results[i].Body = body
+			}
+			continue
+		}
 		m, err := s.ReadMemory(results[i].Path)
-		if x.stored != nil && !verify && (err != nil || !sameSearched(m, indexed[i])) {
+		if !verify && (err != nil || !sameSearched(m, indexed[i])) {
 			return nil, errStale
 		}
 		if err == nil {
+			// The stored index holds a record's fields only: its entry is
+			// the file's, as a listing reads it.
 			body := m.Body()
-			if x.stored != nil {
-				// The stored index holds a record's fields only: its entry
-				// is the file's, as a listing reads it.
-				m.Doc, m.ImportanceFactors = nil, nil
-				results[i].Entry = NewEntry(m)
-			}
+			m.Doc, m.ImportanceFactors = nil, nil
+			results[i].Entry = NewEntry(m)
 			results[i].Body = body
 		}
 	}
