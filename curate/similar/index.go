@@ -72,6 +72,11 @@ type Index struct {
 	acc      []float64
 	exactAcc []float64 // by slot: the weight of the looked-up query words whose own key the item holds
 	reach    []reachOf // by key id
+	// stopKey says, by key id, whether some item holds the key as a stop
+	// word (which postings leave out: "avoid" is a stop word, and the key
+	// of "avoiding" too); stopKeyN words of words are counted in it.
+	stopKey  []bool
+	stopKeyN int
 	scratch  queryScratch
 }
 
@@ -158,6 +163,7 @@ func (ix *Index) reset() {
 	ix.items, ix.removed, ix.loaded = nil, 0, nil
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
+	ix.stopKey, ix.stopKeyN = nil, 0
 	ix.infos, ix.loadedVocab, ix.vocabAt = nil, nil, nil
 	ix.keyIDs = map[string]int32{}
 	ix.postings = nil
@@ -705,9 +711,11 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 	clear(skipMax)
 	own := slices.Grow(sc.own[:0], len(q.doc.terms))[:len(q.doc.terms)]
 	sc.own = own
+	exactElsewhere := 0.0 // the query words whose own key items may hold as a stop word
 	for ti, t := range q.doc.terms {
 		own[ti] = -1
-		if id, ok := ix.keyID(t.key); ok {
+		id, ok := ix.keyID(t.key)
+		if ok {
 			ix.setReach(id, 1)
 			ix.reach[id].exact = t.weight
 			own[ti] = id
@@ -715,6 +723,13 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		if t.stop {
 			skipMax[ti] = t.weight // stop words are not indexed: never looked up
 			continue
+		}
+		if ok && ix.heldAsStop(id) {
+			// Items holding the key as a stop word are not in its
+			// postings: the word counts as found in every item, and its
+			// own key as not looked up.
+			skipMax[ti], own[ti] = t.weight, -1
+			exactElsewhere += t.weight
 		}
 		for _, f := range ix.expand(t) {
 			ix.setReach(f.key, f.weight)
@@ -752,7 +767,7 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		// bound every item.
 		scan, first, base = true, 0, 0
 		for ti, t := range q.doc.terms {
-			if !t.stop {
+			if id, ok := ix.keyID(t.key); !t.stop && (!ok || !ix.heldAsStop(id)) {
 				skipMax[ti] = 0
 			}
 			base += skipMax[ti]
@@ -762,7 +777,7 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 	// exact0: the query words whose own key may be in an item without the
 	// postings saying so (stop words, and words whose own key is not
 	// looked up); the looked-up ones are counted per item in exactAcc.
-	exact0 := 0.0
+	exact0 := exactElsewhere
 	for ti, t := range q.doc.terms {
 		if own[ti] >= 0 {
 			exact0 += t.weight
@@ -957,6 +972,23 @@ func (ix *Index) grow() {
 	if n := len(ix.postings); len(ix.reach) < n {
 		ix.reach = append(ix.reach, make([]reachOf, n-len(ix.reach))...)
 	}
+}
+
+// heldAsStop reports whether some item holds key id as a stop word.
+func (ix *Index) heldAsStop(id int32) bool {
+	if ix.stopKeyN > len(ix.words) {
+		ix.stopKey, ix.stopKeyN = nil, 0
+	}
+	for _, w := range ix.words[ix.stopKeyN:] {
+		if w.stop {
+			if int(w.key) >= len(ix.stopKey) {
+				ix.stopKey = append(ix.stopKey, make([]bool, int(w.key)+1-len(ix.stopKey))...)
+			}
+			ix.stopKey[w.key] = true
+		}
+	}
+	ix.stopKeyN = len(ix.words)
+	return int(id) < len(ix.stopKey) && ix.stopKey[id]
 }
 
 // setReach records that a query word can match key with similarity up to w.

@@ -371,3 +371,28 @@ func TestIndexCandidatesHoldEveryScore(t *testing.T) {
 	}
 	t.Logf("%d scores checked, %d with matches by meaning, %d at or below %.2f", checked, meaning, low, c)
 }
+
+// A key that is a stop word in one text and a content word's stem in the
+// other ("avoid" / "avoiding") matches exactly, though postings leave
+// stop words out: the item is still a candidate for its score.
+func TestIndexStopWordKeysAreCandidates(t *testing.T) {
+	e := NewLexical()
+	for _, p := range [][2]string{{"avoiding", "avoid"}, {"avoiding the cache", "avoid the cache"}, {"avoid", "avoiding"}} {
+		s := e.Score(p[0], p[1])
+		ix := NewIndex(e)
+		ix.Add("x", p[1])
+		ix.Add("y", "an unrelated note about the build")
+		found := false
+		for _, c := range ix.Candidates(p[0], s) {
+			if c.ID == "x" {
+				found = c.Bound >= s-1e-9
+			}
+		}
+		if !found {
+			t.Errorf("%q / %q scores %.4f, but is no candidate for it", p[0], p[1], s)
+		}
+		if got, ok := ix.Best(p[0], nil); s >= MergeFloor && (!ok || got.ID != "x") {
+			t.Errorf("%q: Best = %+v, %v; want x at %.4f", p[0], got, ok, s)
+		}
+	}
+}
