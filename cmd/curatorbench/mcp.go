@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -66,19 +63,12 @@ func benchMCP(args []string, stdout io.Writer) error {
 
 	// The server, and one client session for every call.
 	ctx := context.Background()
-	cmd := exec.Command(curator, "mcp")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CURATOR_PEAK_RSS=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "curatorbench", Version: "1"}, nil)
-	start = time.Now()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	srv, err := startMCP(ctx, curator, dir)
 	if err != nil {
-		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+		return err
 	}
-	defer cs.Close()
-	connect := time.Since(start)
+	defer srv.cs.Close()
+	cs, connect := srv.cs, srv.connect
 
 	// The first listing is timed apart: it may read what later ones reuse.
 	start = time.Now()
@@ -103,13 +93,9 @@ func benchMCP(args []string, stdout io.Writer) error {
 		}
 		updates = append(updates, time.Since(start))
 	}
-	if err := cs.Close(); err != nil {
-		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
-	}
-	var rss int64
-	if p := peakRSS.FindSubmatch(stderr.Bytes()); p != nil {
-		kb, _ := strconv.ParseInt(string(p[1]), 10, 64)
-		rss = kb * 1024
+	rss, err := srv.close()
+	if err != nil {
+		return err
 	}
 
 	// The CLI, one process per call, on the same kinds of windows and

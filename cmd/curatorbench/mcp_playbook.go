@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"time"
 
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // benchMCPPlaybook measures query_playbook of `curator mcp` on a store
@@ -62,19 +59,12 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	defer done()
 
 	ctx := context.Background()
-	cmd := exec.Command(curator, "mcp")
-	cmd.Dir = *dir
-	cmd.Env = append(os.Environ(), "CURATOR_PEAK_RSS=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "curatorbench", Version: "1"}, nil)
-	start := time.Now()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	srv, err := startMCP(ctx, curator, *dir)
 	if err != nil {
-		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+		return err
 	}
-	defer cs.Close()
-	connect := time.Since(start)
+	defer srv.cs.Close()
+	cs, connect := srv.cs, srv.connect
 	query := func(i int) (time.Duration, error) {
 		start := time.Now()
 		res, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": texts[i%len(texts)], "limit": *limit})
@@ -129,13 +119,9 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 		}
 		after = append(after, d)
 	}
-	if err := cs.Close(); err != nil {
-		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
-	}
-	var rss int64
-	if p := peakRSS.FindSubmatch(stderr.Bytes()); p != nil {
-		kb, _ := strconv.ParseInt(string(p[1]), 10, 64)
-		rss = kb * 1024
+	rss, err := srv.close()
+	if err != nil {
+		return err
 	}
 	var cli []time.Duration
 	for i := 0; i < *cliCalls; i++ {

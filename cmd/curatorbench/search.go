@@ -1,21 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // benchSearch times `curator memory search` on a store of n confirmed
@@ -163,19 +158,12 @@ func changeConfirmed(dir string, i int) error {
 // call after it, the call after its folder settled (2 s), and 100 more.
 func benchSearchMCP(dir, storeDir, curator string, env []string, calls int, query func(int) string, stdout io.Writer) error {
 	ctx := context.Background()
-	cmd := exec.Command(curator, "mcp")
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "CURATOR_PEAK_RSS=1"), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "curatorbench", Version: "1"}, nil)
-	start := time.Now()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	srv, err := startMCP(ctx, curator, dir, env...)
 	if err != nil {
-		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
+		return err
 	}
-	defer cs.Close()
-	connect := time.Since(start)
+	defer srv.cs.Close()
+	cs, connect := srv.cs, srv.connect
 	search := func(i int) (time.Duration, error) {
 		start := time.Now()
 		res, err := mcpCall(ctx, cs, "search_memory", map[string]any{"query": query(i)})
@@ -226,13 +214,9 @@ func benchSearchMCP(dir, storeDir, curator string, env []string, calls int, quer
 		}
 		after = append(after, d)
 	}
-	if err := cs.Close(); err != nil {
-		return fmt.Errorf("curator mcp: %w\n%s", err, stderr.Bytes())
-	}
-	var rss int64
-	if p := peakRSS.FindSubmatch(stderr.Bytes()); p != nil {
-		kb, _ := strconv.ParseInt(string(p[1]), 10, 64)
-		rss = kb * 1024
+	rss, err := srv.close()
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "  curator mcp started and initialized in %.1f ms; first search_memory %.1f ms; peak RSS %.0f MB\n", pipeMS(connect), pipeMS(first), mb(rss))
 	row := func(name string, d []time.Duration, note string) {
