@@ -489,7 +489,7 @@ func (a *summaryAlloc) strings(n int) []string {
 // none of its strings.
 func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	up := &bulletIndex{a: a, interns: map[string]string{}, folders: map[string]folderStat{}, trusted: map[string]bool{}}
-	data, err := readString(filepath.Join(s.Dir, bulletIndexPath))
+	data, err := readCacheString(filepath.Join(s.Dir, bulletIndexPath))
 	head := bulletIndexMagic + a.Version + "\n"
 	if err != nil || !strings.HasPrefix(data, head) || len(data) < len(head)+4 {
 		up.dirty = true

@@ -24,7 +24,7 @@ func candidateIndexPath(category string) string {
 // ReadCandidateIndex returns the stored candidate index of a category; nil
 // when there is none or it cannot be read.
 func (s *Store) ReadCandidateIndex(category string) []byte {
-	data, err := os.ReadFile(filepath.Join(s.Dir, candidateIndexPath(category)))
+	data, err := readCache(filepath.Join(s.Dir, candidateIndexPath(category)))
 	if err != nil {
 		return nil
 	}

@@ -8,17 +8,23 @@ import (
 
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/internal/memlimit"
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // A workload is what a run asks of the garbage collector: the least soft
 // memory limit (the limit follows the live heap: half again what the last
 // collection kept, at least this) and how much the heap may grow between
-// collections (Go's GOGC). main sets it once, before the command runs,
+// collections (Go's GOGC), and whether the run maps the caches it reads
+// whole (mdstore.MapCaches: not in a process that keeps running, as a
+// mapping is never released). main sets it once, before the command runs,
 // from what the command is; GOMEMLIMIT and GOGC override.
 type workload struct {
 	name      string
 	floor     int64
 	gcPercent int
+	// keepsRunning: the process reads the caches again and again (the
+	// MCP server, watch), so it reads them into memory.
+	keepsRunning bool
 }
 
 var (
@@ -38,7 +44,7 @@ var (
 	// listing, packed (about 25 MB at 100,000 entries, few pointers for
 	// the collector to follow), so a short run's limit serves it. No call
 	// changes it: a curate_memory call runs under the server's setting.
-	server = workload{name: "server", floor: shortRun.floor, gcPercent: shortRun.gcPercent}
+	server = workload{name: "server", floor: shortRun.floor, gcPercent: shortRun.gcPercent, keepsRunning: true}
 	// search is `memory search`: it maps the stored search index (about
 	// 24 MB at 100,000 memories), loads its candidate index and decodes
 	// the memories it looks at (some 40 MB in all), answers and ends; a
@@ -59,10 +65,12 @@ var workloads = map[string]func(c *cli.Context) workload{
 		return shortRun
 	},
 	"watch": func(c *cli.Context) workload {
+		w := shortRun
 		if c.Bool("memory") {
-			return memoryPass
+			w = memoryPass
 		}
-		return shortRun
+		w.name, w.keepsRunning = "watch ("+w.name+")", true
+		return w
 	},
 	"mcp":           func(*cli.Context) workload { return server },
 	"memory search": func(*cli.Context) workload { return search },
@@ -78,8 +86,9 @@ func workloadOf(path string, c *cli.Context) workload {
 }
 
 // apply sets the collector for the workload, where the environment does
-// not (GOMEMLIMIT, GOGC).
+// not (GOMEMLIMIT, GOGC), and whether the caches are mapped.
 func (w workload) apply() {
+	mdstore.MapCaches(!w.keepsRunning)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		memlimit.Follow(w.floor)
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 )
@@ -65,5 +68,26 @@ func TestMCPCallsDoNotRetuneTheCollector(t *testing.T) {
 	}
 	if pct := debug.SetGCPercent(150); pct != 150 {
 		t.Errorf("after the calls GOGC is %d, want the 150 it was", pct)
+	}
+}
+
+// The processes that keep running (the MCP server, watch with or without
+// --memory) read the caches into memory: a mapping is never released.
+// Every other command maps them.
+func TestOnlyRunsThatEndMapCaches(t *testing.T) {
+	for _, memory := range []bool{false, true} {
+		fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+		fs.Bool("memory", memory, "")
+		if w := workloadOf("watch", cli.NewContext(cli.NewApp(), fs, nil)); !w.keepsRunning {
+			t.Errorf("watch (--memory %v): workload %+v maps the caches", memory, w)
+		}
+	}
+	if !server.keepsRunning {
+		t.Errorf("mcp: workload %+v maps the caches", server)
+	}
+	for _, w := range []workload{shortRun, memoryPass, maintenance, search} {
+		if w.keepsRunning {
+			t.Errorf("%s: workload %+v reads the caches into memory", w.name, w)
+		}
 	}
 }

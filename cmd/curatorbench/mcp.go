@@ -124,7 +124,7 @@ func benchMCP(args []string, stdout io.Writer) error {
 	row := func(name string, n int, d []time.Duration, note string) {
 		fmt.Fprintf(stdout, "  %-44s %5d calls  p50 %8.2f ms  p99 %8.2f ms%s\n", name, n, pipeMS(percentile(d, 50)), pipeMS(percentile(d, 99)), note)
 	}
-	row("list_entries, 100 of a 150-entry window", len(lists), lists, "   (target p99 ≤ 20 ms)")
+	row("list_entries, 100 of a 150-entry window", len(lists), lists, "   (target p99 ≤ 15 ms)")
 	row("  curator --json memory list --limit 100", len(cliLists), cliLists, "")
 	row("update_long_term (one commit)", len(updates), updates, "")
 	row("  curator memory update --set (one commit)", len(cliUpdates), cliUpdates, "")

@@ -111,8 +111,18 @@ func decisions(plan *Plan) string {
 // index is updated by each save), and it reads only some bullet files.
 // The candidate indexes of the categories a run left unchanged are stored
 // and loaded by the next run; the others are built again (run 4 finds a
-// damaged stored index).
+// damaged stored index). It runs with the caches read and mapped.
 func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
+	for _, mapped := range []bool{false, true} {
+		t.Run(fmt.Sprintf("mapped=%v", mapped), func(t *testing.T) {
+			mdstore.MapCaches(mapped)
+			defer mdstore.MapCaches(false)
+			indexedPlaybookDecidesAsFullRead(t)
+		})
+	}
+}
+
+func indexedPlaybookDecidesAsFullRead(t *testing.T) {
 	s := appWorldStore(t)
 	lex := similar.NewLexical()
 	at := now
