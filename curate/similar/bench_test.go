@@ -116,3 +116,16 @@ func BenchmarkIndexSnapshotLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIndexTop100k is a text query for the ten most similar of
+// 100,000 bullets at a floor of 0.3, as `context query --text` asks (go
+// test ./curate/similar -run XXX -bench IndexTop100k).
+func BenchmarkIndexTop100k(b *testing.B) {
+	ix, _, _ := benchItems(b, 100000)
+	queries := []string{"retry the flaky network call with backoff", "ask the user for the weather in the city",
+		"paginate through every page of the API results", "check the playlist before adding a song"}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		ix.Top(queries[i%len(queries)], 0.3, 10, nil)
+	}
+}

@@ -70,8 +70,13 @@ type Index struct {
 	lastTerm []int32
 	termPart []float64
 	acc      []float64
-	exactAcc []float64 // by slot: the weight of the looked-up query words whose own key the item holds
-	reach    []reachOf // by key id
+	exactAcc []float64  // by slot: the weight of the looked-up query words whose own key the item holds
+	hits     []int32    // by slot: the item's indexed words whose key the query reaches (reachedWords)
+	sides    []itemSide // by slot, made when a query first bounds the item (not a query's: kept)
+	// queries counts the queries of candidates: the first bounds every
+	// item by its words, the later ones by sides first (boundsBySide).
+	queries int
+	reach   []reachOf // by key id
 	// stopKey says, by key id, whether some item holds the key as a stop
 	// word (which postings leave out: "avoid" is a stop word, and the key
 	// of "avoiding" too); stopKeyN words of words are counted in it.
@@ -97,6 +102,7 @@ type queryScratch struct {
 	own     []int32 // per query word: the id of its own key, -1 when no item holds it
 	start   []int
 	order   []int32
+	reached []int32 // the keys the query reaches (setReach), each once
 }
 
 // reachOf is how well the current query can match a key: up to w, when
@@ -121,6 +127,15 @@ type item struct {
 	terms []int32 // index in Index.words of each of doc.terms
 	total float64 // doc.total
 	more  *itemText
+}
+
+// itemSide is what bounds an item's side of a score from the number of its
+// indexed words a query reaches (sideBound): the weight of its heaviest
+// indexed word, and of its stop words (not indexed) together, and its
+// total weight, kept by slot so that most items are bounded without being
+// read. The zero value is "not known yet".
+type itemSide struct {
+	maxWord, stop, total float64
 }
 
 // itemText is an item's text and analyses; nil for an item added by terms
@@ -160,7 +175,7 @@ func NewIndex(e Engine) *Index {
 }
 
 func (ix *Index) reset() {
-	ix.items, ix.removed, ix.loaded = nil, 0, nil
+	ix.items, ix.removed, ix.loaded, ix.sides = nil, 0, nil, nil
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
 	ix.stopKey, ix.stopKeyN = nil, 0
@@ -704,8 +719,13 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 	need := (theta-c)/(1-c)*total - eps*total // share an item must reach in the query's weight
 
 	ix.gen++
+	if ix.pairs == nil {
+		ix.queries++
+	}
 	ix.grow()
+	bySide := ix.boundsBySide()
 	sc := &ix.scratch
+	sc.reached = sc.reached[:0]
 	feats := sc.feats[:0]
 	skipMax := slices.Grow(sc.skipMax[:0], len(q.doc.terms))[:len(q.doc.terms)] // per query word: best feature not looked up
 	clear(skipMax)
@@ -838,6 +858,9 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 			order = append(order, int32(slot))
 		}
 	}
+	if bySide {
+		ix.reachedWords(order)
+	}
 	if cap(out) < len(order) {
 		out = make([]candidate, 0, len(order)) // the pages it does not fill are never touched
 	}
@@ -854,6 +877,9 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		if ix.pairs != nil && ix.pairs.outOfReach(ix, slot, a, m, theta) {
 			continue
 		}
+		if bySide && ix.lex.mix(a, ix.sideBound(it, slot)) < theta-eps {
+			continue
+		}
 		bound := ix.wordsBound(it, a, total)
 		if upto == boundSentence && bound >= theta-eps {
 			bound = ix.sentenceBound(q, it, bound)
@@ -863,6 +889,56 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		}
 	}
 	return out
+}
+
+// boundsBySide reports whether candidates bounds an item's side by
+// sideBound before its words: from an index's second query on (a server,
+// a run that matches many lessons). A command that asks one query would
+// only pay for the table of sides, and the pass over the posting lists.
+func (ix *Index) boundsBySide() bool {
+	return ix.queries > 1 && ix.pairs == nil
+}
+
+// reachedWords counts, for each item the query reached (order), its
+// indexed words whose key the query reaches (hits): the postings of every
+// reached key, those not looked up too. An item holds a key once (its
+// words are unique by key), so each counts one word. It is a pass over
+// posting lists that bounds most items without reading their words
+// (sideBound).
+func (ix *Index) reachedWords(order []int32) {
+	for _, slot := range order {
+		ix.hits[slot] = 0
+	}
+	for _, key := range ix.scratch.reached {
+		for _, slot := range ix.postings[key] {
+			if ix.seenGen[slot] == ix.gen {
+				ix.hits[slot]++
+			}
+		}
+	}
+}
+
+// sideBound is an upper bound of an item's side of the last query's score
+// (the share of its weight that query words can match, b of wordsBound),
+// from the count of its indexed words the query reaches (each at most its
+// heaviest) and all its stop words. It reads the item's words only the
+// first time.
+func (ix *Index) sideBound(it *item, slot int32) float64 {
+	side := &ix.sides[slot]
+	if side.total <= 0 {
+		if it.total <= 0 {
+			return 1
+		}
+		side.total = it.total
+		for _, w := range it.terms {
+			if ref := ix.words[w]; ref.stop {
+				side.stop += ref.weight
+			} else {
+				side.maxWord = max(side.maxWord, ref.weight)
+			}
+		}
+	}
+	return math.Min(1, (float64(ix.hits[slot])*side.maxWord+side.stop)/side.total)
 }
 
 // wordsBound is the bound of an item whose query-side share is a, of the
@@ -969,6 +1045,10 @@ func (ix *Index) grow() {
 		ix.acc = append(ix.acc, make([]float64, n-len(ix.acc))...)
 		ix.exactAcc = append(ix.exactAcc, make([]float64, n-len(ix.exactAcc))...)
 	}
+	if n := len(ix.items); ix.boundsBySide() && len(ix.sides) < n {
+		ix.hits = append(ix.hits, make([]int32, n-len(ix.hits))...)
+		ix.sides = append(ix.sides, make([]itemSide, n-len(ix.sides))...)
+	}
 	if n := len(ix.postings); len(ix.reach) < n {
 		ix.reach = append(ix.reach, make([]reachOf, n-len(ix.reach))...)
 	}
@@ -995,6 +1075,7 @@ func (ix *Index) heldAsStop(id int32) bool {
 func (ix *Index) setReach(key int32, w float64) {
 	if r := &ix.reach[key]; r.gen != ix.gen {
 		r.gen, r.w, r.exact = ix.gen, w, 0
+		ix.scratch.reached = append(ix.scratch.reached, key)
 	} else if w > r.w {
 		r.w = w
 	}

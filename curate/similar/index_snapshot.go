@@ -413,7 +413,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	ix.infos, ix.loadedVocab, ix.vocabAt = make([]*wordInfo, len(words)), v, vocabAt
 	ix.keyIDs, ix.byID, ix.seen = nil, nil, nil
 	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas}
-	ix.items = make([]*item, len(items))
+	ix.items, ix.sides = make([]*item, len(items)), nil
 	for i := range items {
 		ix.items[i] = &items[i]
 	}
