@@ -1,8 +1,10 @@
 package frontmatter
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"sync"
 
 	adrg "github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
@@ -44,7 +46,11 @@ func Split(data []byte) (*Document, error) {
 		captured = b
 		return nil
 	})
-	rest, err := adrg.Parse(bytes.NewReader(data), nil, capture)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(data))
+	rest, err := adrg.Parse(br, nil, capture)
+	br.Reset(nil)
+	readers.Put(br)
 	if err != nil {
 		return nil, fmt.Errorf("reading frontmatter: %w", err)
 	}
@@ -76,6 +82,12 @@ func Split(data []byte) (*Document, error) {
 	d.yamlLine = bytes.Count(d.head, []byte("\n")) + 1
 	return d, nil
 }
+
+// readers are the buffered readers the frontmatter reader reads documents
+// through: it wraps any other reader in a new buffer of 4 KiB, one per
+// document, which a pass over 100,000 files would allocate and collect
+// again. What it returns is its own copy, never the buffer's bytes.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
 
 // closes reports whether the line at the start of b closes a frontmatter
 // block: "---" in the first column, then nothing but spaces. An indented
@@ -226,7 +238,9 @@ func (d *Document) Keys() []string {
 	}
 	keys := make([]string, 0, len(root.Content)/2)
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		keys = append(keys, root.Content[i].Value)
+		if !isNullKey(root.Content[i]) {
+			keys = append(keys, root.Content[i].Value)
+		}
 	}
 	return keys
 }

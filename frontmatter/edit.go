@@ -174,13 +174,19 @@ func (d *Document) Delete(key string) error {
 	return nil
 }
 
+// isNullKey reports whether a key node is YAML's null ("&a:", "~:"):
+// not the string its text is, and never a key a record is asked for.
+func isNullKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.ShortTag() == "!!null"
+}
+
 // keySpan returns the half-open range of YAML lines (0-based) that hold a
 // top-level key and its value. Comment and blank lines after the value belong
 // to what follows, not to the key.
 func keySpan(root *yaml.Node, key string, lines []string) (int, int, bool) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i]
-		if k.Value != key {
+		if k.Value != key || isNullKey(k) {
 			continue
 		}
 		start := k.Line - 1
