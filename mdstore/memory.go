@@ -255,6 +255,11 @@ type MemoryList struct {
 	Memories []*Memory
 	Total    int // matches before paging
 	Invalid  []*InvalidFile
+	// Delta: Memories holds only the records changed since the listing
+	// the caller holds, and Removed the paths no longer listed (the live
+	// listing's ListDelta).
+	Delta   bool
+	Removed []string
 }
 
 // MemoryFolders are the folders that hold memories of a status.

@@ -87,8 +87,9 @@ type SearchReport struct {
 
 // Listing reads the memories of a query. since is the version of the
 // listing the caller holds: a listing that can tell that nothing changed
-// since then returns a nil list and since (mdstore.LiveMemories.ListChanged);
-// one that cannot returns the list and version 0.
+// since then returns a nil list and since, and one that knows what changed
+// may return only that (a list with Delta set: live.Memories.ListDelta);
+// one that cannot returns the whole list and version 0.
 type Listing func(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error)
 
 // StoreListing lists the store's files on every call (ListMemories).
@@ -211,6 +212,19 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 		return f, nil
 	}
 	f.newest = nil
+	if res.Delta {
+		for _, p := range res.Removed {
+			if f.byPath[p] != nil {
+				f.ix.Remove(p)
+				delete(f.byPath, p)
+			}
+		}
+		for _, m := range res.Memories {
+			f.put(m)
+		}
+		f.version, f.invalid = version, res.Invalid
+		return f, nil
+	}
 	if lex, ok := x.engine.(*similar.Lexical); ok && len(f.byPath) == 0 && f.ix.Len() == 0 {
 		f.addAll(lex, res.Memories)
 		f.version, f.invalid = version, res.Invalid
@@ -219,12 +233,7 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 	seen := make(map[string]bool, len(res.Memories))
 	for _, m := range res.Memories {
 		seen[m.Path] = true
-		text := searchText(m)
-		old := f.byPath[m.Path]
-		if old == nil || old.text != text {
-			f.ix.Add(m.Path, text)
-		}
-		f.byPath[m.Path] = &searched{m: m, text: text}
+		f.put(m)
 	}
 	for p := range f.byPath {
 		if !seen[p] {
@@ -234,6 +243,15 @@ func (x *SearchIndex) sync(status string) (*searchFolder, error) {
 	}
 	f.version, f.invalid = version, res.Invalid
 	return f, nil
+}
+
+// put holds a listed memory, indexing its text again when it changed.
+func (f *searchFolder) put(m *mdstore.Memory) {
+	text := searchText(m)
+	if old := f.byPath[m.Path]; old == nil || old.textOf() != text {
+		f.ix.Add(m.Path, text)
+	}
+	f.byPath[m.Path] = &searched{m: m, text: text}
 }
 
 // addAll indexes the memories of a first listing by their words: an item

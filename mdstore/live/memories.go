@@ -88,9 +88,10 @@ type Memories struct {
 	byFolder []*liveEntry            // invalid in ListMemories' folder order; nil: to sort
 	byPath   []*liveEntry            // invalid by path; nil: to sort
 	orders   liveOrders
-	count    int    // entries
-	version  uint64 // counts the changes applied (ListChanged)
-	reads    int    // files read since Open
+	count    int       // entries
+	version  uint64    // counts the changes applied (ListChanged)
+	log      changeLog // the paths the latest versions changed (ListDelta)
+	reads    int       // files read since Open
 }
 
 // Open starts following the store's memory folders and learns every
@@ -162,26 +163,37 @@ func (l *Memories) List(q mdstore.MemoryQuery) (*mdstore.MemoryList, error) {
 func (l *Memories) ListChanged(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error) {
 	l.run.Lock()
 	defer l.run.Unlock()
+	res, version, done, err := l.changed(q, since)
+	if done || err != nil {
+		return res, version, err
+	}
+	return l.answer(q), l.version, nil
+}
+
+// changed brings the listing up to date for ListChanged and ListDelta;
+// done when their answer is known without the records (a listing that
+// cannot follow the files, or nothing changed since since).
+func (l *Memories) changed(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, bool, error) {
 	if l.closed {
-		return nil, 0, errors.New("memory listing: closed")
+		return nil, 0, true, errors.New("memory listing: closed")
 	}
 	q.Light = true
 	if l.f == nil {
 		res, err := l.s.ListMemories(q)
-		return res, 0, err
+		return res, 0, true, err
 	}
 	l.f.barrier()
 	if err := l.refresh(q.Secrets, q.Progress); err != nil {
 		if l.f == nil {
 			res, err := l.s.ListMemories(q)
-			return res, 0, err
+			return res, 0, true, err
 		}
-		return nil, 0, err
+		return nil, 0, true, err
 	}
 	if since != 0 && since == l.version {
-		return nil, since, nil
+		return nil, since, true, nil
 	}
-	return l.answer(q), l.version, nil
+	return nil, l.version, false, nil
 }
 
 // Close stops following the store.
@@ -213,6 +225,7 @@ func (l *Memories) reset() {
 	l.orders = liveOrders{}
 	l.count = 0
 	l.version++
+	l.log = changeLog{from: l.version}
 }
 
 // stopFollowing switches to ListMemories for good.
@@ -448,6 +461,7 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 	}
 	if len(changes) > 0 {
 		l.version++
+		l.log.record(l.version, changes)
 	}
 	if len(changes) > l.count/4 && len(changes) > 4*smallChange {
 		all := make([]*liveEntry, 0, l.count)

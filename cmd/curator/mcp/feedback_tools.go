@@ -99,7 +99,7 @@ func (s *Server) memorySearchIndex(st *mdstore.Store) (*memory.SearchIndex, erro
 		}
 		s.search.ix = memory.NewSearchIndex(e, func(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error) {
 			if live := s.pages.Live(); live != nil {
-				return live.ListChanged(q, since)
+				return live.ListDelta(q, since)
 			}
 			res, err := st.ListMemories(q)
 			return res, 0, err

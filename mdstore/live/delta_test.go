@@ -1,0 +1,134 @@
+package live
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/curator-dev/curator/mdstore"
+)
+
+// A caller that applies ListDelta's deltas to the listing it holds has
+// every status's listing as List gives it, through random changes of every
+// kind; a query with a type or a window, and a caller too far behind, get
+// whole listings.
+func TestListDeltaFollowsRandomChanges(t *testing.T) {
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	s, _ := newStore(t)
+	w := &liveWorld{t: t, s: s, rng: rand.New(rand.NewSource(seed)), dirs: mdstore.MemoryFolders("", "")}
+	for range 60 {
+		w.step()
+	}
+	l := openLive(t, s)
+	needFollowing(t, l)
+	type held struct {
+		version uint64
+		byPath  map[string]*mdstore.Memory
+	}
+	statuses := append([]string{""}, mdstore.MemoryStatuses...)
+	hold := map[string]*held{}
+	deltas := 0
+	for i := range 200 {
+		what := w.step()
+		if i%25 == 24 {
+			for range 20 {
+				w.step()
+			}
+			what = "20 more changes"
+		}
+		for _, st := range statuses {
+			q := mdstore.MemoryQuery{Status: st}
+			h := hold[st]
+			if h == nil {
+				h = &held{byPath: map[string]*mdstore.Memory{}}
+				hold[st] = h
+			}
+			got, version, err := l.ListDelta(q, h.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := l.List(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case got == nil:
+				if version != h.version {
+					t.Fatalf("step %d (%s), status %q: no list, version %d for %d", i, what, st, version, h.version)
+				}
+			case got.Delta:
+				deltas++
+				for _, p := range got.Removed {
+					delete(h.byPath, p)
+				}
+				for _, m := range got.Memories {
+					h.byPath[m.Path] = m
+				}
+			default:
+				h.byPath = map[string]*mdstore.Memory{}
+				for _, m := range got.Memories {
+					h.byPath[m.Path] = m
+				}
+			}
+			if got != nil {
+				h.version = version
+				if d := sameInvalid(got.Invalid, want.Invalid); d != "" {
+					t.Fatalf("step %d (%s), status %q: %s", i, what, st, d)
+				}
+			}
+			if len(h.byPath) != len(want.Memories) {
+				t.Fatalf("step %d (%s), status %q: %d memories held, want %d", i, what, st, len(h.byPath), len(want.Memories))
+			}
+			for _, m := range want.Memories {
+				if g := h.byPath[m.Path]; g == nil || !reflect.DeepEqual(*g, *m) {
+					t.Fatalf("step %d (%s), status %q: %s held as %+v, want %+v", i, what, st, m.Path, g, m)
+				}
+			}
+		}
+	}
+	if deltas < 100 {
+		t.Fatalf("only %d deltas in 800 listings", deltas)
+	}
+	// A query with a type gets the whole listing.
+	if got, _, err := l.ListDelta(mdstore.MemoryQuery{Status: "inbox", Type: "fact"}, 1); err != nil || got == nil || got.Delta {
+		t.Fatalf("a typed query: %+v, %v; want a whole listing", got, err)
+	}
+}
+
+// A caller further behind than the changes remembered gets the whole
+// listing.
+func TestListDeltaTooFarBehind(t *testing.T) {
+	s, _ := newStore(t)
+	putFile(t, s, "memory/inbox/a.md", liveMem("a", "fact", 5, "aaaa"))
+	l := openLive(t, s)
+	needFollowing(t, l)
+	q := mdstore.MemoryQuery{Status: "inbox"}
+	_, v, err := l.ListDelta(q, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.run.Lock()
+	l.log.record(l.version+1, make([]liveChange, maxLogged+1))
+	l.version++
+	l.run.Unlock()
+	got, _, err := l.ListDelta(q, v)
+	if err != nil || got == nil || got.Delta || len(got.Memories) != 1 {
+		t.Fatalf("far behind: %+v, %v; want the whole listing of 1", got, err)
+	}
+}
+
+// sameInvalid reports how got differs from want ("" when it does not).
+func sameInvalid(got, want []*mdstore.InvalidFile) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("invalid %v, want %v", got, want)
+	}
+	for i := range got {
+		if *got[i] != *want[i] {
+			return fmt.Sprintf("invalid %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	return ""
+}
