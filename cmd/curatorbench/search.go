@@ -18,9 +18,11 @@ import (
 // memory is a candidate of every query: the worst case of the candidate
 // index): the first search (no stored index), searches with the stored
 // index, and a search after one memory changed by hand; then the MCP
-// server's search_memory on the same store (benchSearchMCP).
+// server's search_memory on the same store (benchSearchMCP), started once
+// the memory index is written as a store's hourly pass keeps it (unless
+// --mcp-without-index).
 //
-//	curatorbench search --memories 100000 --queries 30 [--mcp-calls 300]
+//	curatorbench search --memories 100000 --queries 30 [--mcp-calls 300] [--mcp-without-index]
 func benchSearch(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	n := fs.Int("memories", 100000, "confirmed memories in the store")
@@ -32,6 +34,7 @@ func benchSearch(args []string, stdout io.Writer) error {
 	mcpCalls := fs.Int("mcp-calls", 300, "timed search_memory calls through `curator mcp` (0: none)")
 	mcpProfile := fs.String("mcp-cpuprofile", "", "write a CPU profile of the `curator mcp` server to this file")
 	mcpOnly := fs.String("mcp-only", "", "time only search_memory, on the store in this folder (one --keep kept: FOLDER/store)")
+	noIndex := fs.Bool("mcp-without-index", false, "start `curator mcp` on a store without the memory index (it then reads every file at its first call)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -132,6 +135,17 @@ func benchSearch(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "  %s, 3 runs:  p50 %6.1f ms  max %6.1f ms  CPU %6.1f ms  peak RSS %.0f MB\n", *compare, ms(ts[1].Wall), ms(ts[2].Wall), ms(ts[1].CPU), mb(maxRSS(ts)))
 	}
 	if *mcpCalls > 0 {
+		if !*noIndex {
+			// The memory index, as a store's hourly pass keeps it: the
+			// server opens its live listing from it. A windowed listing
+			// learns every file (this window holds none of them).
+			m, err := timeCmd(dir, nil, curator, "--quiet", "memory", "list", "--status", "confirmed",
+				"--from", "2000-01-01T00:00:00Z", "--to", "2000-01-01T00:00:01Z", "--limit", "1")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "  the memory index written by one memory list: %.1f ms\n", ms(m.Wall))
+		}
 		return benchSearchMCP(dir, s.Dir, curator, serverEnv, *mcpCalls, query, stdout)
 	}
 	return nil
