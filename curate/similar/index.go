@@ -1045,9 +1045,15 @@ func (ix *Index) grow() {
 		ix.acc = append(ix.acc, make([]float64, n-len(ix.acc))...)
 		ix.exactAcc = append(ix.exactAcc, make([]float64, n-len(ix.exactAcc))...)
 	}
-	if n := len(ix.items); ix.boundsBySide() && len(ix.sides) < n {
-		ix.hits = append(ix.hits, make([]int32, n-len(ix.hits))...)
-		ix.sides = append(ix.sides, make([]itemSide, n-len(ix.sides))...)
+	if n := len(ix.items); ix.boundsBySide() {
+		// After a compaction hits may be longer than the items (it holds
+		// nothing between queries) while sides start again.
+		if len(ix.hits) < n {
+			ix.hits = append(ix.hits, make([]int32, n-len(ix.hits))...)
+		}
+		if len(ix.sides) < n {
+			ix.sides = append(ix.sides, make([]itemSide, n-len(ix.sides))...)
+		}
 	}
 	if n := len(ix.postings); len(ix.reach) < n {
 		ix.reach = append(ix.reach, make([]reachOf, n-len(ix.reach))...)

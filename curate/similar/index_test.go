@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -394,5 +395,36 @@ func TestIndexStopWordKeysAreCandidates(t *testing.T) {
 		if got, ok := ix.Best(p[0], nil); s >= MergeFloor && (!ok || got.ID != "x") {
 			t.Errorf("%q: Best = %+v, %v; want x at %.4f", p[0], got, ok, s)
 		}
+	}
+}
+
+// An index that has answered queries and then drops most of its items
+// (compacting them) answers the next query as brute force does.
+func TestIndexQueriesAfterCompaction(t *testing.T) {
+	base := playbookBullets(t)
+	texts := generatedBullets(base, 3000, 31)
+	e := NewLexical()
+	ix, bf := NewIndex(e), NewBruteForce(e)
+	for i, text := range texts {
+		ix.Add(fmt.Sprintf("B-%04d", i), text)
+		bf.Add(fmt.Sprintf("B-%04d", i), text)
+	}
+	queries := generatedBullets(base, 6, 32)
+	ix.Best(queries[0], nil)
+	ix.Best(queries[1], nil)
+	for i := range 2000 {
+		ix.Remove(fmt.Sprintf("B-%04d", i))
+		bf.Remove(fmt.Sprintf("B-%04d", i))
+	}
+	found := 0
+	for _, q := range queries {
+		got, want := ix.Top(q, 0.2, 0, nil), bf.Above(q, 0.2, nil)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: Top after the compaction %v, brute force %v", q, got, want)
+		}
+		found += len(want)
+	}
+	if found == 0 {
+		t.Fatal("no query found an item: nothing compared")
 	}
 }
