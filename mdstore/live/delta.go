@@ -58,7 +58,8 @@ func (c *changeLog) since(v uint64) ([]string, bool) {
 // is then a delta (Delta set), its Memories the changed records that the
 // query lists now, Removed the paths of the others (gone, moved away,
 // unreadable), and Invalid every file of the query's folders that cannot
-// be read, as in a whole listing. A query with a window, a type, a page or
+// be read, as in a whole listing (those whose fields the listing holds
+// but cannot unpack last, by path, not in the listing's order). A query with a window, a type, a page or
 // a secrets policy gets the whole listing, and so does a caller whose
 // listing is older than the changes remembered (maxLogged).
 func (l *Memories) ListDelta(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uint64, error) {
@@ -75,7 +76,6 @@ func (l *Memories) ListDelta(q mdstore.MemoryQuery, since uint64) (*mdstore.Memo
 		return l.answer(q), l.version, nil
 	}
 	res = &mdstore.MemoryList{Delta: true, Total: len(l.orders[slot(0, st, 0)])}
-	var unreadable []*mdstore.InvalidFile
 	for _, rel := range rels {
 		slash := strings.LastIndexByte(rel, '/')
 		leaf, _ := leafIndex(rel[:slash])
@@ -86,12 +86,23 @@ func (l *Memories) ListDelta(q mdstore.MemoryQuery, since uint64) (*mdstore.Memo
 		}
 		m, err := e.memory()
 		if err != nil {
-			unreadable = append(unreadable, mdstore.InvalidFileOf(rel, err))
+			l.undecodable[rel] = mdstore.InvalidFileOf(rel, err)
 			res.Removed = append(res.Removed, rel)
 			continue
 		}
 		res.Memories = append(res.Memories, m)
 	}
-	res.Invalid = append(l.invalidOf(q), unreadable...)
+	res.Invalid = l.invalidOf(q)
+	var undecodable []string
+	for rel := range l.undecodable {
+		slash := strings.LastIndexByte(rel, '/')
+		if leaf, ok := leafIndex(rel[:slash]); ok && (st == 0 || liveLeaves[leaf].status == st) {
+			undecodable = append(undecodable, rel)
+		}
+	}
+	sort.Strings(undecodable)
+	for _, rel := range undecodable {
+		res.Invalid = append(res.Invalid, l.undecodable[rel])
+	}
 	return res, l.version, nil
 }

@@ -132,3 +132,39 @@ func sameInvalid(got, want []*mdstore.InvalidFile) string {
 	}
 	return ""
 }
+
+// A record whose fields the listing holds but cannot unpack (an index
+// entry a faulty build wrote) stays in every delta's Invalid, as in every
+// whole listing, until its file changes.
+func TestListDeltaKeepsUndecodable(t *testing.T) {
+	s, _ := newStore(t)
+	putFile(t, s, "memory/inbox/a.md", liveMem("a", "fact", 5, "aaaa"))
+	putFile(t, s, "memory/inbox/b.md", liveMem("b", "fact", 6, "bbbb"))
+	l := openLive(t, s)
+	needFollowing(t, l)
+	q := mdstore.MemoryQuery{Status: "inbox"}
+	if _, _, err := l.ListDelta(q, 0); err != nil {
+		t.Fatal(err)
+	}
+	l.run.Lock()
+	leaf, _ := leafIndex("memory/inbox")
+	l.entries[leaf]["a.md"].packed = []byte{0xff}
+	l.run.Unlock()
+	whole, v, err := l.ListDelta(q, 0)
+	if err != nil || len(whole.Invalid) != 1 || whole.Invalid[0].Path != "memory/inbox/a.md" {
+		t.Fatalf("whole listing: %+v, %v; want a.md invalid", whole, err)
+	}
+	putFile(t, s, "memory/inbox/b.md", liveMem("b", "fact", 6, "bbbb changed"))
+	got, v, err := l.ListDelta(q, v)
+	if err != nil || got == nil || !got.Delta || len(got.Memories) != 1 {
+		t.Fatalf("after b changed: %+v, %v; want a delta of b", got, err)
+	}
+	if d := sameInvalid(got.Invalid, whole.Invalid); d != "" {
+		t.Fatalf("after b changed: %s", d)
+	}
+	putFile(t, s, "memory/inbox/a.md", liveMem("a", "fact", 5, "aaaa again"))
+	got, _, err = l.ListDelta(q, v)
+	if err != nil || got == nil || !got.Delta || len(got.Memories) != 1 || len(got.Invalid) != 0 {
+		t.Fatalf("after a was rewritten: %+v, %v; want a back and nothing invalid", got, err)
+	}
+}

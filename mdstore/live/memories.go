@@ -91,7 +91,10 @@ type Memories struct {
 	count    int       // entries
 	version  uint64    // counts the changes applied (ListChanged)
 	log      changeLog // the paths the latest versions changed (ListDelta)
-	reads    int       // files read since Open
+	// undecodable holds the entries a listing found it could not unpack,
+	// by path, until they change (ListDelta reports them with each delta).
+	undecodable map[string]*mdstore.InvalidFile
+	reads       int // files read since Open
 }
 
 // Open starts following the store's memory folders and learns every
@@ -226,6 +229,7 @@ func (l *Memories) reset() {
 	l.count = 0
 	l.version++
 	l.log = changeLog{from: l.version}
+	l.undecodable = map[string]*mdstore.InvalidFile{}
 }
 
 // stopFollowing switches to ListMemories for good.
@@ -458,6 +462,7 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 			l.count++
 		}
 		changes = append(changes, liveChange{old, e})
+		delete(l.undecodable, rel)
 	}
 	if len(changes) > 0 {
 		l.version++
@@ -499,7 +504,9 @@ func (l *Memories) answer(q mdstore.MemoryQuery) *mdstore.MemoryList {
 			for _, e := range win {
 				m, err := e.memory()
 				if err != nil {
-					res.Invalid = append(res.Invalid, mdstore.InvalidFileOf(e.rel, err))
+					inv := mdstore.InvalidFileOf(e.rel, err)
+					l.undecodable[e.rel] = inv
+					res.Invalid = append(res.Invalid, inv)
 					continue
 				}
 				res.Memories = append(res.Memories, m)
