@@ -223,8 +223,8 @@ func (d *Document) Line(key string) int {
 		return 0
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == key {
-			return root.Content[i].Line + d.yamlLine - 1
+		if k := root.Content[i]; k.Value == key && !isNullKey(k) {
+			return k.Line + d.yamlLine - 1
 		}
 	}
 	return 0

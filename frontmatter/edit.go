@@ -151,7 +151,7 @@ func (d *Document) replaceYAML(y []byte, key string) error {
 func keyCount(root *yaml.Node, key string) int {
 	n := 0
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == key {
+		if k := root.Content[i]; k.Value == key && !isNullKey(k) {
 			n++
 		}
 	}
