@@ -2,10 +2,8 @@ package live
 
 import (
 	"fmt"
-	"math/rand"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/curator-dev/curator/mdstore"
 )
@@ -15,13 +13,7 @@ import (
 // kind; a query with a type or a window, and a caller too far behind, get
 // whole listings.
 func TestListDeltaFollowsRandomChanges(t *testing.T) {
-	seed := time.Now().UnixNano()
-	t.Logf("seed %d", seed)
-	s, _ := newStore(t)
-	w := &liveWorld{t: t, s: s, rng: rand.New(rand.NewSource(seed)), dirs: mdstore.MemoryFolders("", "")}
-	for range 60 {
-		w.step()
-	}
+	s, w := randomWorld(t)
 	l := openLive(t, s)
 	needFollowing(t, l)
 	type held struct {

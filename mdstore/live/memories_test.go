@@ -429,8 +429,9 @@ func (w *liveWorld) step() string {
 	return "nothing"
 }
 
-// Random changes, each checked against ListMemories.
-func TestLiveMemoriesRandomChanges(t *testing.T) {
+// randomWorld is a store of 60 random changes and the world that makes
+// more (its seed logged).
+func randomWorld(t *testing.T) (*mdstore.Store, *liveWorld) {
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	s, _ := newStore(t)
@@ -438,6 +439,12 @@ func TestLiveMemoriesRandomChanges(t *testing.T) {
 	for range 60 {
 		w.step()
 	}
+	return s, w
+}
+
+// Random changes, each checked against ListMemories.
+func TestLiveMemoriesRandomChanges(t *testing.T) {
+	s, w := randomWorld(t)
 	l := openLive(t, s)
 	checkLive(t, l, s, "open")
 	for i := range 300 {
