@@ -65,14 +65,18 @@ type Index struct {
 	loaded *loadedTables
 
 	// Per-query scratch space, by slot (reused: an Index is single-threaded).
-	gen      uint32
-	seenGen  []uint32
-	lastTerm []int32
-	termPart []float64
-	acc      []float64
-	exactAcc []float64  // by slot: the weight of the looked-up query words whose own key the item holds
-	hits     []int32    // by slot: the item's indexed words whose key the query reaches (reachedWords)
-	sides    []itemSide // by slot, made when a query first bounds the item (not a query's: kept)
+	gen       uint32
+	seenGen   []uint32
+	lastTerm  []int32
+	termPart  []float64
+	acc       []float64
+	exactAcc  []float64  // by slot: the weight of the looked-up query words whose own key the item holds
+	matchable []float64  // by slot: what the item's indexed words can match of the query at most (reachedWords)
+	sides     []itemSide // by slot, made when a query first bounds the item (not a query's: kept)
+	// keyWeight is, by key id, the weight of the heaviest indexed word of
+	// that key; keyWeightN words of words are counted in it.
+	keyWeight  []float64
+	keyWeightN int
 	// queries counts the queries of candidates: the first bounds every
 	// item by its words, the later ones by sides first (boundsBySide).
 	queries int
@@ -129,13 +133,12 @@ type item struct {
 	more  *itemText
 }
 
-// itemSide is what bounds an item's side of a score from the number of its
-// indexed words a query reaches (sideBound): the weight of its heaviest
-// indexed word, and of its stop words (not indexed) together, and its
-// total weight, kept by slot so that most items are bounded without being
-// read. The zero value is "not known yet".
+// itemSide is what an item's side of a score is bounded with besides the
+// posting lists (sideBound): the weight of its stop words (not indexed)
+// and its total weight, kept by slot so that most items are bounded
+// without being read. The zero value is "not known yet".
 type itemSide struct {
-	maxWord, stop, total float64
+	stop, total float64
 }
 
 // itemText is an item's text and analyses; nil for an item added by terms
@@ -176,6 +179,7 @@ func NewIndex(e Engine) *Index {
 
 func (ix *Index) reset() {
 	ix.items, ix.removed, ix.loaded, ix.sides = nil, 0, nil, nil
+	ix.keyWeight, ix.keyWeightN = nil, 0
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
 	ix.stopKey, ix.stopKeyN = nil, 0
@@ -899,30 +903,49 @@ func (ix *Index) boundsBySide() bool {
 	return ix.queries > 1 && ix.pairs == nil
 }
 
-// reachedWords counts, for each item the query reached (order), its
-// indexed words whose key the query reaches (hits): the postings of every
-// reached key, those not looked up too. An item holds a key once (its
-// words are unique by key), so each counts one word. It is a pass over
-// posting lists that bounds most items without reading their words
-// (sideBound).
+// reachedWords sums, for each item the query reached (order), what its
+// indexed words whose key the query reaches can match at most: for each
+// such key, the heaviest indexed word of that key times how well the
+// query reaches it (matchable). It walks the postings of every reached key,
+// those not looked up too; an item holds a key once (its words are unique
+// by key) and is in the key's postings once. It is a pass over posting
+// lists that bounds most items without reading their words (sideBound).
 func (ix *Index) reachedWords(order []int32) {
 	for _, slot := range order {
-		ix.hits[slot] = 0
+		ix.matchable[slot] = 0
 	}
+	weights := ix.keyWeights()
 	for _, key := range ix.scratch.reached {
+		w := weights[key] * ix.reach[key].w
 		for _, slot := range ix.postings[key] {
 			if ix.seenGen[slot] == ix.gen {
-				ix.hits[slot]++
+				ix.matchable[slot] += w
 			}
 		}
 	}
 }
 
+// keyWeights is keyWeight, brought up to date with the words added since.
+func (ix *Index) keyWeights() []float64 {
+	if ix.keyWeightN > len(ix.words) {
+		ix.keyWeight, ix.keyWeightN = nil, 0
+	}
+	if n := len(ix.postings); len(ix.keyWeight) < n {
+		ix.keyWeight = append(ix.keyWeight, make([]float64, n-len(ix.keyWeight))...)
+	}
+	for _, w := range ix.words[ix.keyWeightN:] {
+		if !w.stop {
+			ix.keyWeight[w.key] = max(ix.keyWeight[w.key], w.weight)
+		}
+	}
+	ix.keyWeightN = len(ix.words)
+	return ix.keyWeight
+}
+
 // sideBound is an upper bound of an item's side of the last query's score
-// (the share of its weight that query words can match, b of wordsBound),
-// from the count of its indexed words the query reaches (each at most its
-// heaviest) and all its stop words. It reads the item's words only the
-// first time.
+// (the share of its weight that query words can match, b of wordsBound):
+// what its reached indexed words can match (reachedWords) and all its
+// stop words. It reads the item's words only the first time.
 func (ix *Index) sideBound(it *item, slot int32) float64 {
 	side := &ix.sides[slot]
 	if side.total <= 0 {
@@ -933,12 +956,10 @@ func (ix *Index) sideBound(it *item, slot int32) float64 {
 		for _, w := range it.terms {
 			if ref := ix.words[w]; ref.stop {
 				side.stop += ref.weight
-			} else {
-				side.maxWord = max(side.maxWord, ref.weight)
 			}
 		}
 	}
-	return math.Min(1, (float64(ix.hits[slot])*side.maxWord+side.stop)/side.total)
+	return math.Min(1, (ix.matchable[slot]+side.stop)/side.total)
 }
 
 // wordsBound is the bound of an item whose query-side share is a, of the
@@ -1046,10 +1067,10 @@ func (ix *Index) grow() {
 		ix.exactAcc = append(ix.exactAcc, make([]float64, n-len(ix.exactAcc))...)
 	}
 	if n := len(ix.items); ix.boundsBySide() {
-		// After a compaction hits may be longer than the items (it holds
-		// nothing between queries) while sides start again.
-		if len(ix.hits) < n {
-			ix.hits = append(ix.hits, make([]int32, n-len(ix.hits))...)
+		// After a compaction matchable may be longer than the items (it
+		// holds nothing between queries) while sides start again.
+		if len(ix.matchable) < n {
+			ix.matchable = append(ix.matchable, make([]float64, n-len(ix.matchable))...)
 		}
 		if len(ix.sides) < n {
 			ix.sides = append(ix.sides, make([]itemSide, n-len(ix.sides))...)
