@@ -130,16 +130,14 @@ func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
 		b := pb.bullets.get(id)
 		return (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags)
 	}
-	// The limit highest above the lowest floor, and every bullet as high
-	// as the limit-th: at each floor, the same first q.Limit as scoring
-	// every candidate above it.
-	top := pb.Matcher.Top(q.Text, searchFloors[len(searchFloors)-1], q.Limit, accept)
+	// The limit highest above a floor, and every bullet as high as the
+	// limit-th: the same first q.Limit as scoring every bullet, once
+	// q.Limit reach it. A higher floor leaves more of the posting lists
+	// unread, so the floors are tried highest first.
 	for _, floor := range searchFloors {
 		var out []QueryResult
-		for _, m := range top {
-			if m.Score >= floor-1e-9 {
-				out = append(out, QueryResult{Bullet: pb.bullets.get(m.ID), Score: m.Score})
-			}
+		for _, m := range pb.Matcher.Top(q.Text, floor, q.Limit, accept) {
+			out = append(out, QueryResult{Bullet: pb.bullets.get(m.ID), Score: m.Score})
 		}
 		if len(out) >= q.Limit {
 			return sortResults(pb, out, q.Limit), true
