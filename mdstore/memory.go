@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"github.com/curator-dev/curator/config"
+	"maps"
 	"math"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -196,7 +198,10 @@ func (m *Memory) check() error {
 	if c := m.ContentConfidence; c != nil && (*c < 1 || *c > 5) {
 		return bad("content_confidence", "%d is out of range 1–5", *c)
 	}
-	for k, v := range m.ImportanceFactors {
+	// In name order, so that a file with two bad factors is always named
+	// with the same one.
+	for _, k := range slices.Sorted(maps.Keys(m.ImportanceFactors)) {
+		v := m.ImportanceFactors[k]
 		if !oneOf(k, ImportanceFactors) {
 			return bad("importance_factors", "unknown factor %q (known: %s)", k, strings.Join(ImportanceFactors, ", "))
 		}

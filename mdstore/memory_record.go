@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ func NewMemoryRecord(n NewMemory) (*Memory, error) {
 	if n.Confidence == 0 {
 		n.Confidence = DefaultConfidence
 	}
-	for name := range n.Factors {
+	for _, name := range slices.Sorted(maps.Keys(n.Factors)) {
 		if !slices.Contains(ImportanceFactors, name) {
 			return nil, &InvalidFile{Path: MemoryPath("inbox", n.Type, n.ID), Msg: fmt.Sprintf("importance_factors: unknown factor %q (known: %s)",
 				name, strings.Join(ImportanceFactors, ", "))}
