@@ -74,19 +74,19 @@ type Index struct {
 	matchable []float64  // by slot: what the item's indexed words can match of the query at most (reachedWords)
 	sides     []itemSide // by slot, made when a query first bounds the item (not a query's: kept)
 	// keyWeight is, by key id, the weight of the heaviest indexed word of
-	// that key; keyWeightN words of words are counted in it.
-	keyWeight  []float64
-	keyWeightN int
+	// that key (keyTables).
+	keyWeight []float64
 	// queries counts the queries of candidates: the first bounds every
 	// item by its words, the later ones by sides first (boundsBySide).
 	queries int
 	reach   []reachOf // by key id
 	// stopKey says, by key id, whether some item holds the key as a stop
 	// word (which postings leave out: "avoid" is a stop word, and the key
-	// of "avoiding" too); stopKeyN words of words are counted in it.
-	stopKey  []bool
-	stopKeyN int
-	scratch  queryScratch
+	// of "avoiding" too). keyTablesN words of words are counted in it and
+	// in keyWeight.
+	stopKey    []bool
+	keyTablesN int
+	scratch    queryScratch
 }
 
 // queryScratch holds the slices a query fills, kept for the next query: a
@@ -179,10 +179,9 @@ func NewIndex(e Engine) *Index {
 
 func (ix *Index) reset() {
 	ix.items, ix.removed, ix.loaded, ix.sides = nil, 0, nil, nil
-	ix.keyWeight, ix.keyWeightN = nil, 0
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
-	ix.stopKey, ix.stopKeyN = nil, 0
+	ix.stopKey, ix.keyWeight, ix.keyTablesN = nil, nil, 0
 	ix.infos, ix.loadedVocab, ix.vocabAt = nil, nil, nil
 	ix.keyIDs = map[string]int32{}
 	ix.postings = nil
@@ -914,7 +913,8 @@ func (ix *Index) reachedWords(order []int32) {
 	for _, slot := range order {
 		ix.matchable[slot] = 0
 	}
-	weights := ix.keyWeights()
+	ix.keyTables()
+	weights := ix.keyWeight
 	for _, key := range ix.scratch.reached {
 		w := weights[key] * ix.reach[key].w
 		for _, slot := range ix.postings[key] {
@@ -925,21 +925,26 @@ func (ix *Index) reachedWords(order []int32) {
 	}
 }
 
-// keyWeights is keyWeight, brought up to date with the words added since.
-func (ix *Index) keyWeights() []float64 {
-	if ix.keyWeightN > len(ix.words) {
-		ix.keyWeight, ix.keyWeightN = nil, 0
+// keyTables brings stopKey and keyWeight up to date with the words added
+// since they were last.
+func (ix *Index) keyTables() {
+	if ix.keyTablesN > len(ix.words) {
+		ix.stopKey, ix.keyWeight, ix.keyTablesN = nil, nil, 0
 	}
 	if n := len(ix.postings); len(ix.keyWeight) < n {
 		ix.keyWeight = append(ix.keyWeight, make([]float64, n-len(ix.keyWeight))...)
 	}
-	for _, w := range ix.words[ix.keyWeightN:] {
+	for _, w := range ix.words[ix.keyTablesN:] {
 		if !w.stop {
 			ix.keyWeight[w.key] = max(ix.keyWeight[w.key], w.weight)
+			continue
 		}
+		if int(w.key) >= len(ix.stopKey) {
+			ix.stopKey = append(ix.stopKey, make([]bool, int(w.key)+1-len(ix.stopKey))...)
+		}
+		ix.stopKey[w.key] = true
 	}
-	ix.keyWeightN = len(ix.words)
-	return ix.keyWeight
+	ix.keyTablesN = len(ix.words)
 }
 
 // sideBound is an upper bound of an item's side of the last query's score
@@ -1083,18 +1088,7 @@ func (ix *Index) grow() {
 
 // heldAsStop reports whether some item holds key id as a stop word.
 func (ix *Index) heldAsStop(id int32) bool {
-	if ix.stopKeyN > len(ix.words) {
-		ix.stopKey, ix.stopKeyN = nil, 0
-	}
-	for _, w := range ix.words[ix.stopKeyN:] {
-		if w.stop {
-			if int(w.key) >= len(ix.stopKey) {
-				ix.stopKey = append(ix.stopKey, make([]bool, int(w.key)+1-len(ix.stopKey))...)
-			}
-			ix.stopKey[w.key] = true
-		}
-	}
-	ix.stopKeyN = len(ix.words)
+	ix.keyTables()
 	return int(id) < len(ix.stopKey) && ix.stopKey[id]
 }
 

@@ -414,7 +414,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	ix.keyIDs, ix.byID, ix.seen = nil, nil, nil
 	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas}
 	ix.items, ix.sides = make([]*item, len(items)), nil
-	ix.keyWeight, ix.keyWeightN = nil, 0
+	ix.stopKey, ix.keyWeight, ix.keyTablesN = nil, nil, 0
 	for i := range items {
 		ix.items[i] = &items[i]
 	}
