@@ -216,16 +216,23 @@ func damageStoredIndexes(t *testing.T, s *mdstore.Store) {
 	}
 }
 
-// A text query answered from the matcher returns what scoring every
-// bullet returns.
-func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
+// appWorldFullRead is the AppWorld store, its bullets, and the playbook
+// read from every file, whose queries score every bullet.
+func appWorldFullRead(t *testing.T) (*mdstore.Store, *mdstore.BulletList, *Playbook) {
+	t.Helper()
 	s := appWorldStore(t)
-	lex := similar.NewLexical()
 	list, err := s.ListBullets(false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := New(list.All(), bulletid.NewAllocator(nil), nil, now)
+	return s, list, New(list.All(), bulletid.NewAllocator(nil), nil, now)
+}
+
+// A text query answered from the matcher returns what scoring every
+// bullet returns.
+func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
+	s, list, full := appWorldFullRead(t)
+	lex := similar.NewLexical()
 	for i, b := range list.Active[:16] {
 		text := Sentences(b.Content)[0]
 		for _, limit := range []int{1, 5, 10} {
@@ -259,13 +266,8 @@ func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
 // is still answered from the matcher, which bounds every bullet by its
 // words, and returns what scoring every bullet returns.
 func TestSearchOfLowScoresEqualsFullScan(t *testing.T) {
-	s := appWorldStore(t)
+	s, _, full := appWorldFullRead(t)
 	lex := similar.NewLexical()
-	list, err := s.ListBullets(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := New(list.All(), bulletid.NewAllocator(nil), nil, now)
 	indexed, _, _, err := Open(s, true, now)
 	if err != nil {
 		t.Fatal(err)

@@ -146,9 +146,11 @@ func sameAnswers(t *testing.T, built, loaded *Index, queries []string) {
 	}
 }
 
-// A snapshot is refused for other items, other words, another engine's
-// analysis or damaged data, and the index is then left empty.
-func TestIndexSnapshotRefused(t *testing.T) {
+// snapshotFixture is an index of 80 AppWorld bullets added by their words
+// (the engine, the texts, the word table, their words, their ids, the
+// index) and its snapshot.
+func snapshotFixture(t *testing.T) (*Lexical, []string, []string, [][]uint32, []string, *Index, []byte) {
+	t.Helper()
 	base := playbookBullets(t)[:80]
 	e := NewLexical()
 	table, terms := termsOf(e, base)
@@ -158,7 +160,13 @@ func TestIndexSnapshotRefused(t *testing.T) {
 	}
 	ix := NewIndex(e)
 	ix.AddAllTerms(ids, e.Vocabulary(table), terms)
-	data := ix.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
+	return e, base, table, terms, ids, ix, ix.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
+}
+
+// A snapshot is refused for other items, other words, another engine's
+// analysis or damaged data, and the index is then left empty.
+func TestIndexSnapshotRefused(t *testing.T) {
+	e, _, table, terms, ids, ix, data := snapshotFixture(t)
 
 	moved := append([]string{table[1], table[0]}, table[2:]...) // same words, other indices
 	otherTerms := append([][]uint32{terms[1]}, terms[1:]...)
@@ -287,16 +295,7 @@ func TestIndexSnapshotPairs(t *testing.T) {
 // checksum bytes are wrong is taken, and answers as the built index;
 // LoadSnapshot refuses it.
 func TestIndexCheckedSnapshot(t *testing.T) {
-	base := playbookBullets(t)[:80]
-	e := NewLexical()
-	table, terms := termsOf(e, base)
-	ids := make([]string, len(base))
-	for i := range base {
-		ids[i] = fmt.Sprintf("B-%05d", i)
-	}
-	built := NewIndex(e)
-	built.AddAllTerms(ids, e.Vocabulary(table), terms)
-	data := built.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
+	e, base, table, terms, ids, built, data := snapshotFixture(t)
 	data[len(data)-1] ^= 0xff
 	if NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), data) {
 		t.Fatal("LoadSnapshot took a snapshot with a wrong checksum")
