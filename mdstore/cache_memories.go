@@ -200,18 +200,44 @@ func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, pref
 // where the previous one ended, in memory order; the others by a hash of
 // the name.
 func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *fileStat) bool) ([]string, *indexUpdate, error) {
+	up, err := s.scanFolders(folders)
+	if err != nil {
+		return nil, nil, err
+	}
+	return up.match(s.readMemoryIndex(), outside), up, nil
+}
+
+// scanFolders states the files of folders, for an index update.
+func (s *Store) scanFolders(folders []string) (*indexUpdate, error) {
 	up := &indexUpdate{prefix: s.DedupPrefix()}
-	byDir := make(map[string]*scannedFolder, len(folders))
 	for _, dir := range folders {
 		files, err := scanFolder(s.Path(dir))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		f := &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files))}
-		byDir[dir] = f
-		up.folders = append(up.folders, f)
+		up.folders = append(up.folders, &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files))})
 	}
-	eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) {
+	return up, nil
+}
+
+// files is how many files the folders hold.
+func (up *indexUpdate) files() int {
+	n := 0
+	for _, f := range up.folders {
+		n += len(f.files)
+	}
+	return n
+}
+
+// match is indexedFiles' second step: the entries of the index (its
+// bytes, as readMemoryIndex returns them) matched with the files as
+// stated, and the files to read.
+func (up *indexUpdate) match(index []byte, outside func(r indexRecord, f *fileStat) bool) []string {
+	byDir := make(map[string]*scannedFolder, len(up.folders))
+	for _, f := range up.folders {
+		byDir[f.dir] = f
+	}
+	eachIndexRecord(index, func(r indexRecord) {
 		slash := bytes.LastIndexByte(r.rel, '/')
 		f := byDir[string(r.rel[:max(slash, 0)])]
 		if slash < 0 || f == nil {
@@ -243,7 +269,7 @@ func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *fi
 	for i, f := range read {
 		rels[i], up.read[i] = f.rel, f.ref
 	}
-	return rels, up, nil
+	return rels
 }
 
 // scannedFolder is a folder's files as a listing found them.
@@ -382,30 +408,19 @@ type PackedMemory struct {
 // KnownMemories reads the memory index for the files of folders (store-
 // relative, as MemoryFolders gives them).
 func (s *Store) KnownMemories(folders []string) (*KnownMemories, error) {
-	k := &KnownMemories{s: s}
-	var types internedTypes
-	var known []struct {
-		rel string
-		pm  PackedMemory
-	}
-	rels, up, err := s.indexedFiles(folders, func(r indexRecord, f *fileStat) bool {
-		if r.fields == nil || f.linked {
-			return false
-		}
-		known = append(known, struct {
-			rel string
-			pm  PackedMemory
-		}{string(r.rel), PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}})
-		return true
-	})
+	up, err := s.scanFolders(folders)
 	if err != nil {
 		return nil, err
 	}
-	k.Known = make(map[string]PackedMemory, len(known))
-	for _, e := range known {
-		k.Known[e.rel] = e.pm
-	}
-	k.Stale, k.up = rels, up
+	k := &KnownMemories{s: s, Known: make(map[string]PackedMemory, up.files()), up: up}
+	var types internedTypes
+	k.Stale = up.match(s.readMemoryIndex(), func(r indexRecord, f *fileStat) bool {
+		if r.fields == nil || f.linked {
+			return false
+		}
+		k.Known[string(r.rel)] = PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}
+		return true
+	})
 	return k, nil
 }
 

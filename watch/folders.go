@@ -2,6 +2,7 @@ package watch
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,42 +22,90 @@ import (
 // It returns the error that refused a watch for lack of room (isLimit), or
 // the error that made top itself unreadable; other folders that cannot be
 // watched become notices.
+//
+// A folder's entries are read in the order the system gives them and
+// only its subfolders are sorted: a memory folder holds a hundred
+// thousand files, which matter here only when reported.
 func (w *Watcher) watchTree(top string, report bool, now time.Time) error {
-	return filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // gone meanwhile
-			}
-			if p == top && d == nil {
-				return err
-			}
-			w.note(Notice{Kind: NoticeError, Message: "cannot read " + p + ": " + err.Error(), Path: p, Err: err})
-			return nil
-		}
-		if d.IsDir() {
-			if p != top && w.skips(p) {
-				w.skipped[p] = struct{}{}
-				return filepath.SkipDir
-			}
-			if _, ok := w.folders[p]; !ok {
-				switch err := w.addWatch(p); {
-				case err == nil:
-					w.folders[p] = struct{}{}
-				case isLimit(err):
-					return err
-				case errors.Is(err, fs.ErrNotExist):
-					return filepath.SkipDir
-				default:
-					w.note(Notice{Kind: NoticeUnwatched, Message: "cannot watch " + p + ": " + err.Error(), Path: p, Err: err})
-					return filepath.SkipDir
-				}
-			}
-		}
+	fi, err := os.Lstat(top)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // gone meanwhile
+	case err != nil:
+		return err
+	case !fi.IsDir():
 		if report {
-			w.pend.add(p, now)
+			w.pend.add(top, now)
 		}
 		return nil
-	})
+	}
+	return w.watchFolder(top, top, report, now)
+}
+
+// watchFolder is watchTree's step for the folder p under top.
+func (w *Watcher) watchFolder(top, p string, report bool, now time.Time) error {
+	if p != top && w.skips(p) {
+		w.skipped[p] = struct{}{}
+		return nil
+	}
+	if _, ok := w.folders[p]; !ok {
+		switch err := w.addWatch(p); {
+		case err == nil:
+			w.folders[p] = struct{}{}
+		case isLimit(err):
+			return err
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		default:
+			w.note(Notice{Kind: NoticeUnwatched, Message: "cannot watch " + p + ": " + err.Error(), Path: p, Err: err})
+			return nil
+		}
+	}
+	if report {
+		w.pend.add(p, now)
+	}
+	subfolders, err := w.readFolder(p, report, now)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.note(Notice{Kind: NoticeError, Message: "cannot read " + p + ": " + err.Error(), Path: p, Err: err})
+		}
+		return nil
+	}
+	slices.Sort(subfolders)
+	for _, name := range subfolders {
+		if err := w.watchFolder(top, filepath.Join(p, name), report, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readFolder lists the folder p: the names of its subfolders, and with
+// report its other entries put into the pending batch.
+func (w *Watcher) readFolder(p string, report bool, now time.Time) ([]string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var subfolders []string
+	for {
+		entries, err := f.ReadDir(1024)
+		for _, e := range entries {
+			switch {
+			case e.IsDir():
+				subfolders = append(subfolders, e.Name())
+			case report:
+				w.pend.add(filepath.Join(p, e.Name()), now)
+			}
+		}
+		if err == io.EOF {
+			return subfolders, nil
+		}
+		if err != nil {
+			return subfolders, err
+		}
+	}
 }
 
 // drop forgets the folder p and the folders under it, reporting them; p

@@ -21,7 +21,10 @@ import (
 // each), p50 and p99 of each; beside them the same calls made with the CLI,
 // one process per call, --cli-calls times.
 //
-//	curatorbench mcp [--entries 100000] [--calls 1000] [--cli-calls 50] [--curator BIN] [--keep]
+// --dir measures a store an earlier run kept (--keep prints it) instead of
+// writing one; --entries must be the number it was written with.
+//
+//	curatorbench mcp [--entries 100000] [--calls 1000] [--cli-calls 50] [--curator BIN] [--keep | --dir DIR]
 func benchMCP(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	entries := fs.Int("entries", 100000, "inbox entries in the store")
@@ -29,6 +32,7 @@ func benchMCP(args []string, stdout io.Writer) error {
 	cliCalls := fs.Int("cli-calls", 50, "timed CLI commands of each kind")
 	bin := fs.String("curator", "", "curator binary (default: built from this module)")
 	keep := fs.Bool("keep", false, "keep the temporary folder")
+	kept := fs.String("dir", "", "a store kept by an earlier run with these --entries (default: write one)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,18 +46,23 @@ func benchMCP(args []string, stdout io.Writer) error {
 	defer done()
 
 	// The store: a day of inbox entries, written and committed directly.
-	dir := filepath.Join(tmp, "work")
-	s, err := newBenchStore(dir)
-	if err != nil {
-		return err
-	}
 	from, to := hour0, hour0.Add(24*time.Hour)
-	start := time.Now()
-	if err := generateInbox(s, 1, *entries, from, to); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "mcp: a store of %d inbox entries (written in %.1f s)\n", *entries, time.Since(start).Seconds())
 	g := mcpGen{n: *entries, from: from, step: to.Sub(from) / time.Duration(*entries+1)}
+	dir := *kept
+	if dir == "" {
+		dir = filepath.Join(tmp, "work")
+		s, err := newBenchStore(dir)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		if err := generateInbox(s, 1, *entries, from, to); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "mcp: a store of %d inbox entries (written in %.1f s)\n", *entries, time.Since(start).Seconds())
+	} else {
+		fmt.Fprintf(stdout, "mcp: the kept store %s of %d inbox entries\n", dir, *entries)
+	}
 	// The memory index, as the hourly pass keeps it (untimed): one windowed
 	// listing learns every file.
 	if _, err := timeCmd(dir, nil, curator, "--quiet", "memory", "list", "--status", "inbox",
@@ -71,27 +80,25 @@ func benchMCP(args []string, stdout io.Writer) error {
 	cs, connect := srv.cs, srv.connect
 
 	// The first listing is timed apart: it may read what later ones reuse.
-	start = time.Now()
-	if err := mcpList(ctx, cs, g.window(0)); err != nil {
+	first, err := mcpList(ctx, cs, g.window(0))
+	if err != nil {
 		return err
 	}
-	first := time.Since(start)
 	var lists, updates []time.Duration
 	for i := 1; i <= *calls; i++ {
-		w := g.window(i)
-		start := time.Now()
-		if err := mcpList(ctx, cs, w); err != nil {
+		took, err := mcpList(ctx, cs, g.window(i))
+		if err != nil {
 			return err
 		}
-		lists = append(lists, time.Since(start))
+		lists = append(lists, took)
 	}
 	for i := 0; i < *calls; i++ {
 		id, v := g.update(i)
-		start := time.Now()
-		if err := mcpUpdate(ctx, cs, id, v); err != nil {
+		took, err := mcpUpdate(ctx, cs, id, v)
+		if err != nil {
 			return err
 		}
-		updates = append(updates, time.Since(start))
+		updates = append(updates, took)
 	}
 	rss, err := srv.close()
 	if err != nil {
@@ -174,13 +181,14 @@ func (g mcpGen) update(i int) (id, value string) {
 	return id, "0.75"
 }
 
-// mcpList calls list_entries on a window and checks it got a full page.
-func mcpList(ctx context.Context, cs *mcp.ClientSession, w mcpWindow) error {
-	res, err := mcpCall(ctx, cs, "list_entries", map[string]any{"status": "inbox",
+// mcpList calls list_entries on a window, checks it got a full page and
+// returns the call's round trip.
+func mcpList(ctx context.Context, cs *mcp.ClientSession, w mcpWindow) (time.Duration, error) {
+	res, took, err := mcpCall(ctx, cs, "list_entries", map[string]any{"status": "inbox",
 		"ingestion_time_start": w.from.Format(time.RFC3339Nano), "ingestion_time_end": w.to.Format(time.RFC3339Nano),
 		"limit": 100, "offset": w.offset})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var page struct {
 		Entries []struct {
@@ -189,38 +197,43 @@ func mcpList(ctx context.Context, cs *mcp.ClientSession, w mcpWindow) error {
 		Total int `json:"total"`
 	}
 	if err := json.Unmarshal(res, &page); err != nil {
-		return err
+		return 0, err
 	}
 	if len(page.Entries) != 100 || page.Total != mcpSpan {
-		return fmt.Errorf("list_entries %+v: %d entries of %d, want 100 of %d", w, len(page.Entries), page.Total, mcpSpan)
+		return 0, fmt.Errorf("list_entries %+v: %d entries of %d, want 100 of %d", w, len(page.Entries), page.Total, mcpSpan)
 	}
-	return nil
+	return took, nil
 }
 
-// mcpUpdate sets an entry's proximity and checks the call committed.
-func mcpUpdate(ctx context.Context, cs *mcp.ClientSession, id, value string) error {
+// mcpUpdate sets an entry's proximity, checks the call committed and
+// returns the call's round trip.
+func mcpUpdate(ctx context.Context, cs *mcp.ClientSession, id, value string) (time.Duration, error) {
 	v, _ := strconv.ParseFloat(value, 64)
-	res, err := mcpCall(ctx, cs, "update_long_term", map[string]any{"id": id, "patch": map[string]any{"importance_factors": map[string]any{"proximity": v}}})
+	res, took, err := mcpCall(ctx, cs, "update_long_term", map[string]any{"id": id, "patch": map[string]any{"importance_factors": map[string]any{"proximity": v}}})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var up struct {
 		Commit string `json:"commit"`
 	}
 	if err := json.Unmarshal(res, &up); err != nil || up.Commit == "" {
-		return fmt.Errorf("update_long_term %s: no commit in %s", id, res)
+		return 0, fmt.Errorf("update_long_term %s: no commit in %s", id, res)
 	}
-	return nil
+	return took, nil
 }
 
-// mcpCall calls a tool and returns its structured result; a tool error is
-// an error.
-func mcpCall(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (json.RawMessage, error) {
+// mcpCall calls a tool and returns its structured result and the call's
+// round trip: from sending the request to holding the decoded result, as a
+// client waits for it (the result's checks after it are not counted). A
+// tool error is an error.
+func mcpCall(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any) (json.RawMessage, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	start := time.Now()
 	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	took := time.Since(start)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
 	}
 	if r.IsError {
 		var msg string
@@ -229,7 +242,8 @@ func mcpCall(ctx context.Context, cs *mcp.ClientSession, name string, args map[s
 				msg += t.Text
 			}
 		}
-		return nil, fmt.Errorf("%s: tool error: %s", name, msg)
+		return nil, 0, fmt.Errorf("%s: tool error: %s", name, msg)
 	}
-	return json.Marshal(r.StructuredContent)
+	res, err := json.Marshal(r.StructuredContent)
+	return res, took, err
 }

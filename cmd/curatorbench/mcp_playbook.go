@@ -66,8 +66,7 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	defer srv.cs.Close()
 	cs, connect := srv.cs, srv.connect
 	query := func(i int) (time.Duration, error) {
-		start := time.Now()
-		res, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": texts[i%len(texts)], "limit": *limit})
+		res, took, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": texts[i%len(texts)], "limit": *limit})
 		if err != nil {
 			return 0, err
 		}
@@ -75,7 +74,7 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 		if err := json.Unmarshal(res, &rep); err != nil {
 			return 0, fmt.Errorf("query_playbook: %w", err)
 		}
-		return time.Since(start), nil
+		return took, nil
 	}
 	first, err := query(0)
 	if err != nil {

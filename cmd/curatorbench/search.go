@@ -179,12 +179,10 @@ func benchSearchMCP(dir, storeDir, curator string, env []string, calls int, quer
 	defer srv.cs.Close()
 	cs, connect := srv.cs, srv.connect
 	search := func(i int) (time.Duration, error) {
-		start := time.Now()
-		res, err := mcpCall(ctx, cs, "search_memory", map[string]any{"query": query(i)})
+		res, took, err := mcpCall(ctx, cs, "search_memory", map[string]any{"query": query(i)})
 		if err != nil {
 			return 0, err
 		}
-		took := time.Since(start)
 		var rep struct {
 			Results []json.RawMessage `json:"results"`
 		}

@@ -11,9 +11,10 @@ import (
 // every record's fields held in memory and kept current from the file
 // system's events, so that list_entries answers a window from memory
 // instead of checking every file. It is opened in the background when the
-// server starts (seconds on a large store); until it is open, a listing
-// of a window reads the window's files through the store's memory index,
-// and any other listing waits for it. Where it cannot follow the files it reads them itself, as
+// server starts (about half a second at 100,000 entries with the memory
+// index, seconds without), and a listing waits for it: a listing of its
+// own would state every file of the folder beside the opening, which does
+// the same. Where it cannot follow the files it reads them itself, as
 // `memory list` does; if it cannot be opened at all, list_entries reads
 // the files. Every way gives the same answer.
 type liveListing struct {
@@ -50,22 +51,12 @@ func openLive(dir string) *liveListing {
 // get is the live listing once it is open, or nil when it could not be
 // opened. A call that comes while it is opening waits for it: reading
 // every file beside the opening would cost the same reading twice, at
-// once (a listing of a window does not wait: see Pages.listing).
+// once.
 func (ll *liveListing) get() *live.Memories {
 	<-ll.ready
 	ll.mu.Lock()
 	defer ll.mu.Unlock()
 	return ll.l
-}
-
-// opening reports whether the live listing is still being opened.
-func (ll *liveListing) opening() bool {
-	select {
-	case <-ll.ready:
-		return false
-	default:
-		return true
-	}
 }
 
 // close stops following the files.

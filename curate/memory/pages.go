@@ -106,7 +106,7 @@ func (p *Pages) Page(req PageRequest) (*Page, error) {
 		return nil, err
 	}
 	end := min(req.Offset+req.Limit, len(snap.entries))
-	pg := &Page{Entries: []PageEntry{}, Offset: req.Offset, Limit: req.Limit, Total: len(snap.entries), Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
+	pg := &Page{Entries: make([]PageEntry, 0, max(end-req.Offset, 0)), Offset: req.Offset, Limit: req.Limit, Total: len(snap.entries), Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
 	for i := req.Offset; i < end; i++ {
 		e := PageEntry{Entry: snap.entries[i]}
 		if req.IncludeBody {
@@ -118,16 +118,11 @@ func (p *Pages) Page(req PageRequest) (*Page, error) {
 }
 
 // listing reads every entry of a query, as `memory list --json` shows
-// them: from the live listing, or, while that is opening, a window (a
-// time range or a type) from the files through the memory index, which
-// reads only the window's files.
+// them: from the live listing (waiting for it while it opens), or from the
+// files when it could not be opened.
 func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 	var res *mdstore.MemoryList
-	var held *live.Memories
-	if windowed := q.Type != "" || !q.From.IsZero() || !q.To.IsZero(); !windowed || !p.live.opening() {
-		held = p.live.get()
-	}
-	if held != nil {
+	if held := p.live.get(); held != nil {
 		if res, err = held.List(q); err != nil {
 			return nil, err
 		}
@@ -140,7 +135,7 @@ func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 			return nil, err
 		}
 	}
-	l = &listing{at: time.Now().UTC(), invalid: []string{}}
+	l = &listing{at: time.Now().UTC(), entries: make([]Entry, 0, len(res.Memories)), invalid: []string{}}
 	for _, m := range res.Memories {
 		l.entries = append(l.entries, NewEntry(m))
 	}

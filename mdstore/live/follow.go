@@ -242,14 +242,23 @@ func (f *liveFollower) check() error {
 // descend into links, and the system names a folder's events by one of
 // its names only.
 func (f *liveFollower) scanLeaf(leaf int) ([]string, error) {
-	if err := f.check(); err != nil {
+	if err := f.checkLeaf(leaf); err != nil {
 		return nil, err
+	}
+	return mdstore.RecordNames(f.leafAbs[leaf])
+}
+
+// checkLeaf refuses a memory folder that scanLeaf would refuse, without
+// listing it.
+func (f *liveFollower) checkLeaf(leaf int) error {
+	if err := f.check(); err != nil {
+		return err
 	}
 	abs := f.leafAbs[leaf]
 	fi, err := os.Lstat(abs)
 	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		if target, err := os.Stat(abs); err == nil && target.IsDir() {
-			return nil, &errUnfollowable{abs + " is a link to a folder, whose changes are not followed"}
+			return &errUnfollowable{abs + " is a link to a folder, whose changes are not followed"}
 		}
 	}
 	if err == nil && fi.IsDir() {
@@ -258,11 +267,11 @@ func (f *liveFollower) scanLeaf(leaf int) ([]string, error) {
 				continue
 			}
 			if ofi, err := os.Lstat(o); err == nil && os.SameFile(fi, ofi) {
-				return nil, &errUnfollowable{abs + " is " + o + " under another name"}
+				return &errUnfollowable{abs + " is " + o + " under another name"}
 			}
 		}
 	}
-	return mdstore.RecordNames(abs)
+	return nil
 }
 
 // close stops the Watcher, which removes its sync folder.

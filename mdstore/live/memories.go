@@ -262,22 +262,19 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			return l.failed(marks, err)
 		}
 		var folders []string
+		var leaves []int
 		for leaf := range liveLeaves {
 			if marks.rescan&(1<<leaf) == 0 {
 				continue
 			}
-			names, err := l.f.scanLeaf(leaf)
-			if err != nil {
+			if err := l.f.checkLeaf(leaf); err != nil {
 				return l.failed(marks, err)
 			}
 			prefix := liveLeaves[leaf].rel + "/"
 			for name := range l.entries[leaf] {
 				dirty[prefix+name] = struct{}{}
 			}
-			for _, name := range names {
-				dirty[prefix+name] = struct{}{}
-			}
-			folders = append(folders, liveLeaves[leaf].rel)
+			folders, leaves = append(folders, liveLeaves[leaf].rel), append(leaves, leaf)
 		}
 		if l.pol == nil {
 			// The memory index knows most files as they are (their
@@ -285,37 +282,70 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			// and those the events name, are read.
 			known, _ = l.s.KnownMemories(folders)
 		}
+		if known == nil {
+			for _, leaf := range leaves {
+				names, err := l.f.scanLeaf(leaf)
+				if err != nil {
+					return l.failed(marks, err)
+				}
+				prefix := liveLeaves[leaf].rel + "/"
+				for _, name := range names {
+					dirty[prefix+name] = struct{}{}
+				}
+			}
+		} else {
+			// Its listing of the folders names every file in them: those
+			// it knows as they are are taken from it below, the others
+			// read.
+			for _, rel := range known.Stale {
+				dirty[rel] = struct{}{}
+			}
+		}
 	}
 	for rel := range l.recheck {
 		dirty[rel] = struct{}{}
 	}
-	if len(dirty) == 0 {
-		return nil
-	}
-	rels := make([]string, 0, len(dirty))
-	for rel := range dirty {
-		rels = append(rels, rel)
-	}
-	read := make([]*liveEntry, len(rels))
-	var learn []*mdstore.Memory // what the index learns, by place in rels
-	var toRead []int
+	var rels []string
+	var read []*liveEntry
+	var toRead []int // the places in rels of the files read (nil: all)
 	if known != nil {
-		learn = make([]*mdstore.Memory, len(rels))
-		toRead = make([]int, 0, len(known.Stale)+len(marks.dirty))
+		// A file the index knows is taken from it unless an event or a
+		// recheck names it.
+		rels = make([]string, 0, len(known.Known)+len(dirty))
+		read = make([]*liveEntry, 0, cap(rels))
 		slab := make([]liveEntry, len(known.Known)) // one allocation for the entries known
-		for i, rel := range rels {
+		for rel, pm := range known.Known {
 			_, marked := marks.dirty[rel]
 			_, rechecked := l.recheck[rel]
-			if pm, ok := known.Known[rel]; ok && !marked && !rechecked {
+			if !marked && !rechecked {
 				slash := strings.LastIndexByte(rel, '/')
 				leaf, _ := leafIndex(rel[:slash])
 				if e := &slab[0]; knownEntry(e, leaf, rel, pm) {
-					read[i], slab = e, slab[1:]
+					rels, read, slab = append(rels, rel), append(read, e), slab[1:]
+					delete(dirty, rel)
 					continue
 				}
 			}
-			toRead = append(toRead, i)
+			dirty[rel] = struct{}{}
 		}
+		toRead = make([]int, 0, len(dirty))
+		for rel := range dirty {
+			toRead = append(toRead, len(rels))
+			rels, read = append(rels, rel), append(read, nil)
+		}
+	} else {
+		rels = make([]string, 0, len(dirty))
+		for rel := range dirty {
+			rels = append(rels, rel)
+		}
+		read = make([]*liveEntry, len(rels))
+	}
+	if len(rels) == 0 {
+		return nil
+	}
+	var learn []*mdstore.Memory // what the index learns, by place in rels
+	if known != nil {
+		learn = make([]*mdstore.Memory, len(rels))
 	}
 	readOne := func(k int) {
 		i := k
