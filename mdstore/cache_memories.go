@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"hash/maphash"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -108,15 +109,21 @@ func (r indexRecord) summary() MemorySummary {
 // readMemoryIndex returns the index file's entries (nil when there is no
 // usable index).
 func (s *Store) readMemoryIndex() []byte {
-	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexPath))
-	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
-		return nil
-	}
-	data = data[len(indexMagic):]
+	data := s.readIndexFile()
 	if !eachIndexRecord(data, func(indexRecord) {}) {
 		return nil // damaged: start over
 	}
 	return data
+}
+
+// readIndexFile returns the index file's entries, unchecked (nil when
+// there is no index of this format).
+func (s *Store) readIndexFile() []byte {
+	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexPath))
+	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
+		return nil
+	}
+	return data[len(indexMagic):]
 }
 
 // eachIndexRecord calls f for every entry; false when the data is damaged.
@@ -362,24 +369,49 @@ func (up *indexUpdate) save(s *Store) {
 		return
 	}
 	covered := make(map[string]bool, len(up.folders))
-	n := len(indexMagic)
 	for _, f := range up.folders {
 		covered[f.dir] = true
-		n += len(f.files) * 96
 	}
-	b := make([]byte, 0, n)
-	b = append(b, indexMagic...)
-	eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) {
+	// The other folders' entries, as runs of the file's bytes (they lie
+	// together, folder by folder), written from where they were read: a
+	// new buffer of the index's size would cost more in fresh pages than
+	// the copy; a damaged file has none.
+	var kept [][]byte
+	current := s.readIndexFile()
+	if !eachIndexRecord(current, func(r indexRecord) {
 		if slash := bytes.LastIndexByte(r.rel, '/'); slash >= 0 && !covered[string(r.rel[:slash])] {
-			b = append(b, r.raw...)
+			if last := len(kept) - 1; last >= 0 && adjacent(kept[last], r.raw) {
+				kept[last] = kept[last][:len(kept[last])+len(r.raw)]
+			} else {
+				kept = append(kept, r.raw)
+			}
 		}
-	})
-	for _, f := range up.folders {
-		for i := range f.files {
-			b = append(b, f.files[i].record...)
-		}
+	}) {
+		kept = nil
 	}
-	_ = durable.WriteFile(filepath.Join(s.Dir, memoryIndexPath), b, 0o644, false)
+	_ = durable.WriteFileWith(filepath.Join(s.Dir, memoryIndexPath), 0o644, false, func(w io.Writer) error {
+		if _, err := io.WriteString(w, indexMagic); err != nil {
+			return err
+		}
+		for _, run := range kept {
+			if _, err := w.Write(run); err != nil {
+				return err
+			}
+		}
+		for _, f := range up.folders {
+			for i := range f.files {
+				if _, err := w.Write(f.files[i].record); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// adjacent reports whether b starts where a ends, in one array.
+func adjacent(a, b []byte) bool {
+	return len(b) > 0 && cap(a) >= len(a)+len(b) && &a[:len(a)+1][len(a)] == &b[0]
 }
 
 // KnownMemories is what the memory index knows of the files of some memory

@@ -205,3 +205,74 @@ func TestBriefHashIsTheDedupPrefix(t *testing.T) {
 		t.Fatal("runes, not bytes, make the prefix")
 	}
 }
+
+// A listing of one folder rewrites the index with every other folder's
+// entries as they were, each once, wherever that folder's entries lie in
+// the file; a damaged index keeps only the listed folder's.
+func TestIndexKeepsTheFoldersNotListed(t *testing.T) {
+	s, _ := newStore(t)
+	dirs := []string{"memory/confirmed/fact", "memory/inbox", "memory/trash"}
+	status := map[string]string{"memory/confirmed/fact": "confirmed", "memory/inbox": "inbox", "memory/trash": "trash"}
+	for d, dir := range dirs {
+		os.MkdirAll(s.Path(dir), 0o755)
+		for i := range 20 {
+			id := fmt.Sprintf("m-%d-%02d", d, i)
+			data := fmt.Sprintf("---\nid: %s\ntype: fact\nstatus: %s\nbrief: b %s\ningestion_time: 2026-11-0%dT00:00:%02dZ\n---\n", id, status[dir], id, d+1, i)
+			if err := os.WriteFile(s.Path(dir+"/"+id+".md"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	list := func(st string) {
+		t.Helper()
+		if _, err := s.ListMemories(MemoryQuery{Status: st, Match: func(MemorySummary) bool { return false }}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries := func() map[string]int {
+		seen := map[string]int{}
+		if !eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) { seen[string(r.rel)]++ }) {
+			t.Fatal("damaged index")
+		}
+		return seen
+	}
+	// The index in the order the folders were listed: confirmed, inbox, trash.
+	for _, dir := range dirs {
+		list(status[dir])
+	}
+	if got := entries(); len(got) != 60 {
+		t.Fatalf("%d entries, want 60", len(got))
+	}
+	// A change in the folder in the middle of the file.
+	time.Sleep(10 * time.Millisecond)
+	if err := os.WriteFile(s.Path("memory/inbox/m-1-05.md"), []byte("---\nid: m-1-05\ntype: fact\nstatus: inbox\nbrief: changed\ningestion_time: 2026-11-02T00:00:05Z\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list("inbox")
+	for rel, n := range entries() {
+		if n != 1 {
+			t.Fatalf("%s is %d times in the index", rel, n)
+		}
+	}
+	if got := entries(); len(got) != 60 {
+		t.Fatalf("after the inbox listing: %d entries, want 60", len(got))
+	}
+	// A damaged index: the listing writes its own folder's entries only.
+	data, err := os.ReadFile(s.Path(memoryIndexPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.Path(memoryIndexPath), data[:len(data)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list("trash")
+	got := entries()
+	if len(got) != 20 {
+		t.Fatalf("after a damaged index: %d entries, want the 20 of the trash", len(got))
+	}
+	for rel := range got {
+		if !bytes.HasPrefix([]byte(rel), []byte("memory/trash/")) {
+			t.Fatalf("%s kept from a damaged index", rel)
+		}
+	}
+}

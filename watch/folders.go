@@ -2,7 +2,6 @@ package watch
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,29 +82,15 @@ func (w *Watcher) watchFolder(top, p string, report bool, now time.Time) error {
 // readFolder lists the folder p: the names of its subfolders, and with
 // report its other entries put into the pending batch.
 func (w *Watcher) readFolder(p string, report bool, now time.Time) ([]string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var subfolders []string
-	for {
-		entries, err := f.ReadDir(1024)
-		for _, e := range entries {
-			switch {
-			case e.IsDir():
-				subfolders = append(subfolders, e.Name())
-			case report:
-				w.pend.add(filepath.Join(p, e.Name()), now)
-			}
+	err := listFolder(p, report, func(name string, folder bool) {
+		if folder {
+			subfolders = append(subfolders, name)
+		} else {
+			w.pend.add(filepath.Join(p, name), now)
 		}
-		if err == io.EOF {
-			return subfolders, nil
-		}
-		if err != nil {
-			return subfolders, err
-		}
-	}
+	})
+	return subfolders, err
 }
 
 // drop forgets the folder p and the folders under it, reporting them; p

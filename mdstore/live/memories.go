@@ -461,6 +461,19 @@ func knownEntry(e *liveEntry, leaf int, rel string, pm mdstore.PackedMemory) boo
 
 // apply puts what was read in place of what was held.
 func (l *Memories) apply(rels []string, read []*liveEntry) {
+	if len(rels) > 4*smallChange {
+		// An opening fills empty folders' maps: each made to size once.
+		counts := make([]int, len(liveLeaves))
+		for _, rel := range rels {
+			leaf, _ := leafIndex(rel[:strings.LastIndexByte(rel, '/')])
+			counts[leaf]++
+		}
+		for leaf, n := range counts {
+			if len(l.entries[leaf]) == 0 && n > smallChange {
+				l.entries[leaf] = make(map[string]*liveEntry, n)
+			}
+		}
+	}
 	changes := make([]liveChange, 0, len(rels))
 	for i, rel := range rels {
 		slash := strings.LastIndexByte(rel, '/')
