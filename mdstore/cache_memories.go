@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/curator-dev/curator/config"
@@ -17,8 +18,8 @@ import (
 
 // The memory index is a cache of (size, mtime) → summary (type,
 // ingestion_time, when a pending observation window is due, a hash of the
-// brief's dedup prefix: MemorySummary) for memory files, in
-// .curator/.cache/memory-index (git-ignored). It lets a listing skip
+// brief's dedup prefix: MemorySummary) for memory files, one file per memory folder in
+// .curator/.cache/memory-index/ (git-ignored). It lets a listing skip
 // reading files that lie outside it (a window, the windows that are due,
 // the memories of one dedup key), so an hourly run costs one stat per
 // stored entry plus the work of its window, not a YAML parse of the whole
@@ -30,11 +31,22 @@ import (
 // the live listing opens from the index: it reads only the files the
 // index does not know as they are now.
 //
-// The file is read and rewritten as bytes: an entry that is still valid is
-// copied as it is, so a store of 100,000 entries costs a copy, not 100,000
-// decoded entries.
+// A folder's file is read and rewritten as bytes: an entry that is still
+// valid is copied as it is, so a store of 100,000 entries costs a copy, not
+// 100,000 decoded entries; and a listing reads and writes only the files of
+// the folders it lists (the hourly pass lists the inbox, then the confirmed
+// folders and the trash for the observation windows due).
 
-const memoryIndexPath = ".cache/memory-index"
+// memoryIndexDir holds the memory index, a file per memory folder. Older
+// versions kept one file at this path; it is removed when the folder is
+// first written.
+const memoryIndexDir = ".cache/memory-index"
+
+// memoryIndexFile is the index file of a memory folder (memory/inbox:
+// .cache/memory-index/memory-inbox).
+func memoryIndexFile(folder string) string {
+	return memoryIndexDir + "/" + strings.ReplaceAll(folder, "/", "-")
+}
 
 // indexMagic starts the index file (its format: per entry the path, type,
 // size, mtime, ingestion time, observation due time, the dedup prefix in
@@ -106,24 +118,24 @@ func (r indexRecord) summary() MemorySummary {
 	return MemorySummary{Type: string(r.typ), IngestionTime: r.ingestion, ObservationDue: r.due, BriefHash: r.briefHash}
 }
 
-// readMemoryIndex returns the index file's entries (nil when there is no
-// usable index).
-func (s *Store) readMemoryIndex() []byte {
-	data := s.readIndexFile()
-	if !eachIndexRecord(data, func(indexRecord) {}) {
-		return nil // damaged: start over
-	}
-	return data
-}
-
-// readIndexFile returns the index file's entries, unchecked (nil when
-// there is no index of this format).
-func (s *Store) readIndexFile() []byte {
-	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexPath))
+// readMemoryIndex returns the entries of a memory folder's index file (nil
+// when there is no usable one: missing, damaged, or holding an entry of
+// another folder).
+func (s *Store) readMemoryIndex(folder string) []byte {
+	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexFile(folder)))
 	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
 		return nil
 	}
-	return data[len(indexMagic):]
+	data = data[len(indexMagic):]
+	other := false
+	if !eachIndexRecord(data, func(r indexRecord) {
+		if slash := bytes.LastIndexByte(r.rel, '/'); slash < 0 || string(r.rel[:slash]) != folder {
+			other = true
+		}
+	}) || other {
+		return nil // damaged: start over
+	}
+	return data
 }
 
 // eachIndexRecord calls f for every entry; false when the data is damaged.
@@ -211,7 +223,7 @@ func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *fi
 	if err != nil {
 		return nil, nil, err
 	}
-	return up.match(s.readMemoryIndex(), outside), up, nil
+	return up.match(s.readMemoryIndex, outside), up, nil
 }
 
 // scanFolders states the files of folders, for an index update.
@@ -236,28 +248,23 @@ func (up *indexUpdate) files() int {
 	return n
 }
 
-// match is indexedFiles' second step: the entries of the index (its
-// bytes, as readMemoryIndex returns them) matched with the files as
-// stated, and the files to read.
-func (up *indexUpdate) match(index []byte, outside func(r indexRecord, f *fileStat) bool) []string {
-	byDir := make(map[string]*scannedFolder, len(up.folders))
+// match is indexedFiles' second step: the entries of each folder's index
+// (its bytes, as index, readMemoryIndex, returns them) matched with the
+// files as stated, and the files to read.
+func (up *indexUpdate) match(index func(folder string) []byte, outside func(r indexRecord, f *fileStat) bool) []string {
 	for _, f := range up.folders {
-		byDir[f.dir] = f
+		data := index(f.dir)
+		f.dirty = data == nil && len(f.files) > 0 // no index yet: write one
+		eachIndexRecord(data, func(r indexRecord) {
+			i, ok := f.find(r.rel[bytes.LastIndexByte(r.rel, '/')+1:])
+			if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime || r.prefix != up.prefix {
+				f.dirty = true // gone, changed, a second entry, or another dedup prefix: dropped
+				return
+			}
+			f.files[i].record = r.raw
+			f.skip[i] = outside(r, &f.files[i])
+		})
 	}
-	eachIndexRecord(index, func(r indexRecord) {
-		slash := bytes.LastIndexByte(r.rel, '/')
-		f := byDir[string(r.rel[:max(slash, 0)])]
-		if slash < 0 || f == nil {
-			return // a folder this listing does not cover
-		}
-		i, ok := f.find(r.rel[slash+1:])
-		if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime || r.prefix != up.prefix {
-			up.dirty = true // gone, changed, a second entry, or another dedup prefix: dropped
-			return
-		}
-		f.files[i].record = r.raw
-		f.skip[i] = outside(r, &f.files[i])
-	})
 	type file struct {
 		rel string
 		ref fileRef
@@ -285,6 +292,7 @@ type scannedFolder struct {
 	files []fileStat // in the folder's own order
 	skip  []bool     // the index shows the file lies outside the listing
 	next  int        // where the next index entry is expected
+	dirty bool       // its index file is to be written
 	pos   map[uint64]int
 	seed  maphash.Seed
 }
@@ -319,7 +327,6 @@ type indexUpdate struct {
 	prefix  int // the dedup prefix the briefs are hashed with
 	folders []*scannedFolder
 	read    []fileRef // the files the listing reads, in its order
-	dirty   bool
 }
 
 // fileRef is one file of a scanned folder.
@@ -343,15 +350,18 @@ func (up *indexUpdate) learn(f *fileStat, rel string, m *Memory) {
 			fields = nil
 		}
 		f.record = appendIndexRecord(nil, rel, *f, m.Summary(up.prefix), up.prefix, fields)
-		up.dirty = true
+		dir := rel[:max(strings.LastIndexByte(rel, '/'), 0)]
+		for _, folder := range up.folders {
+			if folder.dir == dir {
+				folder.dirty = true
+			}
+		}
 	}
 }
 
-// save writes the index if it changed (best effort: a cache that cannot be
-// written only costs speed next time): each folder's entries in the
-// folder's order, after the entries of the folders the listing does not
-// cover as the index file holds them now (another listing of the run may
-// have written them since this one read it).
+// save writes the index files of the folders that changed (best effort: a
+// cache that cannot be written only costs speed next time), each with its
+// folder's entries in the folder's order.
 //
 // The files the listing read are the ones a run that follows may move
 // away: those that are gone by now are left out, so that the next listing
@@ -361,57 +371,31 @@ func (up *indexUpdate) save(s *Store) {
 		f := &ref.folder.files[ref.i]
 		if f.record != nil {
 			if _, err := os.Lstat(s.Path(ref.folder.dir + "/" + f.name)); err != nil {
-				f.record, up.dirty = nil, true
+				f.record, ref.folder.dirty = nil, true
 			}
 		}
 	}
-	if !up.dirty {
-		return
+	dir := filepath.Join(s.Dir, memoryIndexDir)
+	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
+		os.Remove(dir) // the single index file of older versions
 	}
-	covered := make(map[string]bool, len(up.folders))
 	for _, f := range up.folders {
-		covered[f.dir] = true
-	}
-	// The other folders' entries, as runs of the file's bytes (they lie
-	// together, folder by folder), written from where they were read: a
-	// new buffer of the index's size would cost more in fresh pages than
-	// the copy; a damaged file has none.
-	var kept [][]byte
-	current := s.readIndexFile()
-	if !eachIndexRecord(current, func(r indexRecord) {
-		if slash := bytes.LastIndexByte(r.rel, '/'); slash >= 0 && !covered[string(r.rel[:slash])] {
-			if last := len(kept) - 1; last >= 0 && adjacent(kept[last], r.raw) {
-				kept[last] = kept[last][:len(kept[last])+len(r.raw)]
-			} else {
-				kept = append(kept, r.raw)
-			}
+		if !f.dirty {
+			continue
 		}
-	}) {
-		kept = nil
-	}
-	_ = durable.WriteFileWith(filepath.Join(s.Dir, memoryIndexPath), 0o644, false, func(w io.Writer) error {
-		if _, err := io.WriteString(w, indexMagic); err != nil {
-			return err
-		}
-		for _, run := range kept {
-			if _, err := w.Write(run); err != nil {
+		_ = durable.WriteFileWith(filepath.Join(s.Dir, memoryIndexFile(f.dir)), 0o644, false, func(w io.Writer) error {
+			if _, err := io.WriteString(w, indexMagic); err != nil {
 				return err
 			}
-		}
-		for _, f := range up.folders {
 			for i := range f.files {
 				if _, err := w.Write(f.files[i].record); err != nil {
 					return err
 				}
 			}
-		}
-		return nil
-	})
-}
-
-// adjacent reports whether b starts where a ends, in one array.
-func adjacent(a, b []byte) bool {
-	return len(b) > 0 && cap(a) >= len(a)+len(b) && &a[:len(a)+1][len(a)] == &b[0]
+			return nil
+		})
+		f.dirty = false
+	}
 }
 
 // KnownMemories is what the memory index knows of the files of some memory
@@ -446,7 +430,7 @@ func (s *Store) KnownMemories(folders []string) (*KnownMemories, error) {
 	}
 	k := &KnownMemories{s: s, Known: make(map[string]PackedMemory, up.files()), up: up}
 	var types internedTypes
-	k.Stale = up.match(s.readMemoryIndex(), func(r indexRecord, f *fileStat) bool {
+	k.Stale = up.match(s.readMemoryIndex, func(r indexRecord, f *fileStat) bool {
 		if r.fields == nil || f.linked {
 			return false
 		}

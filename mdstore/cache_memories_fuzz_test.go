@@ -27,7 +27,7 @@ func FuzzMemoryIndex(f *testing.F) {
 	if _, err := s.ListMemories(q); err != nil {
 		f.Fatal(err)
 	}
-	if data, err := os.ReadFile(s.Path(memoryIndexPath)); err == nil {
+	if data, err := os.ReadFile(s.Path(memoryIndexFile("memory/inbox"))); err == nil {
 		f.Add(bytes.TrimPrefix(data, []byte(indexMagic)))
 	}
 	f.Add([]byte{})

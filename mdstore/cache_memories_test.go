@@ -36,7 +36,7 @@ func TestWindowListingSeesEditsDespiteTheIndex(t *testing.T) {
 	if got := ids(); got != "a " {
 		t.Fatalf("first listing: %q", got)
 	}
-	if _, err := os.Stat(s.Path(".cache/memory-index")); err != nil {
+	if _, err := os.Stat(s.Path(memoryIndexFile("memory/inbox"))); err != nil {
 		t.Fatalf("no index written: %v", err)
 	}
 	// b moves into the window (a longer line: the size changes too)
@@ -59,7 +59,7 @@ func TestWindowListingSeesEditsDespiteTheIndex(t *testing.T) {
 	os.Remove(s.Path("memory/inbox/far.md"))
 	q.To = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	// a corrupt index is ignored
-	os.WriteFile(s.Path(".cache/memory-index"), []byte("garbage\x00\tline\n"), 0o644)
+	os.WriteFile(s.Path(memoryIndexFile("memory/inbox")), []byte("garbage\x00\tline\n"), 0o644)
 	if got := ids(); got != "b c " {
 		t.Fatalf("with a corrupt index: %q", got)
 	}
@@ -163,10 +163,10 @@ func TestIndexAnswersAsAFullRead(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		for name, q := range queries {
-			os.Rename(s.Path(memoryIndexPath), s.Path(memoryIndexPath+".kept"))
+			os.Rename(s.Path(memoryIndexDir), s.Path(memoryIndexDir+".kept"))
 			full := listing(q) // no index: every file read
-			os.Remove(s.Path(memoryIndexPath))
-			os.Rename(s.Path(memoryIndexPath+".kept"), s.Path(memoryIndexPath))
+			os.RemoveAll(s.Path(memoryIndexDir))
+			os.Rename(s.Path(memoryIndexDir+".kept"), s.Path(memoryIndexDir))
 			listing(MemoryQuery{Status: q.Status, Match: func(MemorySummary) bool { return false }}) // the index learns every file
 			if got := listing(q); got != full {
 				t.Fatalf("%s, %s: from the index\n%s\nfull read\n%s", when, name, got, full)
@@ -174,7 +174,7 @@ func TestIndexAnswersAsAFullRead(t *testing.T) {
 		}
 		// every entry holds its file's summary
 		entries := 0
-		eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) {
+		eachIndexed(s, func(r indexRecord) {
 			entries++
 			m, err := s.ReadMemory(string(r.rel))
 			if err != nil {
@@ -206,10 +206,17 @@ func TestBriefHashIsTheDedupPrefix(t *testing.T) {
 	}
 }
 
-// A listing of one folder rewrites the index with every other folder's
-// entries as they were, each once, wherever that folder's entries lie in
-// the file; a damaged index keeps only the listed folder's.
-func TestIndexKeepsTheFoldersNotListed(t *testing.T) {
+// eachIndexed calls f for every entry of the memory index, folder by
+// folder.
+func eachIndexed(s *Store, f func(indexRecord)) {
+	for _, dir := range MemoryFolders("", "") {
+		eachIndexRecord(s.readMemoryIndex(dir), f)
+	}
+}
+
+// A listing reads and writes the index files of the folders it lists only;
+// a folder's damaged file is written again by the next listing of it.
+func TestIndexFilesPerFolder(t *testing.T) {
 	s, _ := newStore(t)
 	dirs := []string{"memory/confirmed/fact", "memory/inbox", "memory/trash"}
 	status := map[string]string{"memory/confirmed/fact": "confirmed", "memory/inbox": "inbox", "memory/trash": "trash"}
@@ -229,50 +236,66 @@ func TestIndexKeepsTheFoldersNotListed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	entries := func() map[string]int {
-		seen := map[string]int{}
-		if !eachIndexRecord(s.readMemoryIndex(), func(r indexRecord) { seen[string(r.rel)]++ }) {
-			t.Fatal("damaged index")
-		}
-		return seen
+	entries := func(dir string) int {
+		n := 0
+		eachIndexRecord(s.readMemoryIndex(dir), func(r indexRecord) {
+			if !bytes.HasPrefix(r.rel, []byte(dir+"/")) {
+				t.Fatalf("%s in the index of %s", r.rel, dir)
+			}
+			n++
+		})
+		return n
 	}
-	// The index in the order the folders were listed: confirmed, inbox, trash.
+	stamp := func(dir string) string {
+		fi, err := os.Stat(s.Path(memoryIndexFile(dir)))
+		if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
+	}
+	// An index file of an older version, where the folder is now.
+	os.MkdirAll(s.Path(".cache"), 0o755)
+	if err := os.WriteFile(s.Path(memoryIndexDir), []byte(indexMagic), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, dir := range dirs {
 		list(status[dir])
+		if n := entries(dir); n != 20 {
+			t.Fatalf("%s: %d entries, want 20", dir, n)
+		}
 	}
-	if got := entries(); len(got) != 60 {
-		t.Fatalf("%d entries, want 60", len(got))
+	// A change in the inbox rewrites the inbox's file only.
+	before := map[string]string{}
+	for _, dir := range dirs {
+		before[dir] = stamp(dir)
 	}
-	// A change in the folder in the middle of the file.
 	time.Sleep(10 * time.Millisecond)
 	if err := os.WriteFile(s.Path("memory/inbox/m-1-05.md"), []byte("---\nid: m-1-05\ntype: fact\nstatus: inbox\nbrief: changed\ningestion_time: 2026-11-02T00:00:05Z\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	list("inbox")
-	for rel, n := range entries() {
-		if n != 1 {
-			t.Fatalf("%s is %d times in the index", rel, n)
+	for _, dir := range dirs {
+		if changed := stamp(dir) != before[dir]; changed != (dir == "memory/inbox") {
+			t.Fatalf("%s: index file rewritten %v after a change in the inbox", dir, changed)
+		}
+		if n := entries(dir); n != 20 {
+			t.Fatalf("%s: %d entries, want 20", dir, n)
 		}
 	}
-	if got := entries(); len(got) != 60 {
-		t.Fatalf("after the inbox listing: %d entries, want 60", len(got))
-	}
-	// A damaged index: the listing writes its own folder's entries only.
-	data, err := os.ReadFile(s.Path(memoryIndexPath))
+	// A damaged file is written again by the next listing of its folder.
+	p := s.Path(memoryIndexFile("memory/trash"))
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(s.Path(memoryIndexPath), data[:len(data)-3], 0o644); err != nil {
+	if err := os.WriteFile(p, data[:len(data)-3], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	list("trash")
-	got := entries()
-	if len(got) != 20 {
-		t.Fatalf("after a damaged index: %d entries, want the 20 of the trash", len(got))
+	if n := entries("memory/trash"); n != 0 {
+		t.Fatalf("a damaged file gives %d entries", n)
 	}
-	for rel := range got {
-		if !bytes.HasPrefix([]byte(rel), []byte("memory/trash/")) {
-			t.Fatalf("%s kept from a damaged index", rel)
-		}
+	list("trash")
+	if n := entries("memory/trash"); n != 20 {
+		t.Fatalf("after a listing of a damaged trash index: %d entries, want 20", n)
 	}
 }

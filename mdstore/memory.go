@@ -334,7 +334,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	}
 	if up != nil {
 		if q.DeferIndex {
-			s.QueueCache(memoryIndexPath, func() { up.save(s) })
+			s.QueueCache(memoryIndexDir+"/"+strings.Join(folders, ","), func() { up.save(s) })
 		} else {
 			up.save(s)
 		}

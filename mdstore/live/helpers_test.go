@@ -9,9 +9,9 @@ import (
 // fakeToken is a made-up GitHub token that the secret rules find.
 var fakeToken = "ghp_" + "R8kd93LmQz7XwP2vB5nT6yH1cJ4aF0sE9gUi"
 
-// memoryIndexPath is the store's memory index (a cache the windowed
-// listing keeps).
-const memoryIndexPath = ".cache/memory-index"
+// memoryIndexDir is the store's memory index (a cache the windowed
+// listing keeps), a file per memory folder.
+const memoryIndexDir = ".cache/memory-index"
 
 // newStore is a store made by Init in a fresh folder (and a repository
 // made by go-git), nothing committed yet.

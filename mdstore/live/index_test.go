@@ -51,7 +51,7 @@ func TestLiveMemoriesOpenFromTheIndex(t *testing.T) {
 	checkLive(t, l, s, "opened from the index")
 
 	// A listing opened from the files says the same.
-	if err := os.Remove(s.Path(memoryIndexPath)); err != nil {
+	if err := os.RemoveAll(s.Path(memoryIndexDir)); err != nil {
 		t.Fatal(err)
 	}
 	files := openLive(t, s)
@@ -101,8 +101,14 @@ func TestLiveMemoriesRepairTheIndex(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := indexedStore(t)
-			if err := damage(s.Path(memoryIndexPath)); err != nil {
-				t.Fatal(err)
+			files, err := os.ReadDir(s.Path(memoryIndexDir))
+			if err != nil || len(files) == 0 {
+				t.Fatalf("no index files: %v", err)
+			}
+			for _, f := range files {
+				if err := damage(s.Path(memoryIndexDir + "/" + f.Name())); err != nil {
+					t.Fatal(err)
+				}
 			}
 			l := openLive(t, s)
 			needFollowing(t, l)

@@ -68,7 +68,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 		for range b.N {
 			b.StopTimer()
 			if !index {
-				if err := os.Remove(s.Path(".cache/memory-index")); err != nil && !os.IsNotExist(err) {
+				if err := os.RemoveAll(s.Path(memoryIndexDir)); err != nil {
 					b.Fatal(err)
 				}
 			}

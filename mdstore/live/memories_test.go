@@ -80,7 +80,7 @@ func liveQueries(s *mdstore.Store) []mdstore.MemoryQuery {
 // clock keeps both.
 func wantList(t testing.TB, s *mdstore.Store, q mdstore.MemoryQuery) *mdstore.MemoryList {
 	t.Helper()
-	if err := os.Remove(s.Path(memoryIndexPath)); err != nil && !os.IsNotExist(err) {
+	if err := os.RemoveAll(s.Path(memoryIndexDir)); err != nil {
 		t.Fatal(err)
 	}
 	q.Light = true
