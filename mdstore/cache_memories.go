@@ -122,7 +122,19 @@ func (r indexRecord) summary() MemorySummary {
 // when there is no usable one: missing, damaged, or holding an entry of
 // another folder).
 func (s *Store) readMemoryIndex(folder string) []byte {
-	data, err := os.ReadFile(filepath.Join(s.Dir, memoryIndexFile(folder)))
+	return s.memoryIndexOf(folder, os.ReadFile)
+}
+
+// mappedMemoryIndex is readMemoryIndex with the file mapped, not read: no
+// copy and no new pages, but the mapping is never released (see
+// MapCaches).
+func (s *Store) mappedMemoryIndex(folder string) []byte {
+	return s.memoryIndexOf(folder, mapFile)
+}
+
+// memoryIndexOf is readMemoryIndex, the file's bytes got by read.
+func (s *Store) memoryIndexOf(folder string, read func(string) ([]byte, error)) []byte {
+	data, err := read(filepath.Join(s.Dir, memoryIndexFile(folder)))
 	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
 		return nil
 	}
@@ -422,15 +434,22 @@ type PackedMemory struct {
 }
 
 // KnownMemories reads the memory index for the files of folders (store-
-// relative, as MemoryFolders gives them).
-func (s *Store) KnownMemories(folders []string) (*KnownMemories, error) {
+// relative, as MemoryFolders gives them). With mapped, the index files are
+// mapped instead of read (a tenth of a second less at 100,000 entries);
+// their mapping lives as long as the process, so a process should ask
+// for it once, as the live listing does when it opens.
+func (s *Store) KnownMemories(folders []string, mapped bool) (*KnownMemories, error) {
 	up, err := s.scanFolders(folders)
 	if err != nil {
 		return nil, err
 	}
+	index := s.readMemoryIndex
+	if mapped {
+		index = s.mappedMemoryIndex
+	}
 	k := &KnownMemories{s: s, Known: make(map[string]PackedMemory, up.files()), up: up}
 	var types internedTypes
-	k.Stale = up.match(s.readMemoryIndex, func(r indexRecord, f *fileStat) bool {
+	k.Stale = up.match(index, func(r indexRecord, f *fileStat) bool {
 		if r.fields == nil || f.linked {
 			return false
 		}

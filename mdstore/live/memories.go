@@ -94,7 +94,8 @@ type Memories struct {
 	// undecodable holds the entries a listing found it could not unpack,
 	// by path, until they change (ListDelta reports them with each delta).
 	undecodable map[string]*mdstore.InvalidFile
-	reads       int // files read since Open
+	reads       int  // files read since Open
+	mapped      bool // the memory index was mapped (by the first opening)
 }
 
 // Open starts following the store's memory folders and learns every
@@ -280,7 +281,10 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			// The memory index knows most files as they are (their
 			// fields, not whether they hold a secret): only the others,
 			// and those the events name, are read.
-			known, _ = l.s.KnownMemories(folders)
+			// The first opening maps the index (once per listing, so
+			// the mapping, never released, is not made again).
+			known, _ = l.s.KnownMemories(folders, !l.mapped)
+			l.mapped = true
 		}
 		if known == nil {
 			for _, leaf := range leaves {
