@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/curator-dev/curator/config"
@@ -387,10 +388,9 @@ func (up *indexUpdate) save(s *Store) {
 			}
 		}
 	}
-	dir := filepath.Join(s.Dir, memoryIndexDir)
-	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
-		os.Remove(dir) // the single index file of older versions
-	}
+	// The single index file of older versions, where the folder goes: an
+	// unlink never removes a folder another save just made there.
+	_ = syscall.Unlink(filepath.Join(s.Dir, memoryIndexDir))
 	for _, f := range up.folders {
 		if !f.dirty {
 			continue

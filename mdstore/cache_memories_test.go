@@ -299,3 +299,39 @@ func TestIndexFilesPerFolder(t *testing.T) {
 		t.Fatalf("after a listing of a damaged trash index: %d entries, want 20", n)
 	}
 }
+
+// Two listings whose index writes wait for the run's end write both
+// folders' files, also when they first replace the single index file of
+// an older version (the writes run at once).
+func TestDeferredIndexWritesAfterAnUpgrade(t *testing.T) {
+	s, _ := newStore(t)
+	for _, dir := range []string{"memory/inbox", "memory/trash"} {
+		os.MkdirAll(s.Path(dir), 0o755)
+		for i := range 5 {
+			id := fmt.Sprintf("m-%s-%d", dir[len("memory/"):], i)
+			data := fmt.Sprintf("---\nid: %s\ntype: fact\nbrief: b\ningestion_time: 2026-11-01T00:00:0%dZ\n---\n", id, i)
+			if err := os.WriteFile(s.Path(dir+"/"+id+".md"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	never := func(MemorySummary) bool { return false }
+	os.MkdirAll(s.Path(".cache"), 0o755)
+	for round := range 100 {
+		os.RemoveAll(s.Path(memoryIndexDir))
+		if err := os.WriteFile(s.Path(memoryIndexDir), []byte(indexMagic), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range []string{"inbox", "trash"} {
+			if _, err := s.ListMemories(MemoryQuery{Status: st, DeferIndex: true, Match: never}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.WriteCaches()
+		for _, dir := range []string{"memory/inbox", "memory/trash"} {
+			if s.readMemoryIndex(dir) == nil {
+				t.Fatalf("round %d: no index of %s", round, dir)
+			}
+		}
+	}
+}

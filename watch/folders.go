@@ -64,11 +64,9 @@ func (w *Watcher) watchFolder(top, p string, report bool, now time.Time) error {
 		w.pend.add(p, now)
 	}
 	subfolders, err := w.readFolder(p, report, now)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			w.note(Notice{Kind: NoticeError, Message: "cannot read " + p + ": " + err.Error(), Path: p, Err: err})
-		}
-		return nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// The subfolders named before the error are watched all the same.
+		w.note(Notice{Kind: NoticeError, Message: "cannot read " + p + ": " + err.Error(), Path: p, Err: err})
 	}
 	slices.Sort(subfolders)
 	for _, name := range subfolders {

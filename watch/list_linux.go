@@ -44,8 +44,11 @@ func listFolder(p string, all bool, found func(name string, folder bool)) error 
 			if size < head || size > len(b) {
 				return &fs.PathError{Op: "readdirent", Path: p, Err: errors.New("malformed directory record")}
 			}
-			typ, name := b[18], b[head:size]
+			ino, typ, name := binary.NativeEndian.Uint64(b), b[18], b[head:size]
 			b = b[size:]
+			if ino == 0 { // a removed entry, as Go's own reader skips it
+				continue
+			}
 			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i]
 			}

@@ -102,7 +102,7 @@ type Memories struct {
 // record once (on Linux; see Memories for the other systems), from the
 // memory index where it can: at 100,000 records a few tenths of a second
 // on two cores with an index, about 4 s without, so a server may open it
-// in the background and list with ListMemories until it is open. An error
+// in the background while it starts. An error
 // reading a folder is kept for the first List, which reports it as
 // ListMemories would.
 func Open(s *mdstore.Store) (*Memories, error) {
