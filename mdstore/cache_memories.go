@@ -391,6 +391,7 @@ func (up *indexUpdate) save(s *Store) {
 	// The single index file of older versions, where the folder goes: an
 	// unlink never removes a folder another save just made there.
 	_ = syscall.Unlink(filepath.Join(s.Dir, memoryIndexDir))
+	removeStaleTemps(filepath.Join(s.Dir, memoryIndexDir))
 	for _, f := range up.folders {
 		if !f.dirty {
 			continue
@@ -407,6 +408,27 @@ func (up *indexUpdate) save(s *Store) {
 			return nil
 		})
 		f.dirty = false
+	}
+}
+
+// staleTemp is how old a temporary file of an index write must be to be
+// taken for one a killed process left: a write in progress is far younger.
+const staleTemp = time.Minute
+
+// removeStaleTemps removes the temporary files of index writes that a
+// process killed while writing left in dir.
+func removeStaleTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".tmp-") || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
 	}
 }
 

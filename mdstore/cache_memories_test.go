@@ -335,3 +335,36 @@ func TestDeferredIndexWritesAfterAnUpgrade(t *testing.T) {
 		}
 	}
 }
+
+// A temporary file that a process killed while writing the index left
+// behind is removed by the next write; one being written now is not.
+func TestIndexWriteRemovesStaleTemporaryFiles(t *testing.T) {
+	s, _ := newStore(t)
+	writeMem(t, s, "a", "2026-11-29T09:10:00Z")
+	dir := s.Path(memoryIndexDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale, fresh := dir+"/.tmp-memory-inbox-123", dir+"/.tmp-memory-inbox-456"
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("half an index"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ListMemories(MemoryQuery{Status: "inbox", Match: func(MemorySummary) bool { return true }}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a write in progress lost its temporary file: %v", err)
+	}
+	if s.readMemoryIndex("memory/inbox") == nil {
+		t.Error("no index written")
+	}
+}
