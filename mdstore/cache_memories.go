@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -387,6 +388,9 @@ func (up *indexUpdate) save(s *Store) {
 				f.record, ref.folder.dirty = nil, true
 			}
 		}
+	}
+	if !slices.ContainsFunc(up.folders, func(f *scannedFolder) bool { return f.dirty }) {
+		return
 	}
 	// The single index file of older versions, where the folder goes: an
 	// unlink never removes a folder another save just made there.

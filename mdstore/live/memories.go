@@ -280,9 +280,9 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		if l.pol == nil {
 			// The memory index knows most files as they are (their
 			// fields, not whether they hold a secret): only the others,
-			// and those the events name, are read.
-			// The first opening maps the index (once per listing, so
-			// the mapping, never released, is not made again).
+			// and those the events name, are read. The first opening
+			// maps it; later ones read it, so the mapping, never
+			// released, is made once per listing.
 			known, _ = l.s.KnownMemories(folders, !l.mapped)
 			l.mapped = true
 		}
@@ -299,8 +299,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			}
 		} else {
 			// Its listing of the folders names every file in them: those
-			// it knows as they are are taken from it below, the others
-			// read.
+			// it knows unchanged are taken from it below, the others read.
 			for _, rel := range known.Stale {
 				dirty[rel] = struct{}{}
 			}
