@@ -209,6 +209,8 @@ func (c *lineConn) writeLocked(msg jsonrpc.Message) error {
 			ID      *int            `json:"id"`
 			Error   json.RawMessage `json:"error"`
 		}{"2.0", nil, mustJSON(resp.Error)})
+	} else if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error == nil && len(resp.Result) > 0 && resp.ID.IsValid() {
+		data, err = encodeResult(resp)
 	} else {
 		data, err = jsonrpc.EncodeMessage(msg)
 	}
@@ -217,6 +219,34 @@ func (c *lineConn) writeLocked(msg jsonrpc.Message) error {
 	}
 	_, err = c.out.Write(append(data, '\n'))
 	return err
+}
+
+// encodeResult is jsonrpc.EncodeMessage of a result, with room for the
+// line's end, written around the result as the server made it. The SDK
+// makes a result by marshalling it, so it is compact JSON already, and
+// EncodeMessage would only scan it again: at a page of 100 entries (about
+// 90 kB with its text copy) that scan is a tenth of a call's time.
+func encodeResult(resp *jsonrpc.Response) ([]byte, error) {
+	id, err := marshalNoEscape(resp.ID.Raw())
+	if err != nil {
+		return nil, err
+	}
+	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
+	data := make([]byte, 0, len(head)+len(id)+len(mid)+len(resp.Result)+2)
+	data = append(append(append(append(data, head...), id...), mid...), resp.Result...)
+	return append(data, '}'), nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as the SDK
+// encodes its messages.
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 func (c *lineConn) Close() error {
