@@ -105,10 +105,11 @@ func (p *Pages) Page(req PageRequest) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	end := min(req.Offset+req.Limit, len(snap.entries))
-	pg := &Page{Entries: make([]PageEntry, 0, max(end-req.Offset, 0)), Offset: req.Offset, Limit: req.Limit, Total: len(snap.entries), Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
-	for i := req.Offset; i < end; i++ {
-		e := PageEntry{Entry: snap.entries[i]}
+	total := snap.win.Len()
+	start, end := min(req.Offset, total), min(req.Offset+req.Limit, total)
+	pg := &Page{Entries: make([]PageEntry, 0, end-start), Offset: req.Offset, Limit: req.Limit, Total: total, Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
+	for _, m := range snap.win.Memories(start, end) {
+		e := PageEntry{Entry: NewEntry(m)}
 		if req.IncludeBody {
 			e.Body = p.body(e.ID)
 		}
@@ -117,13 +118,14 @@ func (p *Pages) Page(req PageRequest) (*Page, error) {
 	return pg, nil
 }
 
-// listing reads every entry of a query, as `memory list --json` shows
-// them: from the live listing (waiting for it while it opens), or from the
-// files when it could not be opened.
+// listing takes the window of a query, whose entries a page shows as
+// `memory list --json` does: from the live listing (waiting for it while
+// it opens), which keeps it as references to the records it holds, or
+// from the files when it could not be opened.
 func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
-	var res *mdstore.MemoryList
+	var win *live.Window
 	if held := p.live.get(); held != nil {
-		if res, err = held.List(q); err != nil {
+		if win, err = held.ListWindow(q); err != nil {
 			return nil, err
 		}
 	} else {
@@ -131,15 +133,14 @@ func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 		if err != nil {
 			return nil, err
 		}
-		if res, err = st.ListMemories(q); err != nil {
+		res, err := st.ListMemories(q)
+		if err != nil {
 			return nil, err
 		}
+		win = live.WindowOf(res)
 	}
-	l = &listing{at: time.Now().UTC(), entries: make([]Entry, 0, len(res.Memories)), invalid: []string{}}
-	for _, m := range res.Memories {
-		l.entries = append(l.entries, NewEntry(m))
-	}
-	for _, inv := range res.Invalid {
+	l = &listing{at: time.Now().UTC(), win: win, invalid: []string{}}
+	for _, inv := range win.Invalid {
 		l.invalid = append(l.invalid, inv.Error())
 	}
 	return l, nil
@@ -166,7 +167,7 @@ type listing struct {
 	at      time.Time
 	used    time.Time
 	key     string
-	entries []Entry
+	win     *live.Window
 	invalid []string
 }
 

@@ -147,17 +147,52 @@ func (l *Memories) List(q mdstore.MemoryQuery) (*mdstore.MemoryList, error) {
 		return nil, errors.New("memory listing: closed")
 	}
 	q.Light = true
-	if l.f == nil {
+	if held, err := l.current(q); !held || err != nil {
+		if err != nil {
+			return nil, err
+		}
 		return l.s.ListMemories(q)
+	}
+	return l.answer(q), nil
+}
+
+// ListWindow is List(q) without its Offset and Limit, as a Window: the
+// records are unpacked when a part of the window is asked for.
+func (l *Memories) ListWindow(q mdstore.MemoryQuery) (*Window, error) {
+	l.run.Lock()
+	defer l.run.Unlock()
+	if l.closed {
+		return nil, errors.New("memory listing: closed")
+	}
+	q.Light, q.Offset, q.Limit = true, 0, 0
+	if held, err := l.current(q); !held || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		res, err := l.s.ListMemories(q)
+		if err != nil {
+			return nil, err
+		}
+		return WindowOf(res), nil
+	}
+	return l.window(q), nil
+}
+
+// current brings the held records up to date for a listing of q; false
+// when they cannot answer it (the listing does not follow the files, or
+// has just stopped) and the files are to be read as ListMemories reads them.
+func (l *Memories) current(q mdstore.MemoryQuery) (bool, error) {
+	if l.f == nil {
+		return false, nil
 	}
 	l.f.barrier()
 	if err := l.refresh(q.Secrets, q.Progress); err != nil {
 		if l.f == nil {
-			return l.s.ListMemories(q)
+			return false, nil
 		}
-		return nil, err
+		return false, err
 	}
-	return l.answer(q), nil
+	return true, nil
 }
 
 // ListChanged is List, unless no record changed since the listing that
@@ -182,17 +217,12 @@ func (l *Memories) changed(q mdstore.MemoryQuery, since uint64) (*mdstore.Memory
 		return nil, 0, true, errors.New("memory listing: closed")
 	}
 	q.Light = true
-	if l.f == nil {
+	if held, err := l.current(q); !held || err != nil {
+		if err != nil {
+			return nil, 0, true, err
+		}
 		res, err := l.s.ListMemories(q)
 		return res, 0, true, err
-	}
-	l.f.barrier()
-	if err := l.refresh(q.Secrets, q.Progress); err != nil {
-		if l.f == nil {
-			res, err := l.s.ListMemories(q)
-			return res, 0, true, err
-		}
-		return nil, 0, true, err
 	}
 	if since != 0 && since == l.version {
 		return nil, since, true, nil
@@ -532,12 +562,7 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 // answer is the listing of q from the records held.
 func (l *Memories) answer(q mdstore.MemoryQuery) *mdstore.MemoryList {
 	res := &mdstore.MemoryList{}
-	if st, ty := statusIndex(q.Status), typeIndex(q.Type); st >= 0 && ty >= 0 {
-		p := 0
-		if q.Secrets != nil {
-			p = 1
-		}
-		win := l.orders.window(slot(p, st, ty), q.From, q.To)
+	if win, ok := l.selected(q); ok {
 		res.Total = len(win)
 		if q.Offset > 0 {
 			win = win[min(q.Offset, len(win)):]
@@ -561,6 +586,21 @@ func (l *Memories) answer(q mdstore.MemoryQuery) *mdstore.MemoryList {
 	}
 	res.Invalid = append(l.invalidOf(q), res.Invalid...)
 	return res
+}
+
+// selected is the held records of q's status, type and window, in order
+// (a part of one of l.orders, not to be kept); false for a status or type
+// none is of.
+func (l *Memories) selected(q mdstore.MemoryQuery) ([]*liveEntry, bool) {
+	st, ty := statusIndex(q.Status), typeIndex(q.Type)
+	if st < 0 || ty < 0 {
+		return nil, false
+	}
+	p := 0
+	if q.Secrets != nil {
+		p = 1
+	}
+	return l.orders.window(slot(p, st, ty), q.From, q.To), true
 }
 
 // invalidOf lists the files of q's folders that ListMemories reports as

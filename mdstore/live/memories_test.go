@@ -134,7 +134,26 @@ func checkLive(t testing.TB, l *Memories, s *mdstore.Store, step string) {
 		if d := sameList(got, wantList(t, s, q)); d != "" {
 			t.Fatalf("%s: List(%s): %s", step, describe(q), d)
 		}
+		if q.Offset != 0 || q.Limit != 0 {
+			continue
+		}
+		w, err := l.ListWindow(q)
+		if err != nil {
+			t.Fatalf("%s: ListWindow(%+v): %v", step, q, err)
+		}
+		if d := sameList(windowList(w), got); d != "" {
+			t.Fatalf("%s: ListWindow(%s): %s", step, describe(q), d)
+		}
 	}
+}
+
+// windowList is a window as the listing List would give.
+func windowList(w *Window) *mdstore.MemoryList {
+	res := &mdstore.MemoryList{Total: w.Len(), Invalid: w.Invalid}
+	if w.Len() > 0 {
+		res.Memories = w.Memories(0, w.Len())
+	}
+	return res
 }
 
 // describe names the fields of a query that are set.

@@ -102,6 +102,9 @@ type liveEntry struct {
 	// need not show in its folder's events; read again at every listing.
 	recheck bool
 	dead    bool // replaced or gone; dropped by the next merge of its lists
+	// checked: the packed fields are known to unpack (packed here, or
+	// unpacked once by a window); those from the memory index are not.
+	checked bool
 }
 
 // liveRare is what few entries have.
@@ -116,7 +119,7 @@ func newLiveEntry(leaf int, rel string, m *mdstore.Memory) *liveEntry {
 	e := &liveEntry{rel: rel, leaf: uint8(leaf), typ: uint8(max(typeIndex(m.Type), 0))}
 	e.sec, e.nsec = m.IngestionTime.Unix(), int32(m.IngestionTime.Nanosecond())
 	if packed, ok := mdstore.PackMemory(m); ok {
-		e.packed = packed
+		e.packed, e.checked = packed, true
 	} else {
 		m.Doc, m.ImportanceFactors = nil, nil
 		e.rare = &liveRare{odd: m}
