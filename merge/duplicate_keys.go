@@ -16,8 +16,9 @@ func duplicateKeys(d *frontmatter.Document, root *yaml.Node) error {
 		return nil
 	}
 	// Node lines count from the frontmatter's first line; the document
-	// knows the file line of the first key.
-	off := d.Line(root.Content[0].Value) - root.Content[0].Line
+	// knows the file line of the first key (asked only for an error: it
+	// reads the frontmatter again).
+	offset := func() int { return d.Line(root.Content[0].Value) - root.Content[0].Line }
 	var walk func(n *yaml.Node) error
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.MappingNode {
@@ -26,6 +27,7 @@ func duplicateKeys(d *frontmatter.Document, root *yaml.Node) error {
 				k := n.Content[i]
 				if k.Kind == yaml.ScalarNode && k.Value != "<<" {
 					if first, dup := seen[k.Value]; dup {
+						off := offset()
 						return &frontmatter.Error{Line: k.Line + off, Msg: fmt.Sprintf("key %q is set twice (first at line %d)", k.Value, first.Line+off)}
 					}
 					seen[k.Value] = k

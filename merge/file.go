@@ -65,13 +65,14 @@ func (c Conflict) Decision() bool { return c.Kind == DeletedKept || c.Kind == Mo
 // added it; ours or theirs nil: that side deleted it).
 func File(path string, base, ours, theirs []byte) (Result, error) {
 	m := kindOf(path)
-	if err := checkSides(path, m, base, ours, theirs); err != nil {
+	rd := &reads{}
+	if err := checkSides(path, m, rd, base, ours, theirs); err != nil {
 		return Result{}, err
 	}
-	if err := checkRecords(path, base, ours, theirs); err != nil {
+	if err := checkRecords(path, rd, base, ours, theirs); err != nil {
 		return Result{}, err
 	}
-	if err := checkIdentity(path, base, ours, theirs); err != nil {
+	if err := checkIdentity(path, rd, base, ours, theirs); err != nil {
 		return Result{}, err
 	}
 	// A change of line ends alone is no change: base and theirs take the
@@ -122,7 +123,7 @@ func deleted(path string, base, ours, theirs []byte) Result {
 
 // kind is how one sort of store file is checked and merged.
 type kind struct {
-	check func(side string, data []byte) error
+	check func(rd *reads, data []byte) error
 	merge func(path string, base, ours, theirs []byte) (Result, error)
 	// fresh is the base of a file both sides created (nil: a conflict).
 	fresh []byte
@@ -144,12 +145,12 @@ func kindOf(p string) kind {
 	case strings.HasSuffix(name, ".json"):
 		return kind{checkJSON, mergePlainJSON, nil, false}
 	}
-	return kind{func(string, []byte) error { return nil }, mergeText, nil, false}
+	return kind{func(*reads, []byte) error { return nil }, mergeText, nil, false}
 }
 
 // checkSides parses every present side so that a broken one is reported by
 // name before anything is merged.
-func checkSides(path string, m kind, base, ours, theirs []byte) error {
+func checkSides(path string, m kind, rd *reads, base, ours, theirs []byte) error {
 	for _, s := range []struct {
 		name string
 		data []byte
@@ -157,7 +158,7 @@ func checkSides(path string, m kind, base, ours, theirs []byte) error {
 		if s.data == nil {
 			continue
 		}
-		if err := m.check(s.name, s.data); err != nil {
+		if err := m.check(rd, s.data); err != nil {
 			return &SideError{Path: path, Side: s.name, Err: err}
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-
-	"github.com/curator-dev/curator/frontmatter"
 )
 
 // IdentityError is two versions of one path that hold two different records:
@@ -27,7 +25,7 @@ func (e *IdentityError) Error() string {
 // checkIdentity refuses versions of a record file whose ids differ from each
 // other or, for memories and bullets (whose file is named by the id), from
 // the file name. A version without an id takes the file's.
-func checkIdentity(p string, base, ours, theirs []byte) error {
+func checkIdentity(p string, rd *reads, base, ours, theirs []byte) error {
 	r, ok := recordOf(p)
 	if !ok {
 		return nil
@@ -43,7 +41,7 @@ func checkIdentity(p string, base, ours, theirs []byte) error {
 		if s.data == nil {
 			continue
 		}
-		if id := recordID(p, s.data); id != "" {
+		if id := recordID(p, rd, s.data); id != "" {
 			ids = append(ids, version{s.name, id})
 		}
 	}
@@ -62,7 +60,7 @@ func checkIdentity(p string, base, ours, theirs []byte) error {
 
 // recordID is the id a version of a record file holds ("" when none): the
 // frontmatter's id, or a JSON reflection's "id" field.
-func recordID(p string, data []byte) string {
+func recordID(p string, rd *reads, data []byte) string {
 	if strings.HasSuffix(path.Base(p), ".json") {
 		var v struct {
 			ID any `json:"id"`
@@ -72,15 +70,13 @@ func recordID(p string, data []byte) string {
 		}
 		return fmt.Sprint(v.ID)
 	}
-	d, err := frontmatter.Parse(data)
-	if err != nil {
+	s, err := rd.side(data)
+	if err != nil || s.vals["id"] == nil {
 		return ""
 	}
-	var v struct {
-		ID any `yaml:"id"`
-	}
-	if d.Decode(&v) != nil || v.ID == nil {
+	var id any
+	if s.vals["id"].Decode(&id) != nil || id == nil {
 		return ""
 	}
-	return fmt.Sprint(v.ID)
+	return fmt.Sprint(id)
 }

@@ -22,7 +22,7 @@ func requiredKeys(kind string) []string {
 // other version has. Such a version is a truncated or overwritten file;
 // merging it would turn the record into a husk. An absent side (nil) is a
 // deletion, not a version.
-func checkRecords(p string, base, ours, theirs []byte) error {
+func checkRecords(p string, rd *reads, base, ours, theirs []byte) error {
 	r, ok := recordOf(p)
 	if !ok {
 		return nil
@@ -46,11 +46,11 @@ func checkRecords(p string, base, ours, theirs []byte) error {
 			return &SideError{Path: p, Side: s.name, Err: errors.New("not a record: the file is empty")}
 		}
 		if r.kind == "reflection.json" {
-			if id := recordID(p, s.data); id != "" {
+			if id := recordID(p, rd, s.data); id != "" {
 				v.keys["id"] = true
 			}
 		} else {
-			sd, err := readSide(s.data)
+			sd, err := rd.side(s.data)
 			if err != nil {
 				return &SideError{Path: p, Side: s.name, Err: err}
 			}

@@ -14,8 +14,8 @@ import (
 const conflictsKey = "merge_conflicts"
 
 // checkRecord parses a markdown record's frontmatter.
-func checkRecord(_ string, data []byte) error {
-	_, err := readSide(data)
+func checkRecord(rd *reads, data []byte) error {
+	_, err := rd.side(data)
 	return err
 }
 
