@@ -16,7 +16,8 @@ import (
 // benchMCP measures `curator mcp` on a store of --entries inbox entries,
 // driven by the MCP Go SDK's client over stdio: --calls list_entries calls
 // of 100 entries (each a different window of 150 entries, at a different
-// offset, so each reads the store) and --calls update_long_term round trips
+// offset, so each reads the store), five of the first page of the whole
+// inbox (each a new snapshot), and --calls update_long_term round trips
 // (importance_factors.proximity alternating on ten entries, one commit
 // each), p50 and p99 of each; beside them the same calls made with the CLI,
 // one process per call, --cli-calls times.
@@ -92,6 +93,16 @@ func benchMCP(args []string, stdout io.Writer) error {
 		}
 		lists = append(lists, took)
 	}
+	// The whole inbox at offset 0, a new snapshot each time: the
+	// snapshot's cost grows with the window, the page's must not.
+	var wholes []time.Duration
+	for range 5 {
+		took, err := mcpWhole(ctx, cs, *entries)
+		if err != nil {
+			return err
+		}
+		wholes = append(wholes, took)
+	}
 	for i := 0; i < *calls; i++ {
 		id, v := g.update(i)
 		took, err := mcpUpdate(ctx, cs, id, v)
@@ -133,6 +144,8 @@ func benchMCP(args []string, stdout io.Writer) error {
 	}
 	row("list_entries, 100 of a 150-entry window", len(lists), lists, "   (target p99 ≤ 15 ms)")
 	row("  curator --json memory list --limit 100", len(cliLists), cliLists, "")
+	fmt.Fprintf(stdout, "  %-44s %5d calls  first %6.1f ms, then p50 %8.2f ms\n", "list_entries, 100 of the whole inbox", len(wholes),
+		pipeMS(wholes[0]), pipeMS(percentile(wholes[1:], 50)))
 	row("update_long_term (one commit)", len(updates), updates, "")
 	row("  curator memory update --set (one commit)", len(cliUpdates), cliUpdates, "")
 	return nil
@@ -201,6 +214,26 @@ func mcpList(ctx context.Context, cs *mcp.ClientSession, w mcpWindow) (time.Dura
 	}
 	if len(page.Entries) != 100 || page.Total != mcpSpan {
 		return 0, fmt.Errorf("list_entries %+v: %d entries of %d, want 100 of %d", w, len(page.Entries), page.Total, mcpSpan)
+	}
+	return took, nil
+}
+
+// mcpWhole lists the first page of the whole inbox of n entries, checks
+// it and returns the call's round trip.
+func mcpWhole(ctx context.Context, cs *mcp.ClientSession, n int) (time.Duration, error) {
+	res, took, err := mcpCall(ctx, cs, "list_entries", map[string]any{"status": "inbox", "limit": 100})
+	if err != nil {
+		return 0, err
+	}
+	var page struct {
+		Entries []json.RawMessage `json:"entries"`
+		Total   int               `json:"total"`
+	}
+	if err := json.Unmarshal(res, &page); err != nil {
+		return 0, err
+	}
+	if len(page.Entries) != 100 || page.Total != n {
+		return 0, fmt.Errorf("list_entries of the whole inbox: %d entries of %d, want 100 of %d", len(page.Entries), page.Total, n)
 	}
 	return took, nil
 }
