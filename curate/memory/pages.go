@@ -106,7 +106,8 @@ func (p *Pages) Page(req PageRequest) (*Page, error) {
 		return nil, err
 	}
 	total := snap.win.Len()
-	start, end := min(req.Offset, total), min(req.Offset+req.Limit, total)
+	start := min(req.Offset, total)
+	end := start + min(req.Limit, total-start) // no sum past the largest int
 	pg := &Page{Entries: make([]PageEntry, 0, end-start), Offset: req.Offset, Limit: req.Limit, Total: total, Snapshot: snap.token, TakenAt: snap.at, Invalid: snap.invalid}
 	for _, m := range snap.win.Memories(start, end) {
 		e := PageEntry{Entry: NewEntry(m)}

@@ -2,6 +2,9 @@ package memory
 
 import (
 	"context"
+	"math"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,5 +48,57 @@ func TestPageOfAWindowWaitsForTheLiveListing(t *testing.T) {
 	pg := <-done
 	if pg == nil || pg.Total != 3 || len(pg.Entries) != 2 || pg.Entries[0].ID != "f-a" || pg.Entries[1].ID != "f-b" {
 		t.Fatalf("page %+v", pg)
+	}
+}
+
+// Pages of one window, from the live listing or from the files, give each
+// entry once, in order (a record whose observation nests deeper than the
+// live listing packs among them), and a page past the end, however far,
+// is empty.
+func TestPagesOfAWindowGiveEachEntryOnce(t *testing.T) {
+	tx := txOn(t)
+	for _, id := range []string{"f-a", "f-c"} {
+		if _, err := Add(context.Background(), tx, AddRequest{Record: fact(id, "brief of "+id)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deep := strings.Repeat("{a: ", 105) + "1" + strings.Repeat("}", 105)
+	at := fact("", "").IngestionTime.Format(time.RFC3339Nano)
+	text := "---\nid: f-b\ntype: fact\nbrief: deep\nauthor: ann\nobservation: " + deep + "\ningestion_time: " + at + "\n---\nbody\n"
+	if err := os.WriteFile(tx.Store.Path("memory/inbox/f-b.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, following := range []bool{true, false} {
+		ll := &liveListing{ready: make(chan struct{})}
+		if following {
+			l, err := live.Open(tx.Store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ll.l = l
+		}
+		close(ll.ready)
+		p := &Pages{dir: tx.Store.Dir, snaps: newSnapshots(), live: ll}
+		var ids []string
+		for off := range 4 {
+			pg, err := p.Page(PageRequest{Query: mdstore.MemoryQuery{Status: "inbox"}, Offset: off, Limit: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pg.Total != 3 || len(pg.Invalid) != 0 {
+				t.Fatalf("live %v, offset %d: total %d, invalid %q; want 3 and none", following, off, pg.Total, pg.Invalid)
+			}
+			for _, e := range pg.Entries {
+				ids = append(ids, e.ID)
+			}
+		}
+		if strings.Join(ids, " ") != "f-a f-b f-c" {
+			t.Errorf("live %v: pages gave %v, want f-a f-b f-c", following, ids)
+		}
+		pg, err := p.Page(PageRequest{Query: mdstore.MemoryQuery{Status: "inbox"}, Offset: math.MaxInt})
+		if err != nil || len(pg.Entries) != 0 || pg.Total != 3 {
+			t.Errorf("live %v: the page at the largest offset: %+v, %v; want no entries of 3", following, pg, err)
+		}
+		p.Close()
 	}
 }
