@@ -48,8 +48,8 @@ func PackMemory(m *Memory) ([]byte, bool) {
 	}
 	b = packTime(b, m.IngestionTime)
 	var ok1, ok2 bool
-	b, ok1 = packValue(b, m.Observation)
-	b, ok2 = packValue(b, m.Trashed)
+	b, ok1 = packValue(b, m.Observation, 1)
+	b, ok2 = packValue(b, m.Trashed, 1)
 	return b, ok1 && ok2
 }
 
@@ -136,8 +136,16 @@ const (
 	valStrings // []string: as packStrings
 )
 
-// packValue packs what YAML decodes into an any; false for another kind.
-func packValue(b []byte, v any) ([]byte, bool) {
+// maxPackedDepth is how deep values may nest in packed fields (a value
+// at the top is at depth 1): deeper ones do not pack, and do not unpack.
+const maxPackedDepth = 100
+
+// packValue packs what YAML decodes into an any, at a depth; false for
+// another kind, or a value nested deeper than maxPackedDepth.
+func packValue(b []byte, v any, depth int) ([]byte, bool) {
+	if depth > maxPackedDepth {
+		return b, false
+	}
 	ok := true
 	switch x := v.(type) {
 	case nil:
@@ -170,7 +178,7 @@ func packValue(b []byte, v any) ([]byte, bool) {
 		b = binary.AppendUvarint(b, uint64(len(x))+1)
 		for _, e := range x {
 			var vok bool
-			b, vok = packValue(b, e)
+			b, vok = packValue(b, e, depth+1)
 			ok = ok && vok
 		}
 	case map[string]any:
@@ -182,7 +190,7 @@ func packValue(b []byte, v any) ([]byte, bool) {
 		for k, e := range x {
 			b = packString(b, k)
 			var vok bool
-			b, vok = packValue(b, e)
+			b, vok = packValue(b, e, depth+1)
 			ok = ok && vok
 		}
 	case map[any]any:
@@ -193,8 +201,8 @@ func packValue(b []byte, v any) ([]byte, bool) {
 		b = binary.AppendUvarint(b, uint64(len(x))+1)
 		for k, e := range x {
 			var k1, k2 bool
-			b, k1 = packValue(b, k)
-			b, k2 = packValue(b, e)
+			b, k1 = packValue(b, k, depth+1)
+			b, k2 = packValue(b, e, depth+1)
 			ok = ok && k1 && k2
 		}
 	default:
@@ -358,7 +366,7 @@ func fixedZone(name string, off int) *time.Location {
 }
 
 func (u *unpacker) value() any {
-	if u.depth++; u.depth > 100 {
+	if u.depth++; u.depth > maxPackedDepth {
 		u.bad, u.b = true, nil
 		return nil
 	}

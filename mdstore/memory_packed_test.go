@@ -54,3 +54,45 @@ func TestPackedMemoryUnpacksToTheFilesRecord(t *testing.T) {
 		}
 	}
 }
+
+// Values nest as deep in packed fields as they unpack: a record nested
+// deeper is not packed (it is held as read), never packed into bytes that
+// do not unpack.
+func TestPackedMemoryDepth(t *testing.T) {
+	nested := func(depth int) any {
+		var v any = "leaf"
+		for range depth - 1 {
+			v = map[string]any{"a": v}
+		}
+		return v
+	}
+	for _, c := range []struct {
+		depth int
+		packs bool
+	}{{1, true}, {maxPackedDepth, true}, {maxPackedDepth + 1, false}, {maxPackedDepth + 50, false}} {
+		for _, field := range []string{"observation", "trashed", "list"} {
+			m := &Memory{ID: "a", Type: "fact", Brief: "deep"}
+			switch field {
+			case "observation":
+				m.Observation = map[string]any{"x": nested(c.depth - 1)}
+			case "trashed":
+				m.Trashed = map[string]any{"x": nested(c.depth - 1)}
+			case "list":
+				m.Observation = map[string]any{"x": []any{nested(c.depth - 2)}}
+			}
+			if c.depth < 2 {
+				m.Observation, m.Trashed = map[string]any{}, nil
+			}
+			packed, ok := PackMemory(m)
+			if ok != c.packs {
+				t.Errorf("%s at depth %d: packed %v, want %v", field, c.depth, ok, c.packs)
+			}
+			if !ok {
+				continue
+			}
+			if _, err := UnpackMemory("memory/inbox/a.md", "fact", packed); err != nil {
+				t.Errorf("%s at depth %d: packed, but %v", field, c.depth, err)
+			}
+		}
+	}
+}

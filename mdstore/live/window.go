@@ -42,9 +42,12 @@ func (w *Window) Memories(i, j int) []*mdstore.Memory {
 	defer w.l.run.Unlock()
 	out := make([]*mdstore.Memory, 0, j-i)
 	for _, e := range w.entries[i:j] {
-		if m, err := e.memory(); err == nil { // checked when the window was made
-			out = append(out, m)
+		m, err := e.memory() // checked when the window was made: not expected to fail
+		if err != nil {
+			w.l.undecodable[e.rel] = mdstore.InvalidFileOf(e.rel, err) // reported by the next listing
+			continue
 		}
+		out = append(out, m)
 	}
 	return out
 }
