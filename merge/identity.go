@@ -71,12 +71,16 @@ func recordID(p string, rd *reads, data []byte) string {
 		return fmt.Sprint(v.ID)
 	}
 	s, err := rd.side(data)
-	if err != nil || s.vals["id"] == nil {
+	if err != nil {
 		return ""
 	}
-	var id any
-	if s.vals["id"].Decode(&id) != nil || id == nil {
+	// The mapping decoded as a whole, as a YAML reader would read the
+	// record: an id given through a merge key (<<) or an alias counts.
+	var v struct {
+		ID any `yaml:"id"`
+	}
+	if s.root.Decode(&v) != nil || v.ID == nil {
 		return ""
 	}
-	return fmt.Sprint(id)
+	return fmt.Sprint(v.ID)
 }

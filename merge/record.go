@@ -23,6 +23,7 @@ func checkRecord(rd *reads, data []byte) error {
 // and each key's value node.
 type side struct {
 	doc  *frontmatter.Document
+	root *yaml.Node // the frontmatter mapping
 	keys []string
 	vals map[string]*yaml.Node
 }
@@ -39,7 +40,7 @@ func readSide(data []byte) (*side, error) {
 	if err := duplicateKeys(d, &root); err != nil {
 		return nil, err
 	}
-	s := &side{doc: d, vals: map[string]*yaml.Node{}}
+	s := &side{doc: d, root: &root, vals: map[string]*yaml.Node{}}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i].Value
 		s.keys = append(s.keys, k)

@@ -200,3 +200,22 @@ func TestTwoJSONReflectionsAreRefused(t *testing.T) {
 		t.Fatalf("empty theirs: err %v", err)
 	}
 }
+
+// An id a YAML reader reads through a merge key or an alias is the
+// version's id, checked against the file name as any other.
+func TestIdentityReadAsYAMLReadsIt(t *testing.T) {
+	p := "memory/inbox/bar.md"
+	with := func(lines ...string) []byte {
+		return []byte("---\n" + strings.Join(append(lines, "type: fact", "ingestion_time: 2026-11-29T09:00:00Z"), "\n") + "\n---\nbody\n")
+	}
+	for name, front := range map[string][]string{
+		"merge key": {"d: &d {id: foo}", "<<: *d"},
+		"alias key": {"n: &k id", "*k : foo"},
+	} {
+		_, err := File(p, nil, with(front...), nil)
+		var ie *IdentityError
+		if !errors.As(err, &ie) || ie.IDs != [2]string{"bar", "foo"} {
+			t.Errorf("%s: err %v, want the file name's bar against foo", name, err)
+		}
+	}
+}
