@@ -46,3 +46,20 @@ func TestResultLineAsTheSDKEncodesIt(t *testing.T) {
 		}
 	}
 }
+
+// A result that is not compact (not made by the SDK's marshalling) is
+// still written on one line.
+func TestResultWithLineEndsOnOneLine(t *testing.T) {
+	jid, err := jsonrpc.MakeID("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	c := &lineConn{out: &out}
+	if err := c.writeLocked(&jsonrpc.Response{ID: jid, Result: json.RawMessage("{\n  \"a\": 1\n}\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), `{"jsonrpc":"2.0","id":"x","result":{"a":1}}`+"\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
