@@ -604,13 +604,15 @@ func TestLiveMemoriesFallback(t *testing.T) {
 	checkLive(t, l, s, "fallback")
 }
 
-// Lists may be asked for from several goroutines while files change.
+// Lists and windows may be asked for from several goroutines while files
+// change (run with -race); a window keeps what it was made with.
 func TestLiveMemoriesConcurrentLists(t *testing.T) {
 	s, _ := newStore(t)
 	l := openLive(t, s)
 	done := make(chan error)
 	for g := range 4 {
 		go func() {
+			var held []*Window
 			for i := range 25 {
 				id := fmt.Sprintf("g%d-%d", g, i)
 				if err := os.WriteFile(s.Path("memory/inbox/"+id+".md"), []byte(liveMem(id, "fact", i, "c")), 0o644); err != nil {
@@ -625,6 +627,18 @@ func TestLiveMemoriesConcurrentLists(t *testing.T) {
 				if got.Total < i+1 {
 					done <- fmt.Errorf("%s: %d listed, want at least %d", id, got.Total, i+1)
 					return
+				}
+				w, err := l.ListWindow(mdstore.MemoryQuery{Status: "inbox"})
+				if err != nil {
+					done <- err
+					return
+				}
+				held = append(held, w)
+				for _, h := range held {
+					if got := h.Memories(0, h.Len()); len(got) != h.Len() {
+						done <- fmt.Errorf("%s: a window of %d gave %d records", id, h.Len(), len(got))
+						return
+					}
 				}
 			}
 			done <- nil

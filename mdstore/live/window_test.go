@@ -1,7 +1,6 @@
 package live
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -74,43 +73,4 @@ func TestWindowReportsDamagedRecords(t *testing.T) {
 	if d := sameInvalid(w.Invalid, list.Invalid); d != "" {
 		t.Fatalf("window and List report differently: %s", d)
 	}
-}
-
-// Windows are taken and read from several goroutines while files change
-// (run with -race): each keeps what it was made with.
-func TestWindowsReadWhileFilesChange(t *testing.T) {
-	s, _ := newStore(t)
-	l := openLive(t, s)
-	done := make(chan error)
-	for g := range 4 {
-		go func() {
-			var held []*Window
-			for i := range 20 {
-				id := fmt.Sprintf("g%d-%d", g, i)
-				if err := os.WriteFile(s.Path("memory/inbox/"+id+".md"), []byte(liveMem(id, "fact", i, "c")), 0o644); err != nil {
-					done <- err
-					return
-				}
-				w, err := l.ListWindow(mdstore.MemoryQuery{Status: "inbox"})
-				if err != nil {
-					done <- err
-					return
-				}
-				held = append(held, w)
-				for _, h := range held {
-					if got := h.Memories(0, h.Len()); len(got) != h.Len() {
-						done <- fmt.Errorf("%s: a window of %d gave %d records", id, h.Len(), len(got))
-						return
-					}
-				}
-			}
-			done <- nil
-		}()
-	}
-	for range 4 {
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-	}
-	checkLive(t, l, s, "after")
 }
