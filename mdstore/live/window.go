@@ -10,9 +10,9 @@ import (
 // and only the part of it asked for is unpacked. It stays as it was made,
 // whatever changes in the store after.
 type Window struct {
-	l       *Memories    // whose run lock guards the entries' flags
-	entries []*liveEntry // the records, unpacked by Memories
-	held    []*mdstore.Memory
+	l       *Memories         // whose run lock guards the entries' flags (nil: held)
+	entries []*liveEntry      // the records, unpacked by Memories
+	held    []*mdstore.Memory // the records of a listing already read (WindowOf)
 	// Invalid are the files of the query's folders that could not be
 	// read, as List reports them.
 	Invalid []*mdstore.InvalidFile
