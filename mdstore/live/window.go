@@ -44,7 +44,9 @@ func (w *Window) Memories(i, j int) []*mdstore.Memory {
 	for _, e := range w.entries[i:j] {
 		m, err := e.memory() // checked when the window was made: not expected to fail
 		if err != nil {
-			w.l.undecodable[e.rel] = mdstore.InvalidFileOf(e.rel, err) // reported by the next listing
+			if !e.dead { // the path holds this entry still: ListDelta reports it
+				w.l.undecodable[e.rel] = mdstore.InvalidFileOf(e.rel, err)
+			}
 			continue
 		}
 		out = append(out, m)
