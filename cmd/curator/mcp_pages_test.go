@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestMCPPagesWhileOthersMoveEntries pages a window of 250 inbox entries
@@ -70,6 +71,16 @@ func TestMCPPagesWhileOthersMoveEntries(t *testing.T) {
 		}
 		if err := os.WriteFile(p, []byte(strings.Replace(string(data), "first brief", "second brief", 1)), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// The second page once the first delete is done, the others running.
+	trash := filepath.Join(dir, ".curator/memory/trash")
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if md, _ := filepath.Glob(filepath.Join(trash, "*.md")); len(md) > 0 {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("no entry reached the trash in a minute")
 		}
 	}
 	second := page(100)
