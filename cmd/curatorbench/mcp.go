@@ -197,31 +197,21 @@ func (g mcpGen) update(i int) (id, value string) {
 // mcpList calls list_entries on a window, checks it got a full page and
 // returns the call's round trip.
 func mcpList(ctx context.Context, cs *mcp.ClientSession, w mcpWindow) (time.Duration, error) {
-	res, took, err := mcpCall(ctx, cs, "list_entries", map[string]any{"status": "inbox",
+	return mcpPage(ctx, cs, map[string]any{"status": "inbox",
 		"ingestion_time_start": w.from.Format(time.RFC3339Nano), "ingestion_time_end": w.to.Format(time.RFC3339Nano),
-		"limit": 100, "offset": w.offset})
-	if err != nil {
-		return 0, err
-	}
-	var page struct {
-		Entries []struct {
-			ID string `json:"id"`
-		} `json:"entries"`
-		Total int `json:"total"`
-	}
-	if err := json.Unmarshal(res, &page); err != nil {
-		return 0, err
-	}
-	if len(page.Entries) != 100 || page.Total != mcpSpan {
-		return 0, fmt.Errorf("list_entries %+v: %d entries of %d, want 100 of %d", w, len(page.Entries), page.Total, mcpSpan)
-	}
-	return took, nil
+		"limit": 100, "offset": w.offset}, mcpSpan)
 }
 
 // mcpWhole lists the first page of the whole inbox of n entries, checks
 // it and returns the call's round trip.
 func mcpWhole(ctx context.Context, cs *mcp.ClientSession, n int) (time.Duration, error) {
-	res, took, err := mcpCall(ctx, cs, "list_entries", map[string]any{"status": "inbox", "limit": 100})
+	return mcpPage(ctx, cs, map[string]any{"status": "inbox", "limit": 100}, n)
+}
+
+// mcpPage calls list_entries with args, checks it got a page of 100 of
+// total entries and returns the call's round trip.
+func mcpPage(ctx context.Context, cs *mcp.ClientSession, args map[string]any, total int) (time.Duration, error) {
+	res, took, err := mcpCall(ctx, cs, "list_entries", args)
 	if err != nil {
 		return 0, err
 	}
@@ -232,8 +222,8 @@ func mcpWhole(ctx context.Context, cs *mcp.ClientSession, n int) (time.Duration,
 	if err := json.Unmarshal(res, &page); err != nil {
 		return 0, err
 	}
-	if len(page.Entries) != 100 || page.Total != n {
-		return 0, fmt.Errorf("list_entries of the whole inbox: %d entries of %d, want 100 of %d", len(page.Entries), page.Total, n)
+	if len(page.Entries) != 100 || page.Total != total {
+		return 0, fmt.Errorf("list_entries %v: %d entries of %d, want 100 of %d", args, len(page.Entries), page.Total, total)
 	}
 	return took, nil
 }
