@@ -65,10 +65,15 @@ func manyClones(t *testing.T, way mergeWay, ops int, seed uint64) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("needs the git binary")
 	}
-	gitEnv(t)
+	// The three ways run side by side: their commands are given git's
+	// identity (testIdentity) instead of the test process.
+	t.Parallel()
 	root := t.TempDir()
 	if keep := os.Getenv("CURATOR_SCENARIO_DIR"); keep != "" {
-		root = keep // kept for inspection
+		root = filepath.Join(keep, t.Name()) // kept for inspection
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s := &scenario{t: t, way: way, remote: filepath.Join(root, "remote.git"), increments: map[string]int{}, lessonIncrements: map[string]int{},
 		rng: rand.New(rand.NewPCG(seed, 42))}
@@ -307,7 +312,7 @@ func (s *scenario) finishMerge(dir string) {
 		}
 		who := filepath.Base(dir)
 		cmd := exec.Command("git", "rebase", "--continue")
-		cmd.Dir, cmd.Env = dir, append(os.Environ(), "GIT_EDITOR=true", "GIT_AUTHOR_NAME="+who, "GIT_COMMITTER_NAME="+who)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), append(testIdentity, "GIT_EDITOR=true", "GIT_AUTHOR_NAME="+who, "GIT_COMMITTER_NAME="+who)...)
 		out, err := cmd.CombinedOutput()
 		if err == nil {
 			return
@@ -335,7 +340,7 @@ func (s *scenario) tryGit(dir string, args ...string) (string, error) {
 	// change on the same parent in the same second must not make one
 	// and the same commit.
 	who := filepath.Base(dir)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME="+who, "GIT_COMMITTER_NAME="+who)
+	cmd.Env = append(os.Environ(), append(testIdentity, "GIT_AUTHOR_NAME="+who, "GIT_COMMITTER_NAME="+who)...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

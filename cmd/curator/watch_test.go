@@ -50,18 +50,25 @@ type watchProc struct {
 
 // gitEnv names the committer of the runs the tests make.
 func gitEnv(t *testing.T) {
-	t.Setenv("GIT_AUTHOR_NAME", "test")
-	t.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
-	t.Setenv("GIT_COMMITTER_NAME", "test")
-	t.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
-	t.Setenv("NO_COLOR", "1")
+	for _, kv := range testIdentity {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
+// testIdentity is the environment of the commands the tests run: git's
+// identity, without colour. A test that runs beside others (t.Parallel)
+// cannot set it with gitEnv; its commands are given it (curator does).
+var testIdentity = []string{
+	"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.com",
+	"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.com", "NO_COLOR=1",
 }
 
 // curator runs one curator command in dir and returns its stdout.
 func curator(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("curator", args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), testIdentity...)
 	out, err := cmd.Output()
 	if err != nil {
 		stderr := ""
