@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -19,7 +18,7 @@ type rule struct {
 	keywords []string
 	// re finds the secret; its first group, when it has one, is the value
 	// (what is reported, allow-listed and redacted), else the whole match.
-	re *regexp.Regexp
+	re *pattern
 	// minEntropy is the least Shannon entropy of the value (0: any).
 	minEntropy float64
 	// group is the submatch that holds the value (0: the whole match).
@@ -33,7 +32,7 @@ type rule struct {
 	// harmlessName, when set, is matched against submatch 1 (the key's
 	// name) of a rule whose value is group 2: keys such as public_key or
 	// api_version hold no secret.
-	harmlessName *regexp.Regexp
+	harmlessName *pattern
 	// near, when set, tells an occurrence of a keyword that no match of
 	// re can hold, so that most texts skip re (see near.go).
 	near nearFunc
@@ -71,15 +70,15 @@ const (
 )
 
 var (
-	lettersOnly  = regexp.MustCompile(lettersOnlyPattern)
-	placeholders = regexp.MustCompile(`(?i)^(?:` + placeholderWordsList + `)$`)
+	lettersOnly  = lazy(lettersOnlyPattern)
+	placeholders = lazy(`(?i)^(?:` + placeholderWordsList + `)$`)
 	// identifier-like values are code, not secrets: token=access_token,
 	// password=os.Getenv, apiKey: config.apiKey.
-	identifier = regexp.MustCompile(`^(?:[a-z_][a-z_.\[\]]*|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[a-z]+(?:[A-Z][a-z]+)+)$`)
+	identifier = lazy(`^(?:[a-z_][a-z_.\[\]]*|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[a-z]+(?:[A-Z][a-z]+)+)$`)
 	// genericNames are keys that hold no secret although their names
 	// contain one of the keywords (a subset of gitleaks' allow-list of the
 	// generic rule).
-	genericNames = regexp.MustCompile(`(?i)(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|author|(?:credentials?[_.-]?id|withCredentials)|(?:bucket|foreign|hot|idx|natural|primary|pub(?:lic)?|schema|sequence|sort|partition|row|cache|map|hash)[_.-]?key|monkey|turkey|keying|key[_.-]?(?:alias|board|code|frame|id|length|name|pair|press(?:ed)?|ring|size|stone|word|up|down|left|right|s)|secret[_.-]?(?:length|name|size|ref)|csrf[_.-]?token|(?:api|credentials|token)[_.-]?(?:endpoint|ur[il])|public[_.-]?token|(?:key|token)[_.-]?(?:file|type|count|limit|budget|estimate|s))`)
+	genericNames = lazy(`(?i)(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|author|(?:credentials?[_.-]?id|withCredentials)|(?:bucket|foreign|hot|idx|natural|primary|pub(?:lic)?|schema|sequence|sort|partition|row|cache|map|hash)[_.-]?key|monkey|turkey|keying|key[_.-]?(?:alias|board|code|frame|id|length|name|pair|press(?:ed)?|ring|size|stone|word|up|down|left|right|s)|secret[_.-]?(?:length|name|size|ref)|csrf[_.-]?token|(?:api|credentials|token)[_.-]?(?:endpoint|ur[il])|public[_.-]?token|(?:key|token)[_.-]?(?:file|type|count|limit|budget|estimate|s))`)
 )
 
 // placeholderValue reports a value that stands for a secret without being
@@ -110,55 +109,55 @@ func genericNotSecret(v string) bool {
 // value, the earlier one names it.
 var builtinRules = []*rule{
 	{id: RulePrivateKey, what: "private key block", keywords: []string{"-----begin"},
-		re: regexp.MustCompile(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`)},
+		re: lazy(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`)},
 	{id: RuleAWSAccessKey, what: "AWS access key id", keywords: []string{"akia", "asia", "abia", "acca", "a3t"},
-		re: regexp.MustCompile(tokenStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})`), wordEnd: true,
+		re: lazy(tokenStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})`), wordEnd: true,
 		minEntropy: tokenEntropy,
 		// gitleaks allow-lists AWS's documentation keys (…EXAMPLE).
 		notSecret: func(v string) bool { return strings.HasSuffix(v, "EXAMPLE") }, near: tokenAtLeast(20)},
 	{id: RuleAWSSecretKey, what: "AWS secret access key", keywords: []string{"aws", "secret"},
-		re:         regexp.MustCompile(`(?i)(?:aws[\w.-]{0,20}?(?:secret|sk)|secret[_.-]?access[_.-]?key)[\w.-]{0,20}` + assignmentOperator + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+		re:         lazy(`(?i)(?:aws[\w.-]{0,20}?(?:secret|sk)|secret[_.-]?access[_.-]?key)[\w.-]{0,20}` + assignmentOperator + `([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 		minEntropy: 4, near: assignedWithin(50, 40)},
 	{id: RuleGitHubToken, what: "GitHub token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		re:         regexp.MustCompile(tokenStart + `((?:ghp|gho|ghu|ghs|ghr)_[0-9A-Za-z]{30,}|github_pat_\w{40,})`),
+		re:         lazy(tokenStart + `((?:ghp|gho|ghu|ghs|ghr)_[0-9A-Za-z]{30,}|github_pat_\w{40,})`),
 		minEntropy: tokenEntropy, near: tokenAtLeast(34)},
 	{id: RuleGitLabToken, what: "GitLab token", keywords: []string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "gr1348941"},
-		re:         regexp.MustCompile(tokenStart + `((?:glpat|glptt|gldt|glrt|glcbt|glsoat|glffct|glft|glimt|glagent|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9a-z]{9})?|GR1348941[\w-]{20,})`),
+		re:         lazy(tokenStart + `((?:glpat|glptt|gldt|glrt|glcbt|glsoat|glffct|glft|glimt|glagent|gloas)-[0-9A-Za-z_-]{20,}(?:\.[0-9a-z]{9})?|GR1348941[\w-]{20,})`),
 		minEntropy: tokenEntropy, near: tokenAtLeast(25)},
 	{id: RuleSlackWebhook, what: "Slack webhook", keywords: []string{"hooks.slack.com"},
-		re: regexp.MustCompile(`((?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})`)},
+		re: lazy(`((?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})`)},
 	{id: RuleSlackToken, what: "Slack token", keywords: []string{"xox", "xapp-"},
-		re:   regexp.MustCompile(tokenStart + `(?i)(xox[abprseo]-[0-9A-Za-z-]{10,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`),
+		re:   lazy(tokenStart + `(?i)(xox[abprseo]-[0-9A-Za-z-]{10,}|xoxe\.xox[bp]-\d-[A-Z0-9]{100,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+)`),
 		near: tokenAtLeast(12)},
 	{id: RuleStripeKey, what: "Stripe key", keywords: []string{"sk_", "rk_"},
-		re: regexp.MustCompile(tokenStart + `((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})`), wordEnd: true,
+		re: lazy(tokenStart + `((?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99})`), wordEnd: true,
 		minEntropy: 2, near: tokenAtLeast(18)},
 	{id: RuleNPMToken, what: "npm access token", keywords: []string{"npm_"},
-		re: regexp.MustCompile(tokenStart + `(?i)(npm_[a-z0-9]{36})`), wordEnd: true,
+		re: lazy(tokenStart + `(?i)(npm_[a-z0-9]{36})`), wordEnd: true,
 		minEntropy: 2, near: tokenAtLeast(40)},
 	{id: RuleAnthropicKey, what: "Anthropic API key", keywords: []string{"sk-ant-"},
-		re:         regexp.MustCompile(tokenStart + `(sk-ant-[A-Za-z0-9_-]{20,})`),
+		re:         lazy(tokenStart + `(sk-ant-[A-Za-z0-9_-]{20,})`),
 		minEntropy: tokenEntropy, near: tokenAtLeast(27)},
 	{id: RuleOpenAIKey, what: "OpenAI API key", keywords: []string{"sk-", "t3blbkfj"},
-		re:         regexp.MustCompile(tokenStart + `(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{10,}T3BlbkFJ[A-Za-z0-9_-]{10,})`),
+		re:         lazy(tokenStart + `(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{10,}T3BlbkFJ[A-Za-z0-9_-]{10,})`),
 		minEntropy: tokenEntropy, near: openAIToken},
 	{id: RuleGoogleAPIKey, what: "Google API key", keywords: []string{"aiza"},
-		re:         regexp.MustCompile(tokenStart + `(AIza[\w-]{35})`),
+		re:         lazy(tokenStart + `(AIza[\w-]{35})`),
 		minEntropy: tokenEntropy, near: tokenAtLeast(39)},
 	{id: RuleJWT, what: "JSON web token", keywords: []string{"eyj"},
-		re:         regexp.MustCompile(tokenStart + `(eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}={0,2})`),
+		re:         lazy(tokenStart + `(eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}={0,2})`),
 		minEntropy: tokenEntropy, near: tokenAtLeast(35)},
 	{id: RuleBearerToken, what: "bearer token", keywords: []string{"bearer"},
-		re:         regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9_\-.=~+/]{20,})`),
+		re:         lazy(`(?i)\bbearer\s+([A-Za-z0-9_\-.=~+/]{20,})`),
 		minEntropy: tokenEntropy, notSecret: genericNotSecret, near: bearerToken},
 	{id: RuleURLCredentials, what: "credentials in a URL", keywords: []string{"://"},
-		re:        regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:([^/\s:@]{3,})@`),
+		re:        lazy(`\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:([^/\s:@]{3,})@`),
 		notSecret: placeholderValue, near: urlCredentials},
 	{id: RulePasswordAssign, what: "password assignment", keywords: []string{"pass", "pwd"},
-		re:        regexp.MustCompile(`(?i)(?:\bpwd|passw(?:or)?d|passphrase)\w{0,20}["']?\s*(?::=|=>|[:=])\s*("[^"\s]{4,}"|'[^'\s]{4,}'|[^\s"'<>{}(),;\x60\\]{4,})`),
+		re:        lazy(`(?i)(?:\bpwd|passw(?:or)?d|passphrase)\w{0,20}["']?\s*(?::=|=>|[:=])\s*("[^"\s]{4,}"|'[^'\s]{4,}'|[^\s"'<>{}(),;\x60\\]{4,})`),
 		notSecret: placeholderValue, near: passwordAssigned},
 	{id: RuleGenericSecret, what: "secret assignment", keywords: []string{"access", "api", "auth", "key", "credential", "creds", "secret", "token"},
-		re: regexp.MustCompile(`(?i)([\w.-]{0,50}?(?:access|auth|api|credential|creds|key|secret|token)[\w.-]{0,20})` + assignmentOperator +
+		re: lazy(`(?i)([\w.-]{0,50}?(?:access|auth|api|credential|creds|key|secret|token)[\w.-]{0,20})` + assignmentOperator +
 			`([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})` + valueEnd),
 		group: 2, minEntropy: genericEntropy, notSecret: genericNotSecret, harmlessName: genericNames, near: assignedWithin(20, 10)},
 }
