@@ -97,6 +97,10 @@ func (sum *BulletSummary) Bullet() *Bullet {
 	return sum.bullet
 }
 
+// DropBullet lets go of the bullet Bullet made (a caller may have filled it
+// from the file since): the next Bullet makes it anew from the summary.
+func (sum *BulletSummary) DropBullet() { sum.bullet = nil }
+
 // Terms are the content's words, as indices into IndexedBullets.Words,
 // decoded when asked (a run decodes the words of the categories whose
 // candidate index it builds); false when the stored words are damaged.

@@ -20,9 +20,12 @@ import (
 // sentence of the source playbook (in turn), p50 and p99; then one query
 // after another process's change (`context curate` of one reflection, as
 // a session beside the server would), and the CLI's `context query` of
-// the same texts, one process each, --cli-calls times.
+// the same texts, one process each, --cli-calls times. With --varied N,
+// N more queries follow, each two of the source's sentences put together,
+// so that the texts vary as a long session's do: the server's peak RSS
+// then shows what it keeps of the bullets it read.
 //
-//	curatorbench mcp-playbook --dir /work/bench-100k-bullets [--calls 1000] [--cli-calls 9] [--curator BIN]
+//	curatorbench mcp-playbook --dir /work/bench-100k-bullets [--calls 1000] [--cli-calls 9] [--varied 2000] [--curator BIN]
 func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("mcp-playbook", flag.ContinueOnError)
 	dir := fs.String("dir", "", "the store (a playbook built by `curatorbench context --scale --large-dir`)")
@@ -31,6 +34,7 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	limit := fs.Int("limit", 10, "bullets each query asks for")
 	source := fs.String("source", "../shared/data/appworld_online_trained_playbook.txt", "ACE playbook whose sentences are the queries")
 	bin := fs.String("curator", "", "curator binary (default: built from this module)")
+	varied := fs.Int("varied", 0, "queries of two sentences put together, after the others")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -66,7 +70,12 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	defer srv.cs.Close()
 	cs, connect := srv.cs, srv.connect
 	query := func(i int) (time.Duration, error) {
-		res, took, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": texts[i%len(texts)], "limit": *limit})
+		text := texts[i%len(texts)]
+		if i < 0 { // varied: two sentences
+			j := -i
+			text = texts[j%len(texts)] + " " + texts[(j*7+3)%len(texts)]
+		}
+		res, took, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": text, "limit": *limit})
 		if err != nil {
 			return 0, err
 		}
@@ -118,6 +127,14 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 		}
 		after = append(after, d)
 	}
+	var mixed []time.Duration
+	for i := 1; i <= *varied; i++ {
+		d, err := query(-i)
+		if err != nil {
+			return err
+		}
+		mixed = append(mixed, d)
+	}
 	rss, err := srv.close()
 	if err != nil {
 		return err
@@ -139,6 +156,9 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	row(fmt.Sprintf("query_playbook --text … --limit %d", *limit), warm, "   (target p99 ≤ 15 ms)")
 	fmt.Fprintf(stdout, "  the call after another process's curate %.1f ms; the call after its folders settled %.1f ms\n", pipeMS(changed), pipeMS(settled))
 	row("query_playbook after that", after, "")
+	if len(mixed) > 0 {
+		row("query_playbook, two sentences put together", mixed, "")
+	}
 	if len(cli) > 0 {
 		row(fmt.Sprintf("  curator --json context query --limit %d", *limit), cli, "")
 	}

@@ -36,6 +36,9 @@ type lazyBullets struct {
 	// listing is the bullet index's listing the playbook was read from
 	// (a warm playbook asks it whether the folders changed since).
 	listing *mdstore.IndexedBullets
+	// readOrder are the positions in the playbook's bullets (bulletSet.base)
+	// of those read from their files, in the order read (forgetReads).
+	readOrder []int32
 }
 
 // vocabulary analyses the index's words once.
@@ -83,6 +86,9 @@ func (p *Playbook) read(b *mdstore.Bullet) {
 	}
 	full, err := p.lazy.store.ReadBullet(sum.Path)
 	p.took(b, full, err)
+	if i, ok := p.bullets.find(b.ID); ok && err == nil {
+		p.lazy.readOrder = append(p.lazy.readOrder, int32(i))
+	}
 }
 
 // took puts what reading a bullet's file gave in place of b.
@@ -184,13 +190,14 @@ func (p *Playbook) ReadAll() {
 	}
 	var todo []*mdstore.Bullet
 	var paths []string
+	var at []int32
 	for i := range p.bullets.keys {
 		if _, replaced := p.bullets.added[p.bullets.keys[i]]; replaced {
 			continue
 		}
 		b := p.bullets.at(i)
 		if sum := p.summary(b); sum != nil {
-			todo, paths = append(todo, b), append(paths, sum.Path)
+			todo, paths, at = append(todo, b), append(paths, sum.Path), append(at, int32(i))
 		}
 	}
 	full := make([]*mdstore.Bullet, len(todo))
@@ -200,7 +207,31 @@ func (p *Playbook) ReadAll() {
 	})
 	for i, b := range todo {
 		p.took(b, full[i], errs[i])
+		if errs[i] == nil {
+			p.lazy.readOrder = append(p.lazy.readOrder, at[i])
+		}
 	}
+}
+
+// forgetReads lets go of the bullets read from their files, all but about
+// the keep read last (at least three quarters of keep), when more than keep
+// were: each is known from the bullet index again, and read again when
+// next needed. Only for a playbook that answers queries and changes
+// nothing (Warm): a bullet a run changed must stay as it is.
+func (p *Playbook) forgetReads(keep int) {
+	l := p.lazy
+	if l == nil || len(l.readOrder) <= keep {
+		return
+	}
+	drop := len(l.readOrder) - max(keep*3/4, 0)
+	for _, i := range l.readOrder[:drop] {
+		if b := p.bullets.base[i]; b != nil && b.Doc != nil && !l.failed[b] {
+			p.bullets.base[i] = nil
+			l.sums[i].DropBullet() // the summary made b, which reading filled
+		}
+	}
+	l.readOrder = append(l.readOrder[:0], l.readOrder[drop:]...)
+	p.sortedActive = nil // it may hold the bullets let go of
 }
 
 // Err is the first bullet file that could not be read when the run needed

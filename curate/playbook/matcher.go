@@ -166,6 +166,21 @@ func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *TermBatch) {
 	}
 }
 
+// Forget lets each category's candidate index go of the texts and
+// analyses of all but about its share of the keep bullets used last
+// (similar.Index.Forget), the share by its number of bullets.
+func (c *CategoryMatcher) Forget(keep int) {
+	total := 0
+	for _, n := range c.n {
+		total += n
+	}
+	for cat, m := range c.by {
+		if ix, ok := m.(*similar.Index); ok && total > 0 {
+			ix.Forget(keep * c.n[cat] / total)
+		}
+	}
+}
+
 // Remove drops a bullet of a category.
 func (c *CategoryMatcher) Remove(category, id string) {
 	if c.n[category] > 0 {

@@ -26,6 +26,9 @@ type Warm struct {
 	config []byte // config.yaml as the playbook was read with it
 	pb     *Playbook
 	e      similar.Engine
+	// reads and analyses bound what is kept between queries (0:
+	// WarmReads and WarmAnalyses).
+	reads, analyses int
 }
 
 // Query is Query, from the playbook kept when it is still the store's.
@@ -52,6 +55,7 @@ func (w *Warm) Query(ctx context.Context, s *mdstore.Store, q QueryRequest) (*Qu
 		rep, err := answer(pb, e, invalid, q)
 		if err == nil {
 			w.dir, w.config, w.pb, w.e = s.Dir, cfg, pb, e
+			w.forget()
 		}
 		return rep, err
 	}
@@ -71,8 +75,39 @@ func (w *Warm) Query(ctx context.Context, s *mdstore.Store, q QueryRequest) (*Qu
 	rep, err := answer(w.pb, w.e, invalid, q)
 	if err != nil {
 		w.pb = nil // a bullet file that could not be read: read again next time
+		return rep, err
 	}
+	w.forget()
 	return rep, err
+}
+
+// What a Warm keeps between queries: about WarmReads bullets read from
+// their files (the last read), and in its candidate indexes the texts and
+// analyses of about WarmAnalyses bullets (the last scored or bounded). A
+// read bullet takes about 7 kB, an analysis about 4 kB; a server that
+// answers varied queries would otherwise come to hold the whole playbook
+// read and analysed (half a gigabyte at 100,000 bullets). A bullet is read
+// again when its text or its fields are needed after it was let go of: a
+// query's answers, and texts to score whose analyses were let go of.
+const (
+	WarmReads    = 5000
+	WarmAnalyses = 20000
+)
+
+// forget lets go of what the playbook kept past WarmReads and
+// WarmAnalyses.
+func (w *Warm) forget() {
+	reads, analyses := w.reads, w.analyses
+	if reads == 0 {
+		reads = WarmReads
+	}
+	if analyses == 0 {
+		analyses = WarmAnalyses
+	}
+	w.pb.forgetReads(reads)
+	if w.pb.Matcher != nil {
+		w.pb.Matcher.Forget(analyses)
+	}
 }
 
 // current reports whether the playbook kept is still the store's.

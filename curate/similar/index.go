@@ -87,6 +87,9 @@ type Index struct {
 	stopKey    []bool
 	keyTablesN int
 	scratch    queryScratch
+	// analysed are the items added by words that were given an analysis
+	// (item.more) since, each once: what Forget may let go of.
+	analysed []*item
 }
 
 // queryScratch holds the slices a query fills, kept for the next query: a
@@ -142,20 +145,23 @@ type itemSide struct {
 }
 
 // itemText is an item's text and analyses; nil for an item added by terms
-// until one is asked (see item.text).
+// until one is asked (see Index.analysis).
 type itemText struct {
+	used  int // the index's queries when the item was last asked for its text or analysis
 	text  string
 	lazy  bool // text and doc are not known yet: ask textOf
 	doc   *doc // nil until the item is first scored, for items added by terms
 	words *doc // the analysed words without the text, while doc is nil: see itemWords
 }
 
-// text is the item's text and analyses, made (text not known yet) for an
-// item added by terms.
-func (it *item) text() *itemText {
+// analysis is the item's text and analyses, made (text not known yet)
+// for an item added by terms, and marked used by the current query.
+func (ix *Index) analysis(it *item) *itemText {
 	if it.more == nil {
 		it.more = &itemText{lazy: true}
+		ix.analysed = append(ix.analysed, it)
 	}
+	it.more.used = ix.queries
 	return it.more
 }
 
@@ -187,6 +193,7 @@ func (ix *Index) reset() {
 	ix.postings = nil
 	ix.vocab = map[int32][]keyDist{}
 	ix.seen = map[[2]string]bool{}
+	ix.analysed = nil
 }
 
 // Len is the number of items.
@@ -419,7 +426,7 @@ func (ix *Index) add(it *item) {
 // textOfItem returns an item's text, asking for it when it was added by
 // words.
 func (ix *Index) textOfItem(it *item) string {
-	t := it.text()
+	t := ix.analysis(it)
 	if t.lazy {
 		t.text, t.lazy = ix.textOf(it.id), false
 	}
@@ -601,7 +608,7 @@ func (ix *Index) score(q *query, it *item) float64 {
 // few others, and keeping all their analyses would hold them all in memory
 // at once.
 func (ix *Index) docOf(it *item) *doc {
-	t := it.text()
+	t := ix.analysis(it)
 	if t.doc != nil {
 		return t.doc
 	}

@@ -21,7 +21,7 @@ func (ix *Index) sentenceBound(q *query, it *item, bound float64) float64 {
 // so that the sentence check gives the same numbers; nil when a word is
 // not known.
 func (ix *Index) itemWords(it *item) *doc {
-	t := it.text()
+	t := ix.analysis(it)
 	if t.doc != nil {
 		return t.doc
 	}

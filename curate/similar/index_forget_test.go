@@ -1,0 +1,50 @@
+package similar
+
+import (
+	"fmt"
+	"testing"
+)
+
+// An index added by words that lets go of the analyses it made answers as
+// one that kept them all: what it let go of is asked for again, and it
+// holds no more than it was told to keep.
+func TestForgetKeepsAnswers(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 400, 7), base...)
+	queries := append(generatedBullets(base, 40, 8), base[:20]...)
+	e := NewLexical()
+	table, terms := termsOf(e, items)
+	ids := make([]string, len(items))
+	texts := map[string]string{}
+	for i, text := range items {
+		ids[i] = fmt.Sprintf("B-%05d", i)
+		texts[ids[i]] = text
+	}
+	asked := 0
+	keeping, forgetting := NewIndex(e), NewIndex(e)
+	keeping.SetText(func(id string) string { return texts[id] })
+	forgetting.SetText(func(id string) string { asked++; return texts[id] })
+	for _, ix := range []*Index{keeping, forgetting} {
+		ix.AddAllTerms(ids, e.Vocabulary(table), terms)
+	}
+	const keep = 30
+	for _, q := range queries {
+		for _, min := range []float64{0.3, 0.6} {
+			a := fmt.Sprint(keeping.Top(q, min, 5, nil))
+			b := fmt.Sprint(forgetting.Top(q, min, 5, nil))
+			if a != b {
+				t.Fatalf("Top(%q, %v): %s kept, %s let go of", q, min, a, b)
+			}
+			forgetting.Forget(keep)
+			if n := forgetting.Analysed(); n > keep {
+				t.Fatalf("%d analyses kept, bound %d", n, keep)
+			}
+		}
+	}
+	if keeping.Analysed() <= 3*keep {
+		t.Fatalf("the queries analysed %d items: too few to go past the bound", keeping.Analysed())
+	}
+	if asked <= keeping.Analysed() {
+		t.Errorf("texts asked %d times for %d items analysed: none asked again", asked, keeping.Analysed())
+	}
+}
