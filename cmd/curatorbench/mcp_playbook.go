@@ -70,10 +70,11 @@ func benchMCPPlaybook(args []string, stdout io.Writer) error {
 	defer srv.cs.Close()
 	cs, connect := srv.cs, srv.connect
 	query := func(i int) (time.Duration, error) {
-		text := texts[i%len(texts)]
-		if i < 0 { // varied: two sentences
-			j := -i
-			text = texts[j%len(texts)] + " " + texts[(j*7+3)%len(texts)]
+		var text string
+		if i >= 0 {
+			text = texts[i%len(texts)]
+		} else { // varied: two sentences
+			text = texts[-i%len(texts)] + " " + texts[(-i*7+3)%len(texts)]
 		}
 		res, took, err := mcpCall(ctx, cs, "query_playbook", map[string]any{"text": text, "limit": *limit})
 		if err != nil {
