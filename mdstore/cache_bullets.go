@@ -98,8 +98,18 @@ func (sum *BulletSummary) Bullet() *Bullet {
 }
 
 // DropBullet lets go of the bullet Bullet made (a caller may have filled it
-// from the file since): the next Bullet makes it anew from the summary.
-func (sum *BulletSummary) DropBullet() { sum.bullet = nil }
+// from the file since): the next Bullet makes it anew from the summary,
+// without its content. A summary of a file the listing read has no entry
+// to make it from: it keeps a copy of the bullet's frontmatter.
+func (sum *BulletSummary) DropBullet() {
+	if sum.entry == "" && sum.bullet != nil {
+		c := *sum.bullet
+		c.Content, c.Doc, c.orig = "", nil, nil
+		sum.bullet = &c
+		return
+	}
+	sum.bullet = nil
+}
 
 // Terms are the content's words, as indices into IndexedBullets.Words,
 // decoded when asked (a run decodes the words of the categories whose

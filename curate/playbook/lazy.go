@@ -39,6 +39,9 @@ type lazyBullets struct {
 	// readOrder are the positions in the playbook's bullets (bulletSet.base)
 	// of those read from their files, in the order read (forgetReads).
 	readOrder []int32
+	// readAll: every bullet was read (ReadAll), so the playbook keeps them
+	// all (forgetReads).
+	readAll bool
 }
 
 // vocabulary analyses the index's words once.
@@ -211,16 +214,19 @@ func (p *Playbook) ReadAll() {
 			p.lazy.readOrder = append(p.lazy.readOrder, at[i])
 		}
 	}
+	p.lazy.readAll = true
 }
 
 // forgetReads lets go of the bullets read from their files, all but about
 // the keep read last (at least three quarters of keep), when more than keep
 // were: each is known from the bullet index again, and read again when
-// next needed. Only for a playbook that answers queries and changes
+// next needed. A playbook that was read whole (a query that needs every
+// text: ReadAll) keeps them all, so that the next such query does not read
+// every file again. Only for a playbook that answers queries and changes
 // nothing (Warm): a bullet a run changed must stay as it is.
 func (p *Playbook) forgetReads(keep int) {
 	l := p.lazy
-	if l == nil || len(l.readOrder) <= keep {
+	if l == nil || l.readAll || len(l.readOrder) <= keep {
 		return
 	}
 	drop := len(l.readOrder) - max(keep*3/4, 0)

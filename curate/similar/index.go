@@ -460,6 +460,7 @@ func (ix *Index) compact() {
 	for _, it := range live {
 		ix.Add(it.id, ix.textOfItem(it))
 	}
+	ix.analysed = nil // the items were added again by their texts
 }
 
 // Best returns the most similar item that filter accepts (nil accepts all);

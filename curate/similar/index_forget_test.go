@@ -48,3 +48,40 @@ func TestForgetKeepsAnswers(t *testing.T) {
 		t.Errorf("texts asked %d times for %d items analysed: none asked again", asked, keeping.Analysed())
 	}
 }
+
+// Items removed (the index compacts, adding the others again by their
+// texts) leave nothing behind for Forget: it counts only items that hold
+// an analysis it may let go of.
+func TestForgetAfterRemove(t *testing.T) {
+	base := playbookBullets(t)
+	items := append(generatedBullets(base, 3000, 7), base...)
+	e := NewLexical()
+	table, terms := termsOf(e, items)
+	ids := make([]string, len(items))
+	texts := map[string]string{}
+	for i, text := range items {
+		ids[i] = fmt.Sprintf("B-%05d", i)
+		texts[ids[i]] = text
+	}
+	ix := NewIndex(e)
+	ix.SetText(func(id string) string { return texts[id] })
+	ix.AddAllTerms(ids, e.Vocabulary(table), terms)
+	ix.Top(base[0], 0.3, 5, nil)
+	if ix.Analysed() == 0 {
+		t.Fatal("the query analysed no item")
+	}
+	for _, id := range ids[:len(ids)*2/3] {
+		ix.Remove(id)
+	}
+	live := map[*item]bool{}
+	for _, it := range ix.items {
+		if it != nil {
+			live[it] = true
+		}
+	}
+	for _, it := range ix.analysed {
+		if !live[it] {
+			t.Fatalf("%s: removed or added again, still counted", it.id)
+		}
+	}
+}
