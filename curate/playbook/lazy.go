@@ -191,16 +191,27 @@ func (p *Playbook) ReadAll() {
 	if p.lazy == nil {
 		return
 	}
+	var all []*mdstore.Bullet
+	for i := range p.bullets.keys {
+		if _, replaced := p.bullets.added[p.bullets.keys[i]]; !replaced {
+			all = append(all, p.bullets.at(i))
+		}
+	}
+	p.readAll(all)
+	p.lazy.readAll = true
+}
+
+// readAll reads the bullets of bs (bullets of the playbook) that are known
+// from the bullet index only, on every core.
+func (p *Playbook) readAll(bs []*mdstore.Bullet) {
+	if p.lazy == nil {
+		return
+	}
 	var todo []*mdstore.Bullet
 	var paths []string
-	var at []int32
-	for i := range p.bullets.keys {
-		if _, replaced := p.bullets.added[p.bullets.keys[i]]; replaced {
-			continue
-		}
-		b := p.bullets.at(i)
+	for _, b := range bs {
 		if sum := p.summary(b); sum != nil {
-			todo, paths, at = append(todo, b), append(paths, sum.Path), append(at, int32(i))
+			todo, paths = append(todo, b), append(paths, sum.Path)
 		}
 	}
 	full := make([]*mdstore.Bullet, len(todo))
@@ -210,11 +221,10 @@ func (p *Playbook) ReadAll() {
 	})
 	for i, b := range todo {
 		p.took(b, full[i], errs[i])
-		if errs[i] == nil {
-			p.lazy.readOrder = append(p.lazy.readOrder, at[i])
+		if at, ok := p.bullets.find(b.ID); ok && errs[i] == nil {
+			p.lazy.readOrder = append(p.lazy.readOrder, int32(at))
 		}
 	}
-	p.lazy.readAll = true
 }
 
 // forgetReads lets go of the bullets read from their files, all but about

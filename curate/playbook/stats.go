@@ -92,16 +92,24 @@ func Search(pb *Playbook, score func(a, b string) float64, q QueryRequest) []Que
 			return out
 		}
 	}
+	var taken []*mdstore.Bullet
+	for _, b := range pb.sorted() {
+		if (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags) {
+			taken = append(taken, b)
+		}
+	}
 	if q.Text != "" {
-		pb.ReadAll()
+		// Only the texts of the bullets the category and tags take are
+		// read (the bullet index knows both).
+		pb.readAll(taken)
+		if pb.lazy != nil && q.Category == "" && len(q.Tags) == 0 {
+			pb.lazy.readAll = true // every active bullet: keep them (forgetReads)
+		}
 	}
 	var out []QueryResult
-	for _, b := range pb.Active() {
-		if q.Category != "" && b.Category != q.Category {
-			continue
-		}
-		if !hasTags(b.Tags, q.Tags) {
-			continue
+	for _, b := range taken {
+		if !b.IsActive || q.Category != "" && b.Category != q.Category || !hasTags(b.Tags, q.Tags) {
+			continue // its file, read, says otherwise than the bullet index
 		}
 		r := QueryResult{Bullet: b}
 		if q.Text != "" {

@@ -170,3 +170,53 @@ func TestWarmKeepsAPlaybookReadWhole(t *testing.T) {
 		t.Errorf("%d of %d bullets kept read after queries that read them all", kept, all)
 	}
 }
+
+// A text query that fewer bullets match than its limit scores every bullet
+// its category and tags take: only their files are read, and it answers
+// as a playbook read whole does.
+func TestSearchReadsOnlyTheBulletsItsFiltersTake(t *testing.T) {
+	s := appWorldStore(t)
+	tagged := 0
+	err := filepath.WalkDir(s.Path("context/bullets"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || tagged == 12 {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		tagged++
+		return os.WriteFile(p, []byte(strings.Replace(string(data), "\nversion: 1\n", "\nversion: 1\ntags: [rare]\n", 1)), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Engine(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []QueryRequest{
+		{Text: "xyzzy frobnicate", Limit: 5, Tags: []string{"rare"}},
+		{Text: "pagination", Limit: 50, Tags: []string{"rare"}},
+		{Text: "rare", Limit: 5, Tags: []string{"rare"}},
+	} {
+		lazy, _, _, err := Read(s, true, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, _, _, err := Read(s, true, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole.ReadAll()
+		got, want := Search(lazy, e.Score, q), Search(whole, e.Score, q)
+		g, _ := json.Marshal(got)
+		x, _ := json.Marshal(want)
+		if string(g) != string(x) {
+			t.Fatalf("%+v: %s\nread whole: %s", q, g, x)
+		}
+		if n := readBullets(lazy); n > tagged {
+			t.Errorf("%+v: %d bullet files read, %d bullets tagged", q, n, tagged)
+		}
+	}
+}
