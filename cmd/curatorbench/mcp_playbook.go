@@ -22,7 +22,7 @@ import (
 // a session beside the server would), and the CLI's `context query` of
 // the same texts, one process each, --cli-calls times. With --varied N,
 // N more queries follow, each two of the source's sentences put together,
-// so that the texts vary as a long session's do: the server's peak RSS
+// so that the texts vary as a long-running agent's do: the server's peak RSS
 // then shows what it keeps of the bullets it read.
 //
 //	curatorbench mcp-playbook --dir /work/bench-100k-bullets [--calls 1000] [--cli-calls 9] [--varied 2000] [--curator BIN]
