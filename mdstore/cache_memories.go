@@ -439,17 +439,25 @@ func removeStaleTemps(dir string) {
 
 // KnownMemories is what the memory index knows of the files of some memory
 // folders, checked against the files as they are now (one stat each).
-// Known holds, by store-relative path, the packed fields of each regular
-// file with no other hard link whose size and mtime the index holds;
-// Stale lists the others, sorted, for the caller to read and Learn. Save
-// writes the index again when something was learned or dropped, so a
-// missing, damaged or stale index is repaired by the reading it caused.
+// Known holds, in the index's order, the store-relative path and packed
+// fields of each regular file with no other hard link whose size and mtime
+// the index holds (each file once); Stale lists the others, sorted, for
+// the caller to read and Learn. Save writes the index again when something
+// was learned or dropped, so a missing, damaged or stale index is repaired
+// by the reading it caused.
 type KnownMemories struct {
-	Known map[string]PackedMemory
+	Known []KnownMemory
 	Stale []string
 	s     *Store
 	up    *indexUpdate
 	stale map[string]int // place in Stale, by path; made on first Learn
+	known map[string]int // place in Known, by path; made when a known file is learned
+}
+
+// KnownMemory is a file the memory index knows as it is.
+type KnownMemory struct {
+	Rel string // store-relative path
+	PackedMemory
 }
 
 // PackedMemory is a record as the memory index keeps it.
@@ -474,13 +482,13 @@ func (s *Store) KnownMemories(folders []string, mapped bool) (*KnownMemories, er
 	if mapped {
 		index = s.mappedMemoryIndex
 	}
-	k := &KnownMemories{s: s, Known: make(map[string]PackedMemory, up.files()), up: up}
+	k := &KnownMemories{s: s, Known: make([]KnownMemory, 0, up.files()), up: up}
 	var types internedTypes
 	k.Stale = up.match(index, func(r indexRecord, f *fileStat) bool {
 		if r.fields == nil || f.linked {
 			return false
 		}
-		k.Known[string(r.rel)] = PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}
+		k.Known = append(k.Known, KnownMemory{string(r.rel), PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}})
 		return true
 	})
 	return k, nil
@@ -489,11 +497,6 @@ func (s *Store) KnownMemories(folders []string, mapped bool) (*KnownMemories, er
 // Learn records in the index what reading the file rel found: a stale
 // file, or a known one whose packed fields the caller found damaged.
 func (k *KnownMemories) Learn(rel string, m *Memory) {
-	if pm, ok := k.Known[rel]; ok {
-		pm.stat.record = nil
-		k.up.learn(pm.stat, rel, m)
-		return
-	}
 	if k.stale == nil {
 		k.stale = make(map[string]int, len(k.Stale))
 		for i, r := range k.Stale {
@@ -502,6 +505,18 @@ func (k *KnownMemories) Learn(rel string, m *Memory) {
 	}
 	if i, ok := k.stale[rel]; ok {
 		k.up.add(i, m)
+		return
+	}
+	if k.known == nil {
+		k.known = make(map[string]int, len(k.Known))
+		for i, km := range k.Known {
+			k.known[km.Rel] = i
+		}
+	}
+	if i, ok := k.known[rel]; ok {
+		st := k.Known[i].stat
+		st.record = nil
+		k.up.learn(st, rel, m)
 	}
 }
 

@@ -153,3 +153,28 @@ func TestLiveMemoriesSeeAFileChangedBehindTheIndex(t *testing.T) {
 		t.Errorf("first inbox record %+v, want the changed m00", got.Memories)
 	}
 }
+
+// An opening of many records (the sorted orders are made beside the maps)
+// lists what the files say, in the same order, from the index and without
+// it; records ingested in the same minute are ordered by id.
+func TestLiveMemoriesOpenMany(t *testing.T) {
+	s, _ := newStore(t)
+	for i := range 240 {
+		id := fmt.Sprintf("n%03d", (i*37)%240)
+		dir := []string{"memory/inbox", "memory/confirmed/fact", "memory/confirmed/concept", "memory/trash", "memory/inbox"}[i%5]
+		typ := []string{"fact", "fact", "concept", "lesson", "concept"}[i%5]
+		putFile(t, s, dir+"/"+id+".md", liveMem(id, typ, i%7, "brief "+id))
+	}
+	putFile(t, s, "memory/inbox/broken.md", "---\nid: broken\ntype: nonsense\n---\n")
+	learnIndex(t, s)
+	l := openLive(t, s)
+	needFollowing(t, l)
+	if l.reads != 1 {
+		t.Errorf("opening read %d files, want 1", l.reads)
+	}
+	checkLive(t, l, s, "240 opened from the index")
+	if err := os.RemoveAll(s.Path(memoryIndexDir)); err != nil {
+		t.Fatal(err)
+	}
+	checkLive(t, openLive(t, s), s, "240 opened from the files")
+}

@@ -347,7 +347,8 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		rels = make([]string, 0, len(known.Known)+len(dirty))
 		read = make([]*liveEntry, 0, cap(rels))
 		slab := make([]liveEntry, len(known.Known)) // one allocation for the entries known
-		for rel, pm := range known.Known {
+		for _, km := range known.Known {
+			rel, pm := km.Rel, km.PackedMemory
 			_, marked := marks.dirty[rel]
 			_, rechecked := l.recheck[rel]
 			if !marked && !rechecked {
@@ -507,6 +508,22 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 			}
 		}
 	}
+	// An opening (nothing held yet, many records): the sorted orders are
+	// made from the records on another core while the maps are filled.
+	var sorted chan struct{}
+	if l.count == 0 && len(rels) > 4*smallChange {
+		all := make([]*liveEntry, 0, len(read))
+		for _, e := range read {
+			if e != nil && e.readable() {
+				all = append(all, e)
+			}
+		}
+		sorted = make(chan struct{})
+		go func() {
+			l.orders.rebuild(all)
+			close(sorted)
+		}()
+	}
 	changes := make([]liveChange, 0, len(rels))
 	for i, rel := range rels {
 		slash := strings.LastIndexByte(rel, '/')
@@ -543,6 +560,10 @@ func (l *Memories) apply(rels []string, read []*liveEntry) {
 	if len(changes) > 0 {
 		l.version++
 		l.log.record(l.version, changes)
+	}
+	if sorted != nil {
+		<-sorted
+		return
 	}
 	if len(changes) > l.count/4 && len(changes) > 4*smallChange {
 		all := make([]*liveEntry, 0, l.count)
