@@ -13,13 +13,7 @@ func TestForgetKeepsAnswers(t *testing.T) {
 	items := append(generatedBullets(base, 400, 7), base...)
 	queries := append(generatedBullets(base, 40, 8), base[:20]...)
 	e := NewLexical()
-	table, terms := termsOf(e, items)
-	ids := make([]string, len(items))
-	texts := map[string]string{}
-	for i, text := range items {
-		ids[i] = fmt.Sprintf("B-%05d", i)
-		texts[ids[i]] = text
-	}
+	ids, texts, table, terms := byWords(e, items)
 	asked := 0
 	keeping, forgetting := NewIndex(e), NewIndex(e)
 	keeping.SetText(func(id string) string { return texts[id] })
@@ -56,13 +50,7 @@ func TestForgetAfterRemove(t *testing.T) {
 	base := playbookBullets(t)
 	items := append(generatedBullets(base, 3000, 7), base...)
 	e := NewLexical()
-	table, terms := termsOf(e, items)
-	ids := make([]string, len(items))
-	texts := map[string]string{}
-	for i, text := range items {
-		ids[i] = fmt.Sprintf("B-%05d", i)
-		texts[ids[i]] = text
-	}
+	ids, texts, table, terms := byWords(e, items)
 	ix := NewIndex(e)
 	ix.SetText(func(id string) string { return texts[id] })
 	ix.AddAllTerms(ids, e.Vocabulary(table), terms)
@@ -84,4 +72,17 @@ func TestForgetAfterRemove(t *testing.T) {
 			t.Fatalf("%s: removed or added again, still counted", it.id)
 		}
 	}
+}
+
+// byWords names items B-00000, B-00001, … and gives their texts by id,
+// the word table and each item's words, for an index added by words.
+func byWords(e *Lexical, items []string) (ids []string, texts map[string]string, table []string, terms [][]uint32) {
+	table, terms = termsOf(e, items)
+	ids = make([]string, len(items))
+	texts = map[string]string{}
+	for i, text := range items {
+		ids[i] = fmt.Sprintf("B-%05d", i)
+		texts[ids[i]] = text
+	}
+	return ids, texts, table, terms
 }

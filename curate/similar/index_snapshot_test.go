@@ -63,13 +63,7 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 	items := append(generatedBullets(base, 600, 5), base...)
 	queries := append(generatedBullets(base, 30, 6), base[:10]...)
 	e := NewLexical()
-	table, terms := termsOf(e, items)
-	ids := make([]string, len(items))
-	texts := map[string]string{}
-	for i, text := range items {
-		ids[i] = fmt.Sprintf("B-%05d", i)
-		texts[ids[i]] = text
-	}
+	ids, texts, table, terms := byWords(e, items)
 	text := func(id string) string { return texts[id] }
 	built := NewIndex(e)
 	built.SetText(text)
