@@ -39,8 +39,9 @@ type lazyBullets struct {
 	// readOrder are the positions in the playbook's bullets (bulletSet.base)
 	// of those read from their files, in the order read (forgetReads).
 	readOrder []int32
-	// readAll: every bullet was read (ReadAll), so the playbook keeps them
-	// all (forgetReads).
+	// readAll: every bullet was read (ReadAll), or every active one (a
+	// search's last resort without a category or tags), so the playbook
+	// keeps them all (forgetReads).
 	readAll bool
 }
 
