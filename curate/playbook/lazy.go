@@ -90,12 +90,10 @@ func (p *Playbook) read(b *mdstore.Bullet) {
 	}
 	full, err := p.lazy.store.ReadBullet(sum.Path)
 	p.took(b, full, err)
-	if i, ok := p.bullets.find(b.ID); ok && err == nil {
-		p.lazy.readOrder = append(p.lazy.readOrder, int32(i))
-	}
 }
 
-// took puts what reading a bullet's file gave in place of b.
+// took puts what reading a bullet's file gave in place of b (a bullet of
+// the playbook as read), and notes it read (forgetReads).
 func (p *Playbook) took(b, full *mdstore.Bullet, err error) {
 	l := p.lazy
 	if err != nil {
@@ -109,6 +107,9 @@ func (p *Playbook) took(b, full *mdstore.Bullet, err error) {
 		return
 	}
 	*b = *full
+	if i, ok := p.bullets.find(b.ID); ok {
+		l.readOrder = append(l.readOrder, int32(i))
+	}
 }
 
 // loadIndexed builds the playbook from the bullet index, which the lexical
@@ -198,13 +199,13 @@ func (p *Playbook) ReadAll() {
 			all = append(all, p.bullets.at(i))
 		}
 	}
-	p.readAll(all)
+	p.readBullets(all)
 	p.lazy.readAll = true
 }
 
-// readAll reads the bullets of bs (bullets of the playbook) that are known
-// from the bullet index only, on every core.
-func (p *Playbook) readAll(bs []*mdstore.Bullet) {
+// readBullets reads the bullets of bs (bullets of the playbook) that are
+// known from the bullet index only, on every core.
+func (p *Playbook) readBullets(bs []*mdstore.Bullet) {
 	if p.lazy == nil {
 		return
 	}
@@ -222,9 +223,6 @@ func (p *Playbook) readAll(bs []*mdstore.Bullet) {
 	})
 	for i, b := range todo {
 		p.took(b, full[i], errs[i])
-		if at, ok := p.bullets.find(b.ID); ok && errs[i] == nil {
-			p.lazy.readOrder = append(p.lazy.readOrder, int32(at))
-		}
 	}
 }
 

@@ -101,7 +101,7 @@ func Search(pb *Playbook, score func(a, b string) float64, q QueryRequest) []Que
 	if q.Text != "" {
 		// Only the texts of the bullets the category and tags take are
 		// read (the bullet index knows both).
-		pb.readAll(taken)
+		pb.readBullets(taken)
 		if pb.lazy != nil && q.Category == "" && len(q.Tags) == 0 {
 			pb.lazy.readAll = true // every active bullet: keep them (forgetReads)
 		}
