@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,7 +49,14 @@ func benchMCP(args []string, stdout io.Writer) error {
 	defer done()
 
 	// The store: a day of inbox entries, written and committed directly.
-	from, to := hour0, hour0.Add(24*time.Hour)
+	from := hour0
+	if *kept != "" {
+		// A kept store's day is the one it was written on.
+		if from, err = keptDay(*kept, *entries); err != nil {
+			return err
+		}
+	}
+	to := from.Add(24 * time.Hour)
 	g := mcpGen{n: *entries, from: from, step: to.Sub(from) / time.Duration(*entries+1)}
 	dir := *kept
 	if dir == "" {
@@ -149,6 +158,25 @@ func benchMCP(args []string, stdout io.Writer) error {
 	row("update_long_term (one commit)", len(updates), updates, "")
 	row("  curator memory update --set (one commit)", len(cliUpdates), cliUpdates, "")
 	return nil
+}
+
+// keptDay is the start of the day a kept store of n entries was written
+// for: its first entry is ingested one step after it.
+func keptDay(dir string, n int) (time.Time, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ".curator", "memory", "inbox", "m0000001.md"))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("kept store: %w", err)
+	}
+	_, v, ok := strings.Cut(string(data), "\ningestion_time: ")
+	if !ok {
+		return time.Time{}, fmt.Errorf("kept store: m0000001 has no ingestion_time")
+	}
+	v, _, _ = strings.Cut(v, "\n")
+	first, err := time.Parse(time.RFC3339Nano, strings.Trim(v, `'"`))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("kept store: m0000001: %w", err)
+	}
+	return first.Truncate(24 * time.Hour), nil
 }
 
 // mcpSpan is how many entries each listed window holds.
