@@ -244,21 +244,30 @@ func (c *CategoryMatcher) Above(text string, min float64) []similar.Match {
 // the texts of a few candidates are read. Fewer than limit results: every
 // bullet at or above min was returned.
 func (c *CategoryMatcher) Top(text string, min float64, limit int, accept func(id string) bool) []similar.Match {
+	return c.Search(text)(min, limit, accept)
+}
+
+// Search is Top for one text asked at one floor and then at lower ones:
+// with candidate indexes the text is analysed once and no bullet is scored
+// twice (similar.Search).
+func (c *CategoryMatcher) Search(text string) func(min float64, limit int, accept func(id string) bool) []similar.Match {
 	var ixs []*similar.Index
 	for _, cat := range c.categories() {
 		ix, ok := c.matcher(cat).(*similar.Index)
 		if !ok {
-			var out []similar.Match
-			for _, m := range c.Above(text, min) {
-				if accept == nil || accept(m.ID) {
-					out = append(out, m)
+			return func(min float64, _ int, accept func(id string) bool) []similar.Match {
+				var out []similar.Match
+				for _, m := range c.Above(text, min) {
+					if accept == nil || accept(m.ID) {
+						out = append(out, m)
+					}
 				}
+				return out
 			}
-			return out
 		}
 		ixs = append(ixs, ix)
 	}
-	return similar.TopOf(ixs, text, min, limit, accept)
+	return similar.NewSearch(ixs, text).Top
 }
 
 // Pairs returns the pairs of bullets of the same category with a

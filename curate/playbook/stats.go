@@ -142,9 +142,10 @@ func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
 	// limit-th: the same first q.Limit as scoring every bullet, once
 	// q.Limit reach it. A higher floor leaves more of the posting lists
 	// unread, so the floors are tried highest first.
+	top := pb.Matcher.Search(q.Text)
 	for _, floor := range searchFloors {
 		var out []QueryResult
-		for _, m := range pb.Matcher.Top(q.Text, floor, q.Limit, accept) {
+		for _, m := range top(floor, q.Limit, accept) {
 			out = append(out, QueryResult{Bullet: pb.bullets.get(m.ID), Score: m.Score})
 		}
 		if len(out) >= q.Limit {
@@ -156,7 +157,7 @@ func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
 	// index bounds each bullet by its words, and reads the texts of the
 	// few it comes to).
 	var out []QueryResult
-	for _, m := range pb.Matcher.Top(q.Text, anyScore, q.Limit, accept) {
+	for _, m := range top(anyScore, q.Limit, accept) {
 		if m.Score > 0 {
 			out = append(out, QueryResult{Bullet: pb.bullets.get(m.ID), Score: m.Score})
 		}

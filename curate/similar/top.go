@@ -23,20 +23,20 @@ const topMargin = 1e-6
 // highest. A query that leaves most items candidates (a store of
 // repetitive words) so does the dear work for the few it comes to.
 func (ix *Index) Top(text string, min float64, limit int, accept func(id string) bool) []Match {
-	srcs := []topSource{{ix, ix.query(text)}}
+	sr := NewSearch([]*Index{ix}, text)
 	if limit > 0 && ix.lex != nil {
 		// A higher floor leaves out more of the longest posting lists:
 		// when limit items reach it, every item that could be among them
 		// was a candidate there.
 		for _, floor := range topFloors {
 			if floor > min {
-				if out, n := top(srcs, floor, limit, accept); n == limit {
+				if out, n := sr.top(floor, limit, accept); n == limit {
 					return out
 				}
 			}
 		}
 	}
-	out, _ := top(srcs, min, limit, accept)
+	out, _ := sr.top(min, limit, accept)
 	return out
 }
 
@@ -47,11 +47,40 @@ func (ix *Index) Top(text string, min float64, limit int, accept func(id string)
 // that too few items reach would have its candidates scored for nothing,
 // their texts read.
 func TopOf(ixs []*Index, text string, min float64, limit int, accept func(id string) bool) []Match {
-	srcs := make([]topSource, len(ixs))
+	return NewSearch(ixs, text).Top(min, limit, accept)
+}
+
+// Search is one text asked of several indexes as one (TopOf), at one
+// floor and then, when too few items reach it, at a lower one: the text is
+// analysed once, and an item scored at one floor is not scored again at
+// the next (its score is its bound there). The indexes must not change
+// while it is used.
+type Search struct {
+	srcs   []topSource
+	scores map[*item]float64 // the items scored so far
+}
+
+// NewSearch analyses text for the indexes ixs.
+func NewSearch(ixs []*Index, text string) *Search {
+	sr := &Search{srcs: make([]topSource, len(ixs))}
 	for i, ix := range ixs {
-		srcs[i] = topSource{ix, ix.query(text)}
+		// Indexes of one engine share the analysis.
+		for j := range i {
+			if ixs[j].lex != nil && ixs[j].lex == ix.lex {
+				sr.srcs[i] = topSource{ix, sr.srcs[j].q}
+				break
+			}
+		}
+		if sr.srcs[i].q == nil {
+			sr.srcs[i] = topSource{ix, ix.query(text)}
+		}
 	}
-	out, _ := top(srcs, min, limit, accept)
+	return sr
+}
+
+// Top is TopOf at min for the search's text.
+func (sr *Search) Top(min float64, limit int, accept func(id string) bool) []Match {
+	out, _ := sr.top(min, limit, accept)
 	return out
 }
 
@@ -64,9 +93,9 @@ type topSource struct {
 	q  *query
 }
 
-// top is TopOf for analysed queries, and how many items reached min (at
-// most limit).
-func top(srcs []topSource, min float64, limit int, accept func(id string) bool) ([]Match, int) {
+// top is Top, and how many items reached min (at most limit).
+func (sr *Search) top(min float64, limit int, accept func(id string) bool) ([]Match, int) {
+	srcs := sr.srcs
 	if len(srcs) == 0 {
 		return nil, 0
 	}
@@ -113,7 +142,11 @@ func top(srcs []topSource, min float64, limit int, accept func(id string) bool) 
 		}
 		src := srcs[c.src]
 		if c.stage == boundWords {
-			c.bound = src.ix.sentenceBound(src.q, c.it, c.bound)
+			if s, ok := sr.scores[c.it]; ok {
+				c.bound = s // scored at a higher floor: no tighter bound
+			} else {
+				c.bound = src.ix.sentenceBound(src.q, c.it, c.bound)
+			}
 			c.stage = boundSentence
 			if c.bound < min-2*eps {
 				heap.Pop(&h) // cannot reach min
@@ -124,7 +157,14 @@ func top(srcs []topSource, min float64, limit int, accept func(id string) bool) 
 		}
 		it := c.it
 		heap.Pop(&h)
-		s := src.ix.score(src.q, it)
+		s, ok := sr.scores[it]
+		if !ok {
+			s = src.ix.score(src.q, it)
+			if sr.scores == nil {
+				sr.scores = map[*item]float64{}
+			}
+			sr.scores[it] = s
+		}
 		if s < min-eps {
 			continue
 		}

@@ -48,3 +48,67 @@ func TestTopAgreesWithBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// countingEngine is the lexical engine's scores, counted by pair.
+type countingEngine struct {
+	lex    *Lexical
+	scored map[[2]string]int
+}
+
+func (e *countingEngine) Name() string { return "counting" }
+
+func (e *countingEngine) Score(a, b string) float64 {
+	e.scored[[2]string{a, b}]++
+	return e.lex.Score(a, b)
+}
+
+// TestSearchScoresEachItemOnce asks a search at one floor and then at
+// lower ones, as a query that too few items reach does: each answer is
+// the one a search at that floor alone gives, with the lexical engine's
+// candidate indexes and with an engine that scores every item, and no item
+// is scored twice in one search.
+func TestSearchScoresEachItemOnce(t *testing.T) {
+	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
+	counting := &countingEngine{lex: NewLexical(), scored: map[[2]string]int{}}
+	lexA, lexB := NewIndex(NewLexical()), NewIndex(NewLexical())
+	lex2A, lex2B := NewIndex(NewLexical()), NewIndex(NewLexical())
+	countA, countB := NewIndex(counting), NewIndex(counting)
+	for i := range 600 {
+		text := fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
+		id := fmt.Sprintf("m-%05d", i)
+		a, b := lexA, lex2A
+		ca := countA
+		if i%3 == 0 {
+			a, b, ca = lexB, lex2B, countB
+		}
+		a.Add(id, text)
+		b.Add(id, text)
+		ca.Add(id, text)
+	}
+	for _, q := range []string{"pool runner retry", "deploy retry retry", "schema index after 12 timeout", "nothing alike here"} {
+		lexical, counted := NewSearch([]*Index{lexA, lexB}, q), NewSearch([]*Index{countA, countB}, q)
+		clear(counting.scored)
+		for _, floor := range []float64{0.6, 0.45, 0.3, 0.1} {
+			want := firstOf(TopOf([]*Index{lex2A, lex2B}, q, floor, 10, nil), 10)
+			if got := firstOf(lexical.Top(floor, 10, nil), 10); got != want {
+				t.Fatalf("%q at %.2f after higher floors: %s, want %s", q, floor, got, want)
+			}
+			if got := firstOf(counted.Top(floor, 10, nil), 10); got != want {
+				t.Fatalf("%q at %.2f, every item scored: %s, want %s", q, floor, got, want)
+			}
+		}
+		if len(counting.scored) != 600 {
+			t.Fatalf("%q: %d items scored, want all 600", q, len(counting.scored))
+		}
+		for pair, n := range counting.scored {
+			if n != 1 {
+				t.Fatalf("%q: %s scored %d times in one search", q, pair[1], n)
+			}
+		}
+	}
+}
+
+// firstOf prints the first n matches.
+func firstOf(ms []Match, n int) string {
+	return fmt.Sprint(ms[:min(n, len(ms))])
+}
