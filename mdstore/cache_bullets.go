@@ -511,15 +511,26 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	}
 	body := data[:len(data)-4]
 	tail := data[len(body):]
-	if stringCRC(body) != uint32(tail[0])<<24|uint32(tail[1])<<16|uint32(tail[2])<<8|uint32(tail[3]) {
+	// The checksum is worked out on another core while the body is split
+	// (the reader checks every length it reads, so a damaged body splits
+	// into nothing worse than a short list); a mismatch drops the lot.
+	sum := make(chan uint32, 1)
+	go func() { sum <- stringCRC(body) }()
+	if !up.split(body[len(head):]) || <-sum != uint32(tail[0])<<24|uint32(tail[1])<<16|uint32(tail[2])<<8|uint32(tail[3]) {
+		up.words, up.entries, up.folders = nil, nil, map[string]folderStat{}
 		up.dirty = true
 		return up // damaged: start over
 	}
-	r := reader{b: body[len(head):]}
+	return up
+}
+
+// split reads the index's body (after its head) into up's words, folders
+// and entries, the strings sliced from it; false when it is damaged.
+func (up *bulletIndex) split(body string) bool {
+	r := reader{b: body}
 	n := r.uvarint()
 	if r.bad || n > uint64(len(r.b)) {
-		up.dirty = true
-		return up
+		return false
 	}
 	words := make([]string, 0, n)
 	for range n {
@@ -531,8 +542,7 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	}
 	nf := r.uvarint()
 	if r.bad || nf > uint64(len(r.b)) {
-		up.dirty = true
-		return up
+		return false
 	}
 	folders := make(map[string]folderStat, nf)
 	for range nf {
@@ -559,11 +569,10 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 		entries = append(entries, e)
 	}
 	if r.bad {
-		up.dirty = true
-		return up // damaged: start over
+		return false
 	}
 	up.words, up.entries, up.folders = words, entries, folders
-	return up
+	return true
 }
 
 // castagnoli is the CRC-32C table (computed by the CPU where it can).

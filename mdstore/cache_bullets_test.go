@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
@@ -106,6 +107,21 @@ func TestBulletIndex(t *testing.T) {
 	ib = indexed(t, s)
 	if ib.Read != 2 || len(ib.Active) != 1 || words(ib, ib.Active[0]) != "check the page count" {
 		t.Fatalf("damaged index: read %d, %+v", ib.Read, ib.Active)
+	}
+	// So is one whose bytes still split into words and entries but
+	// changed under its checksum.
+	raw, _ = os.ReadFile(p)
+	at := bytes.Index(raw, []byte("check"))
+	if at < 0 {
+		t.Fatal("the index holds no word check")
+	}
+	raw[at] = 'k'
+	if err := os.WriteFile(p, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ib = indexed(t, s)
+	if ib.Read != 2 || len(ib.Active) != 1 || words(ib, ib.Active[0]) != "check the page count" {
+		t.Fatalf("index changed under its checksum: read %d, %+v", ib.Read, ib.Active)
 	}
 	// Another analysis: rebuilt too.
 	other := testAnalyser

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -74,16 +75,16 @@ func lessonsFrom(pb *Playbook, n, seed int) *mdstore.Reflection {
 // and the ones it built (and queued to store).
 type countingIndexes struct {
 	*mdstore.Store
-	read, built int
+	read, built atomic.Int64 // the indexes of several categories are read at once
 }
 
 func (c *countingIndexes) ReadCandidateIndex(category string) []byte {
-	c.read++
+	c.read.Add(1)
 	return c.Store.ReadCandidateIndex(category)
 }
 
 func (c *countingIndexes) QueueCandidateIndex(category string, data func() []byte) {
-	c.built++
+	c.built.Add(1)
 	c.Store.QueueCandidateIndex(category, data)
 }
 
@@ -167,10 +168,10 @@ func indexedPlaybookDecidesAsFullRead(t *testing.T) {
 		if StatsOf(indexed).Tokens != StatsOf(full).Tokens {
 			t.Errorf("run %d: stats differ: %+v vs %+v", run, StatsOf(indexed), StatsOf(full))
 		}
-		if run == 1 && counts.read != counts.built {
-			t.Errorf("run 1 loaded %d candidate indexes from an empty cache", counts.read-counts.built)
+		if run == 1 && counts.read.Load() != counts.built.Load() {
+			t.Errorf("run 1 loaded %d candidate indexes from an empty cache", counts.read.Load()-counts.built.Load())
 		}
-		loaded += counts.read - counts.built
+		loaded += int(counts.read.Load() - counts.built.Load())
 		unread := 0
 		for _, b := range indexed.bullets.base {
 			if b == nil || indexed.unread(b) {
@@ -247,8 +248,8 @@ func TestSearchWithMatcherEqualsFullScan(t *testing.T) {
 			counts := countIndexes(t, indexed, s)
 			got, want := Search(indexed, lex.Score, q), Search(full, lex.Score, q)
 			s.WriteCaches() // the first query stores the candidate indexes, the next ones load them
-			if i > 0 && counts.built > 0 {
-				t.Fatalf("query %d built %d candidate indexes; want them loaded", i, counts.built)
+			if i > 0 && counts.built.Load() > 0 {
+				t.Fatalf("query %d built %d candidate indexes; want them loaded", i, counts.built.Load())
 			}
 			if fmt.Sprint(results(got)) != fmt.Sprint(results(want)) {
 				t.Fatalf("query %q limit %d:\nindexed %v\nfull    %v", text, limit, results(got), results(want))

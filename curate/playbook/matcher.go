@@ -1,9 +1,13 @@
 package playbook
 
 import (
+	"maps"
+	"runtime"
+	"slices"
 	"sort"
 
 	"github.com/curator-dev/curator/curate/similar"
+	"github.com/curator-dev/curator/internal/parallel"
 )
 
 // Matcher finds similar texts. similar.Index (the candidate index)
@@ -30,7 +34,8 @@ type CategoryMatcher struct {
 }
 
 // StoredIndexes keeps the candidate index of each category between runs
-// (mdstore.Store keeps them under .curator/.cache).
+// (mdstore.Store keeps them under .curator/.cache). ReadCandidateIndex may
+// be called for several categories at once.
 type StoredIndexes interface {
 	ReadCandidateIndex(category string) []byte
 	QueueCandidateIndex(category string, data func() []byte)
@@ -90,6 +95,8 @@ type TermBatch struct {
 	Key   [32]byte
 	terms [][]uint32 // Terms' answer, once asked
 	asked bool
+	// storedTried: the stored index was read and did not load.
+	storedTried bool
 }
 
 // words returns Terms' answer, asking once.
@@ -141,13 +148,51 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 	return m
 }
 
+// loadPending loads the stored candidate indexes of the categories whose
+// bullets were added by words and not asked for yet, on every core (a
+// query of every category asks for all of them): each is its own index
+// read from its own file. A category whose batch must first be named from
+// its words, or whose stored index does not load, is left to matcher,
+// which builds it as before.
+func (c *CategoryMatcher) loadPending() {
+	if c.stored == nil || len(c.pending) < 2 || runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	type load struct {
+		category string
+		m        storableMatcher
+		bt       *TermBatch
+		loaded   bool
+	}
+	var loads []*load
+	for _, cat := range slices.Sorted(maps.Keys(c.pending)) {
+		bt := c.pending[cat]
+		if m, ok := c.by[cat].(storableMatcher); ok && bt.Key != ([32]byte{}) {
+			loads = append(loads, &load{category: cat, m: m, bt: bt})
+		}
+	}
+	parallel.For(len(loads), func(i int) {
+		l := loads[i]
+		if data := c.stored.ReadCandidateIndex(l.category); data != nil {
+			l.loaded = l.m.LoadSnapshot(l.bt.Key, l.bt.IDs, l.bt.Vocab, data)
+		}
+	})
+	for _, l := range loads {
+		if l.loaded {
+			delete(c.pending, l.category)
+		} else {
+			l.bt.storedTried = true // matcher builds it without reading it again
+		}
+	}
+}
+
 // addBatch indexes the bullets AddAllTerms was given for a category: the
 // stored index is loaded when it was built from the same words by the same
 // engine; otherwise the index is built, and stored when the run's caches
 // are written unless the run changed the category's bullets since.
 func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *TermBatch) {
 	s, ok := m.(storableMatcher)
-	if ok && c.stored != nil {
+	if ok && c.stored != nil && !bt.storedTried {
 		if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.key(), bt.IDs, bt.Vocab, data) {
 			return
 		}
@@ -251,6 +296,7 @@ func (c *CategoryMatcher) Top(text string, min float64, limit int, accept func(i
 // with candidate indexes the text is analysed once and no bullet is scored
 // twice (similar.Search).
 func (c *CategoryMatcher) Search(text string) func(min float64, limit int, accept func(id string) bool) []similar.Match {
+	c.loadPending()
 	var ixs []*similar.Index
 	for _, cat := range c.categories() {
 		ix, ok := c.matcher(cat).(*similar.Index)
