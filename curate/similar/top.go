@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"slices"
 	"sort"
+
+	"github.com/curator-dev/curator/internal/parallel"
 )
 
 // topMargin: a candidate whose bound is this far below a score cannot
@@ -42,7 +44,8 @@ func (ix *Index) Top(text string, min float64, limit int, accept func(id string)
 
 // TopOf is Top over several indexes as one (a playbook's categories): the
 // candidates of all of them in one heap, so that only the few the search
-// comes to, in whichever index, have their sentence check and score. It
+// comes to, in whichever index, have their sentence check and score. Each
+// index finds and bounds its own candidates, the indexes on every core. It
 // takes the candidates at min only, not at higher floors first: a floor
 // that too few items reach would have its candidates scored for nothing,
 // their texts read.
@@ -106,13 +109,17 @@ func (sr *Search) top(min float64, limit int, accept func(id string) bool) ([]Ma
 	cands := make([][]candidate, len(srcs))
 	stages := make([]boundStage, len(srcs))
 	n := 0
-	for i, src := range srcs {
+	// Each index bounds its own items, on every core.
+	parallel.For(len(srcs), func(i int) {
+		src := srcs[i]
 		stages[i] = boundSentence
 		if src.ix.lex != nil {
 			stages[i] = boundWords
 		}
 		cands[i] = src.ix.candidatesInto(src.ix.scratch.cands, src.q, min-eps, stages[i])
 		src.ix.scratch.cands = cands[i]
+	})
+	for i := range srcs {
 		n += len(cands[i])
 	}
 	h := srcs[0].ix.scratch.heap[:0]
