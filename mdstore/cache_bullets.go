@@ -511,13 +511,9 @@ func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
 	}
 	body := data[:len(data)-4]
 	tail := data[len(body):]
-	// The checksum is worked out on another core while the body is split
-	// (the reader checks every length it reads, so a damaged body splits
-	// into nothing worse than a short list); a mismatch drops the lot.
-	sum := make(chan uint32, 1)
-	go func() { sum <- stringCRC(body) }()
-	if !up.split(body[len(head):]) || <-sum != uint32(tail[0])<<24|uint32(tail[1])<<16|uint32(tail[2])<<8|uint32(tail[3]) {
-		up.words, up.entries, up.folders = nil, nil, map[string]folderStat{}
+	// The checksum comes first: the body's counts size what it is split
+	// into, and a damaged count would ask for any amount of memory.
+	if stringCRC(body) != uint32(tail[0])<<24|uint32(tail[1])<<16|uint32(tail[2])<<8|uint32(tail[3]) || !up.split(body[len(head):]) {
 		up.dirty = true
 		return up // damaged: start over
 	}
