@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -60,10 +61,11 @@ func (r *Repo) writeIndex(il *gitLock, idx gitIndex, changes []Change, blobs map
 		}
 		add = append(add, e)
 	}
-	out, err := spliceIndexAt(idx.data, touched, add, idx.written)
-	if errors.Is(err, errIndexFormat) {
-		out, err = updateIndexGoGit(idx.data, touched, add, idx.written)
+	err := il.writeWith(func(w io.Writer) error { return spliceIndexTo(w, idx.data, touched, add, idx.written) }, false)
+	if !errors.Is(err, errIndexFormat) {
+		return err
 	}
+	out, err := updateIndexGoGit(idx.data, touched, add, idx.written)
 	if err != nil {
 		return err
 	}

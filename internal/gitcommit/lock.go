@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,6 +170,39 @@ func (l *gitLock) write(data []byte, sync bool) error {
 		return l.f.Sync()
 	}
 	return durable.Later(l.f)
+}
+
+// writeWith is write for content that fill writes as it makes it.
+func (l *gitLock) writeWith(fill func(w io.Writer) error, sync bool) error {
+	if err := l.f.Truncate(0); err != nil {
+		return err
+	}
+	fw := &fileWriter{w: io.NewOffsetWriter(l.f, 0)}
+	if err := fill(fw); err != nil {
+		if fw.err != nil {
+			return fmt.Errorf("writing %s: %w", l.path, err)
+		}
+		return err
+	}
+	if sync {
+		return l.f.Sync()
+	}
+	return durable.Later(l.f)
+}
+
+// fileWriter remembers whether a write to the file failed (as against the
+// content that was being made).
+type fileWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (fw *fileWriter) Write(b []byte) (int, error) {
+	n, err := fw.w.Write(b)
+	if err != nil && fw.err == nil {
+		fw.err = err
+	}
+	return n, err
 }
 
 // commit renames the lock over the file it guards.
