@@ -95,7 +95,7 @@ type TermBatch struct {
 	Key   [32]byte
 	terms [][]uint32 // Terms' answer, once asked
 	asked bool
-	// storedTried: the stored index was read and did not load.
+	// storedTried: the stored index was read (loadStored).
 	storedTried bool
 }
 
@@ -148,41 +148,69 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 	return m
 }
 
-// loadPending loads the stored candidate indexes of the categories whose
-// bullets were added by words and not asked for yet, on every core (a
-// query of every category asks for all of them): each is its own index
-// read from its own file. A category whose batch must first be named from
-// its words, or whose stored index does not load, is left to matcher,
-// which builds it as before.
-func (c *CategoryMatcher) loadPending() {
-	if c.stored == nil || len(c.pending) < 2 || runtime.GOMAXPROCS(0) < 2 {
+// preparePending indexes, on every core, the bullets added by words of the
+// categories not asked for yet (a query of every category asks for all of
+// them): each category's stored index is loaded, or its index built from
+// the words, as addBatch does, each index on its own. What only addBatch
+// can do (indexing by texts when the words cannot be given) is left to
+// matcher, and the indexes built are queued to be stored here, one after
+// the other.
+func (c *CategoryMatcher) preparePending() {
+	if len(c.pending) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return
 	}
-	type load struct {
-		category string
-		m        storableMatcher
-		bt       *TermBatch
-		loaded   bool
+	type prep struct {
+		category      string
+		m             Matcher
+		bt            *TermBatch
+		loaded, built bool
 	}
-	var loads []*load
+	var preps []*prep
 	for _, cat := range slices.Sorted(maps.Keys(c.pending)) {
-		bt := c.pending[cat]
-		if m, ok := c.by[cat].(storableMatcher); ok && bt.Key != ([32]byte{}) {
-			loads = append(loads, &load{category: cat, m: m, bt: bt})
+		if m, ok := c.by[cat].(wordsMatcher); ok && c.text != nil {
+			preps = append(preps, &prep{category: cat, m: m.(Matcher), bt: c.pending[cat]})
 		}
 	}
-	parallel.For(len(loads), func(i int) {
-		l := loads[i]
-		if data := c.stored.ReadCandidateIndex(l.category); data != nil {
-			l.loaded = l.m.LoadSnapshot(l.bt.Key, l.bt.IDs, l.bt.Vocab, data)
+	parallel.For(len(preps), func(i int) {
+		p := preps[i]
+		if p.loaded = c.loadStored(p.category, p.m, p.bt); p.loaded {
+			return
+		}
+		if terms := p.bt.words(); terms != nil {
+			p.m.(wordsMatcher).AddAllTerms(p.bt.IDs, p.bt.Vocab, terms)
+			p.built = true
 		}
 	})
-	for _, l := range loads {
-		if l.loaded {
-			delete(c.pending, l.category)
-		} else {
-			l.bt.storedTried = true // matcher builds it without reading it again
+	for _, p := range preps {
+		if p.loaded || p.built {
+			delete(c.pending, p.category)
 		}
+		if p.built {
+			c.queueStored(p.category, p.m, p.bt)
+		}
+	}
+}
+
+// loadStored loads a category's stored candidate index when it was built
+// from the same words by the same engine (once per batch: a batch whose
+// stored index did not load is not read again).
+func (c *CategoryMatcher) loadStored(category string, m Matcher, bt *TermBatch) bool {
+	s, ok := m.(storableMatcher)
+	if !ok || c.stored == nil || bt.storedTried {
+		return false
+	}
+	bt.storedTried = true
+	data := c.stored.ReadCandidateIndex(category)
+	return data != nil && s.LoadSnapshot(bt.key(), bt.IDs, bt.Vocab, data)
+}
+
+// queueStored queues the store of a category's candidate index, built from
+// bt's words, with the run's caches (unless the run changed the category's
+// bullets since: the snapshot is then nil).
+func (c *CategoryMatcher) queueStored(category string, m Matcher, bt *TermBatch) {
+	if s, ok := m.(storableMatcher); ok && c.stored != nil {
+		key, terms := bt.key(), bt.words()
+		c.stored.QueueCandidateIndex(category, func() []byte { return s.Snapshot(key, bt.IDs, bt.Vocab, terms) })
 	}
 }
 
@@ -191,11 +219,8 @@ func (c *CategoryMatcher) loadPending() {
 // engine; otherwise the index is built, and stored when the run's caches
 // are written unless the run changed the category's bullets since.
 func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *TermBatch) {
-	s, ok := m.(storableMatcher)
-	if ok && c.stored != nil && !bt.storedTried {
-		if data := c.stored.ReadCandidateIndex(category); data != nil && s.LoadSnapshot(bt.key(), bt.IDs, bt.Vocab, data) {
-			return
-		}
+	if c.loadStored(category, m, bt) {
+		return
 	}
 	terms := bt.words()
 	if terms == nil { // the words cannot be given: index the texts
@@ -205,10 +230,7 @@ func (c *CategoryMatcher) addBatch(category string, m Matcher, bt *TermBatch) {
 		return
 	}
 	m.(wordsMatcher).AddAllTerms(bt.IDs, bt.Vocab, terms)
-	if ok && c.stored != nil {
-		key := bt.key()
-		c.stored.QueueCandidateIndex(category, func() []byte { return s.Snapshot(key, bt.IDs, bt.Vocab, terms) })
-	}
+	c.queueStored(category, m, bt)
 }
 
 // Forget lets each category's candidate index go of the texts and
@@ -296,7 +318,7 @@ func (c *CategoryMatcher) Top(text string, min float64, limit int, accept func(i
 // with candidate indexes the text is analysed once and no bullet is scored
 // twice (similar.Search).
 func (c *CategoryMatcher) Search(text string) func(min float64, limit int, accept func(id string) bool) []similar.Match {
-	c.loadPending()
+	c.preparePending()
 	var ixs []*similar.Index
 	for _, cat := range c.categories() {
 		ix, ok := c.matcher(cat).(*similar.Index)

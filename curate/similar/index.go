@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync/atomic"
 )
 
 // Match is an indexed item and its exact similarity to a query.
@@ -220,23 +221,26 @@ func (ix *Index) Add(id, text string) {
 type Vocabulary struct {
 	lex   *Lexical
 	words []string
-	infos []*wordInfo // nil until analysed
+	infos []atomic.Pointer[wordInfo] // nil until analysed
 }
 
 // Vocabulary returns the table of words, not analysed yet.
 func (l *Lexical) Vocabulary(words []string) *Vocabulary {
-	return &Vocabulary{lex: l, words: words, infos: make([]*wordInfo, len(words))}
+	return &Vocabulary{lex: l, words: words, infos: make([]atomic.Pointer[wordInfo], len(words))}
 }
 
-// info is the analysis of word t.
+// info is the analysis of word t. The indexes of several categories may
+// ask for it at once: the first analysis stored is the one every index
+// gets.
 func (v *Vocabulary) info(t uint32) *wordInfo {
-	if v.infos[t] == nil {
-		// Not through the cache of analysed words: a table of 100,000
-		// words would fill it for nothing (each is analysed once here).
-		w := v.words[t]
-		v.infos[t] = v.lex.newWordInfo(word{text: w, negation: negationWords[w]})
+	if wi := v.infos[t].Load(); wi != nil {
+		return wi
 	}
-	return v.infos[t]
+	// Not through the cache of analysed words: a table of 100,000 words
+	// would fill it for nothing (each is analysed once here).
+	w := v.words[t]
+	v.infos[t].CompareAndSwap(nil, v.lex.newWordInfo(word{text: w, negation: negationWords[w]}))
+	return v.infos[t].Load()
 }
 
 // AddTerms indexes id by its words, given as indices into v (the words
