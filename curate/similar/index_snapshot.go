@@ -62,7 +62,8 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 		return nil
 	}
 	ix.materialize()
-	w := []byte(snapshotMagic)
+	w := make([]byte, 0, ix.snapshotSize())
+	w = append(w, snapshotMagic...)
 	w = append(w, ix.lex.Version()...)
 	w = append(w, '\n')
 	w = append(w, key[:]...)
@@ -157,6 +158,34 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 	w = appendInts(w, sk)
 	w = appendStrings(w, lemmas)
 	return binary.BigEndian.AppendUint32(w, crc32.Checksum(w, castagnoli))
+}
+
+// snapshotSize is about the size of the index's snapshot, a little more
+// as a rule: the buffer is made once, not doubled from a few bytes to
+// megabytes (the posting lists and the items' words are most of it).
+func (ix *Index) snapshotSize() int {
+	words, postings := 0, 0
+	for _, it := range ix.items {
+		words += len(it.terms)
+	}
+	for _, p := range ix.postings {
+		postings += len(p)
+	}
+	concepts := 0
+	for _, kds := range ix.vocab {
+		concepts += 1 + len(kds)
+	}
+	taken := 0
+	for _, x := range ix.vocabOf {
+		if x >= 0 {
+			taken++
+		}
+	}
+	return 1<<12 + 4*(words+postings) + // the items' words, the posting lists
+		16*len(ix.items) + 4*len(ix.postings) + // their lengths, the totals
+		20*len(ix.postings) + // the keys (text and order)
+		13*len(ix.words) + 20*taken + // the words, those of the word table
+		8*concepts + 24*len(ix.seen)
 }
 
 // appendInts writes a count, a width and the numbers (taken as unsigned)
