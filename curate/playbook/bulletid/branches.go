@@ -123,11 +123,18 @@ func (c *refIDs) names(r *gitcommit.Repo, h plumbing.Hash) []string {
 
 // save keeps the trees this run looked at (best effort).
 func (c *refIDs) save(s *mdstore.Store) {
-	var b strings.Builder
+	n := 0
 	for h := range c.used {
-		b.WriteString(h.String() + " " + c.lines[h] + "\n")
+		n += 2*len(h) + 2 + len(c.lines[h])
 	}
-	_ = durable.WriteFile(filepath.Join(s.Dir, refIDsPath), []byte(b.String()), 0o644, false)
+	b := make([]byte, 0, n) // made once: about a megabyte at 100,000 bullets
+	for h := range c.used {
+		b = append(b, h.String()...)
+		b = append(b, ' ')
+		b = append(b, c.lines[h]...)
+		b = append(b, '\n')
+	}
+	_ = durable.WriteFile(filepath.Join(s.Dir, refIDsPath), b, 0o644, false)
 }
 
 // bulletFolders are the folders of the active and the archived bullets.
