@@ -156,8 +156,17 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 // matcher, and the indexes built are queued to be stored here, one after
 // the other.
 func (c *CategoryMatcher) preparePending() {
+	c.prepare(nil)
+}
+
+// prepare is preparePending for the categories cats (nil: every one), the
+// ones a run's lessons are matched in.
+func (c *CategoryMatcher) prepare(cats []string) {
 	if len(c.pending) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return
+	}
+	if cats == nil {
+		cats = slices.Sorted(maps.Keys(c.pending))
 	}
 	type prep struct {
 		category      string
@@ -166,7 +175,10 @@ func (c *CategoryMatcher) preparePending() {
 		loaded, built bool
 	}
 	var preps []*prep
-	for _, cat := range slices.Sorted(maps.Keys(c.pending)) {
+	for _, cat := range cats {
+		if c.pending[cat] == nil || slices.ContainsFunc(preps, func(p *prep) bool { return p.category == cat }) {
+			continue
+		}
 		if m, ok := c.by[cat].(wordsMatcher); ok && c.text != nil {
 			preps = append(preps, &prep{category: cat, m: m.(Matcher), bt: c.pending[cat]})
 		}

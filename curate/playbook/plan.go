@@ -2,6 +2,7 @@ package playbook
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/curator-dev/curator/config"
@@ -149,6 +150,21 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 		}
 		plan.Actions = append(plan.Actions, a)
 		return nil
+	}
+	if pb.Matcher != nil {
+		// The candidate indexes of the lessons' categories, on every core.
+		var cats []string
+		for _, r := range refls {
+			if set.ReflectionID == "" || r.ID == set.ReflectionID {
+				for i, l := range r.Lessons {
+					cat := NormCategory(l.Category)
+					if !slices.Contains(r.CuratedLessons, i+1) && (set.Category == "" || cat == set.Category) {
+						cats = append(cats, cat)
+					}
+				}
+			}
+		}
+		pb.Matcher.prepare(cats)
 	}
 	for _, r := range refls {
 		if set.ReflectionID != "" && r.ID != set.ReflectionID {
