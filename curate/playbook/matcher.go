@@ -156,17 +156,14 @@ func (c *CategoryMatcher) matcher(category string) Matcher {
 // matcher, and the indexes built are queued to be stored here, one after
 // the other.
 func (c *CategoryMatcher) preparePending() {
-	c.prepare(nil)
+	c.prepare(slices.Sorted(maps.Keys(c.pending)))
 }
 
-// prepare is preparePending for the categories cats (nil: every one), the
-// ones a run's lessons are matched in.
+// prepare is preparePending for the categories cats, the ones a run's
+// lessons are matched in (none: nothing is done).
 func (c *CategoryMatcher) prepare(cats []string) {
-	if len(c.pending) < 2 || runtime.GOMAXPROCS(0) < 2 {
+	if len(c.pending) < 2 || len(cats) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return
-	}
-	if cats == nil {
-		cats = slices.Sorted(maps.Keys(c.pending))
 	}
 	type prep struct {
 		category      string

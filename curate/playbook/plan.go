@@ -151,26 +151,30 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 		plan.Actions = append(plan.Actions, a)
 		return nil
 	}
-	if pb.Matcher != nil {
-		// The candidate indexes of the lessons' categories, on every core.
-		var cats []string
-		for _, r := range refls {
-			if set.ReflectionID == "" || r.ID == set.ReflectionID {
-				for i, l := range r.Lessons {
-					cat := NormCategory(l.Category)
-					if !slices.Contains(r.CuratedLessons, i+1) && (set.Category == "" || cat == set.Category) {
-						cats = append(cats, cat)
-					}
-				}
-			}
-		}
-		pb.Matcher.prepare(cats)
-	}
-	for _, r := range refls {
+	held := make([]*HeldReflection, len(refls))
+	var cats []string // the categories whose bullets the lessons are matched with
+	for i, r := range refls {
 		if set.ReflectionID != "" && r.ID != set.ReflectionID {
 			continue
 		}
-		if h := heldFor(pb.Secrets, r); h != nil {
+		if held[i] = heldFor(pb.Secrets, r); held[i] != nil {
+			continue
+		}
+		for k, l := range r.Lessons {
+			cat := NormCategory(l.Category)
+			if !slices.Contains(r.CuratedLessons, k+1) && (set.Category == "" || cat == set.Category) && matched(l, set) {
+				cats = append(cats, cat)
+			}
+		}
+	}
+	if pb.Matcher != nil {
+		pb.Matcher.prepare(cats) // their candidate indexes, on every core
+	}
+	for ri, r := range refls {
+		if set.ReflectionID != "" && r.ID != set.ReflectionID {
+			continue
+		}
+		if h := held[ri]; h != nil {
 			plan.Held = append(plan.Held, *h)
 			continue
 		}
@@ -255,6 +259,13 @@ func heldFor(p *secrets.Policy, r *mdstore.Reflection) *HeldReflection {
 		return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: mdstore.LessonOf(e.Field), Field: e.Field, Line: e.Line, Kind: e.Rule}
 	}
 	return nil
+}
+
+// matched reports whether planning a lesson matches it with the bullets
+// (planLesson asks the matcher): it is actionable and its confidence is at
+// least --min-confidence.
+func matched(l mdstore.Lesson, set Settings) bool {
+	return NotActionable(l.Content) == "" && l.Conf() >= set.MinConfidence-Tolerance
 }
 
 // planLesson applies the rules to one lesson.
