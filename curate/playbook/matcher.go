@@ -160,8 +160,12 @@ func (c *CategoryMatcher) preparePending() {
 }
 
 // prepare is preparePending for the categories cats, the ones a run's
-// lessons are matched in (none: nothing is done).
+// lessons are matched in (none: nothing is done). A category without
+// bullets stands for every one, as in Best.
 func (c *CategoryMatcher) prepare(cats []string) {
+	if slices.ContainsFunc(cats, func(cat string) bool { return c.n[cat] == 0 }) {
+		cats = slices.Sorted(maps.Keys(c.pending))
+	}
 	if len(c.pending) < 2 || len(cats) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return
 	}

@@ -12,7 +12,9 @@ import (
 // candidate indexes its lessons are matched with: a run with no lesson to
 // plan, or whose lessons are skipped before matching (under
 // --min-confidence, not actionable), reads and builds none; a run of two
-// lessons in two categories reads those two, on every core, and no other.
+// lessons in two categories reads those two, on every core, and no other;
+// a lesson in a category without bullets is matched in all of them, whose
+// indexes are all read.
 func TestCurationIndexesTheCategoriesItMatches(t *testing.T) {
 	open := func(t *testing.T) (*Playbook, *countingIndexes, []string) {
 		s := appWorldStore(t)
@@ -77,6 +79,16 @@ func TestCurationIndexesTheCategoriesItMatches(t *testing.T) {
 		}
 		if n := len(pb.Matcher.pending); n != len(cats)-2 {
 			t.Errorf("%d categories left unindexed, want %d", n, len(cats)-2)
+		}
+	})
+	t.Run("a category without bullets", func(t *testing.T) {
+		pb, c, cats := open(t)
+		ls := []mdstore.Lesson{{Content: text, Category: "brand-new", Confidence: &high}}
+		if _, err := PlanCuration(pb, reflection(ls...), DefaultSettings()); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.read.Load(); got != int64(len(cats)) {
+			t.Errorf("a lesson in a new category: %d candidate indexes read, want all %d", got, len(cats))
 		}
 	})
 }
