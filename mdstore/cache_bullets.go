@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"io"
 	"math"
@@ -213,6 +214,14 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		token      uint64
 	}
 	var scans []scan
+	// decodeJob is the entries of a folder trusted whole, to decode into
+	// entries and sums from first.
+	type decodeJob struct {
+		first  int
+		held   []string
+		toRead []pending // the entries that do not decode
+	}
+	var trusted []decodeJob
 	folders := map[string]folderStat{}
 	for _, dir := range dirs {
 		st, ok := statDir(s.Path(dir))
@@ -231,16 +240,9 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			up.trusted[dir] = true
 			st.token = rec.token
 			folders[dir] = st
-			for _, e := range held {
-				if sum, ok := up.decode(e, fileStat{}, false); ok {
-					entries, sums = append(entries, e), append(sums, sum)
-					continue
-				}
-				rel := entryRel(e)
-				fst, _ := statFile(s.Path(rel))
-				toRead = append(toRead, pending{len(entries), rel, fst})
-				entries, sums = append(entries, ""), append(sums, nil)
-			}
+			// Decoded below, on every core.
+			trusted = append(trusted, decodeJob{first: len(entries), held: held})
+			entries, sums = append(entries, make([]string, len(held))...), append(sums, make([]*BulletSummary, len(held))...)
 			continue
 		}
 		up.dirty = true
@@ -272,6 +274,26 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		}
 		folders[dir] = st // until a file of it cannot be held
 	}
+	// Each trusted folder's entries are decoded on their own core, with
+	// their own allocator and interned strings.
+	parallel.For(len(trusted), func(j int) {
+		job := &trusted[j]
+		var alloc summaryAlloc
+		interns := map[string]string{}
+		for k, e := range job.held {
+			if sum, ok := up.decodeWith(&alloc, interns, e, fileStat{}, false); ok {
+				entries[job.first+k], sums[job.first+k] = e, sum
+				continue
+			}
+			rel := entryRel(e)
+			fst, _ := statFile(s.Path(rel))
+			job.toRead = append(job.toRead, pending{job.first + k, rel, fst})
+		}
+	})
+	for _, job := range trusted {
+		toRead = append(toRead, job.toRead...)
+	}
+	slices.SortFunc(toRead, func(a, b pending) int { return cmp.Compare(a.i, b.i) }) // in path order, as listed
 	if len(folders) != len(up.folders) || len(toRead) > 0 {
 		up.dirty = true
 	}
@@ -645,17 +667,23 @@ func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) strin
 // decode returns an entry's summary; with check, only when the file's stat
 // is the one it recorded. Its strings slice the entry.
 func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary, bool) {
+	return up.decodeWith(&up.alloc, up.interns, e, st, check)
+}
+
+// decodeWith is decode with an allocator and a table of interned strings of
+// the caller's (one per goroutine).
+func (up *bulletIndex) decodeWith(alloc *summaryAlloc, interns map[string]string, e string, st fileStat, check bool) (*BulletSummary, bool) {
 	r := reader{b: e}
 	rel := r.bytes()
 	size, mtime, ctime := r.varint(), r.varint(), r.varint()
 	if r.bad || check && (!st.regular || size != st.size || mtime != st.mtime || ctime != st.ctime) {
 		return nil, false
 	}
-	sum := up.alloc.summary()
+	sum := alloc.summary()
 	sum.Path, sum.entry = rel, e
 	sum.ID = r.bytes()
-	sum.Category = up.intern(r.bytes())
-	sum.Validation = up.intern(r.bytes())
+	sum.Category = intern(interns, r.bytes())
+	sum.Validation = intern(interns, r.bytes())
 	sum.Confidence = math.Float64frombits(r.u64())
 	sum.Priority, sum.HelpfulCount, sum.HarmfulCount, sum.UsageCount = int(r.varint()), int(r.varint()), int(r.varint()), int(r.varint())
 	sum.ContentLen = int(r.varint())
@@ -758,11 +786,12 @@ func decodeTerms(b string, terms []uint32, words uint32) bool {
 	return len(b) == 0
 }
 
-func (up *bulletIndex) intern(s string) string {
-	if v, ok := up.interns[s]; ok {
+// intern is s as the table holds it, added when new.
+func intern(interns map[string]string, s string) string {
+	if v, ok := interns[s]; ok {
 		return v
 	}
-	up.interns[s] = s
+	interns[s] = s
 	return s
 }
 
