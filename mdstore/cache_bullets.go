@@ -222,6 +222,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		toRead []pending // the entries that do not decode
 	}
 	var trusted []decodeJob
+	nTrusted := 0
 	folders := map[string]folderStat{}
 	for _, dir := range dirs {
 		st, ok := statDir(s.Path(dir))
@@ -242,6 +243,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			folders[dir] = st
 			// Decoded below, on every core.
 			trusted = append(trusted, decodeJob{first: len(entries), held: held})
+			nTrusted += len(held)
 			entries, sums = append(entries, make([]string, len(held))...), append(sums, make([]*BulletSummary, len(held))...)
 			continue
 		}
@@ -275,10 +277,15 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		folders[dir] = st // until a file of it cannot be held
 	}
 	// Each trusted folder's entries are decoded on their own core, with
-	// their own allocator and interned strings.
+	// their own interned strings, into their own part of one array of
+	// summaries.
+	slab, at := make([]BulletSummary, nTrusted), make([]int, len(trusted))
+	for j := 1; j < len(trusted); j++ {
+		at[j] = at[j-1] + len(trusted[j-1].held)
+	}
 	parallel.For(len(trusted), func(j int) {
 		job := &trusted[j]
-		var alloc summaryAlloc
+		alloc := summaryAlloc{sums: slab[at[j] : at[j]+len(job.held) : at[j]+len(job.held)]}
 		interns := map[string]string{}
 		for k, e := range job.held {
 			if sum, ok := up.decodeWith(&alloc, interns, e, fileStat{}, false); ok {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -408,5 +409,28 @@ func TestBulletIndexRereadsAnEntryThatDoesNotDecode(t *testing.T) {
 	}
 	if ib = indexed(t, s); ib.Read != 0 {
 		t.Fatalf("the listing after read %d files; the entry was not written again", ib.Read)
+	}
+}
+
+// A listing's memory follows its bullets, not its folders: 200 folders
+// of two bullets each, all trusted, take about what 400 summaries take.
+func TestBulletIndexMemoryFollowsBullets(t *testing.T) {
+	s, _ := newStore(t)
+	for c := range 200 {
+		for i := range 2 {
+			writeTestBullet(t, s, fmt.Sprintf("cat%03d", c), fmt.Sprintf("C%03d-%d", c, i), "a short note")
+		}
+	}
+	indexed(t, s)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ib, err := s.IndexedBullets(testAnalyser)
+	runtime.ReadMemStats(&after)
+	if err != nil || ib.Read != 0 || len(ib.Active) != 400 {
+		t.Fatalf("listing: %v, read %d, %d active", err, ib.Read, len(ib.Active))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Fatalf("a listing of 400 bullets in 200 folders allocated %d MB", grew>>20)
 	}
 }
