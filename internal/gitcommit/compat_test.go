@@ -151,3 +151,44 @@ func TestTreesMatchGitWriteTree(t *testing.T) {
 	}
 	gitIn(t, dir, "", "fsck", "--strict")
 }
+
+// The git index a commit splices into its lock file, entry by entry, is
+// one git reads as the commit's tree: after adds, a move onto a name that
+// sorts between others, a delete and an edit, git sees nothing staged and
+// nothing changed, and lists the same files as the commit.
+func TestSplicedIndexIsTheCommitsForGit(t *testing.T) {
+	s, dir := committedStore(t)
+	check := func(step string) {
+		t.Helper()
+		if st := gitIn(t, dir, "", "status", "--porcelain"); st != "" {
+			t.Fatalf("%s: git status:\n%s", step, st)
+		}
+		if staged := gitIn(t, dir, "", "diff", "--cached", "--name-only"); staged != "" {
+			t.Fatalf("%s: staged:\n%s", step, staged)
+		}
+		if ls, tree := gitIn(t, dir, "", "ls-files"), gitIn(t, dir, "", "ls-tree", "-r", "--name-only", "HEAD"); ls != tree {
+			t.Fatalf("%s: the index lists\n%s\nthe commit holds\n%s", step, ls, tree)
+		}
+		gitIn(t, dir, "", "fsck", "--strict")
+	}
+	cs := &Changeset{}
+	for _, name := range []string{"b", "d", "f", "h"} {
+		cs.Write("memory/inbox/"+name+".md", []byte(name+"\n"))
+	}
+	if _, err := s.Save(cs, info("add")); err != nil {
+		t.Fatal(err)
+	}
+	check("adds")
+	cs = &Changeset{}
+	cs.Move("memory/inbox/h.md", "memory/inbox/e.md", []byte("h, moved\n"))
+	cs.Delete("memory/inbox/b.md")
+	cs.Write("memory/inbox/d.md", []byte("d, edited\n"))
+	cs.Write("memory/inbox/a.md", []byte("a\n"))
+	if _, err := s.Save(cs, info("move")); err != nil {
+		t.Fatal(err)
+	}
+	check("move, delete, edit")
+	if got := gitIn(t, dir, "", "show", "HEAD:.curator/memory/inbox/e.md"); got != "h, moved" {
+		t.Fatalf("the moved file in HEAD: %q", got)
+	}
+}
