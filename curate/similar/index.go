@@ -30,9 +30,11 @@ const eps = 1e-9
 // answers equal BruteForce's at and above that threshold. With other engines
 // it compares the query with every item.
 //
-// An Index is not safe for concurrent use. Items added with AddWords hold
-// only their words until one is scored: then its text is asked from the
-// function SetText gave, so a run reads the texts of candidates only.
+// An Index is not safe for concurrent use. Items added with AddTerms hold
+// only their words, and are scored from them and their negation marks
+// (marks.go): their texts are asked from the function SetText gave only
+// when a word is not known (an index loaded for a word table that lost
+// it, or marks that do not read).
 type Index struct {
 	engine Engine
 	lex    *Lexical // nil: not a lexical engine, scan everything
@@ -43,7 +45,7 @@ type Index struct {
 	byID     map[string]int32    // id -> slot
 	words    []wordRef           // the distinct analysed words of the items
 	wordOf   map[*wordInfo]int32 // analysed word -> index in words
-	vocabOf  []int32             // Vocabulary index -> index in words (-1: not yet)
+	vocabOf  []int32             // Vocabulary index -> index in words (-1: not yet, marksWord: a text's marks)
 	keyIDs   map[string]int32    // word key -> dense id
 	postings [][]int32           // key id -> slots of the items holding it
 	vocab    map[int32][]keyDist // concept -> indexed key ids holding it, with hypernym steps
@@ -135,6 +137,9 @@ type item struct {
 	terms []int32 // index in Index.words of each of doc.terms
 	total float64 // doc.total
 	more  *itemText
+	// marks are the negation marks of an item added by its words (nil:
+	// no negation).
+	marks *textMarks
 }
 
 // itemSide is what an item's side of a score is bounded with besides the
@@ -148,11 +153,10 @@ type itemSide struct {
 // itemText is an item's text and analyses; nil for an item added by terms
 // until one is asked (see Index.analysis).
 type itemText struct {
-	used  int // the index's queries when the item was last asked for its text or analysis
-	text  string
-	lazy  bool // text and doc are not known yet: ask textOf
-	doc   *doc // nil until the item is first scored, for items added by terms
-	words *doc // the analysed words without the text, while doc is nil: see itemWords
+	used int // the index's queries when the item was last asked for its text or analysis
+	text string
+	lazy bool // text and doc are not known yet: ask textOf
+	doc  *doc // nil until the item is first bounded or scored, for items added by terms
 }
 
 // analysis is the item's text and analyses, made (text not known yet)
@@ -259,16 +263,45 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 			ix.vocabOf = append(ix.vocabOf, -1)
 		}
 	}
-	it := &item{id: id, terms: make([]int32, len(terms))}
-	for i, t := range terms {
+	it := &item{id: id}
+	it.terms, it.marks = ix.itemTerms(v, terms, make([]int32, len(terms)))
+	ix.add(it)
+}
+
+// marksWord stands in vocabOf for a word of the table that is a text's
+// marks: not a word of the index.
+const marksWord = -2
+
+// itemTerms turns an item's words, given as indices into v, into indices
+// into the index's words (in out, as long as terms), adding the words it
+// does not hold yet, and takes the item's negation marks out of them.
+func (ix *Index) itemTerms(v *Vocabulary, terms []uint32, out []int32) ([]int32, *textMarks) {
+	n, marks, twice := 0, -1, false
+	for _, t := range terms {
 		w := ix.vocabOf[t]
-		if w < 0 {
-			w = ix.newWord(v.info(t))
+		if w == -1 {
+			if isMarks(v.words[t]) {
+				w = marksWord
+			} else {
+				w = ix.newWord(v.info(t))
+			}
 			ix.vocabOf[t] = w
 		}
-		it.terms[i] = w
+		if w == marksWord {
+			twice = twice || marks >= 0 // not Words' answer
+			marks = int(t)
+			continue
+		}
+		out[n] = w
+		n++
 	}
-	ix.add(it)
+	switch {
+	case twice:
+		return out[:n], unknownMarks
+	case marks < 0:
+		return out[:n], nil
+	}
+	return out[:n], parseMarks(v.words[marks], n)
 }
 
 // AddAllTerms adds many items by their terms at once, as AddTerms does one
@@ -293,17 +326,9 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 	flat := make([]int32, n)
 	items := make([]item, len(ids))
 	for i, id := range ids {
-		ts := flat[:len(terms[i]):len(terms[i])]
+		ts, marks := ix.itemTerms(v, terms[i], flat[:len(terms[i]):len(terms[i])])
 		flat = flat[len(terms[i]):]
-		for j, t := range terms[i] {
-			w := ix.vocabOf[t]
-			if w < 0 {
-				w = ix.newWord(v.info(t))
-				ix.vocabOf[t] = w
-			}
-			ts[j] = w
-		}
-		items[i] = item{id: id, terms: ts}
+		items[i] = item{id: id, terms: ts, marks: marks}
 	}
 	// Size each new posting list exactly, from one array.
 	counts := make([]int32, len(ix.postings))
@@ -342,7 +367,7 @@ func (ix *Index) reserve(v *Vocabulary, terms [][]uint32) {
 	fresh := 0
 	for _, ts := range terms {
 		for _, t := range ts {
-			if ix.vocabOf[t] < 0 && !mark[t] {
+			if ix.vocabOf[t] == -1 && !mark[t] && !isMarks(v.words[t]) {
 				mark[t] = true
 				fresh++
 			}
@@ -500,7 +525,10 @@ func (ix *Index) Best(text string, filter func(id string) bool) (Match, bool) {
 // Above returns every item that filter accepts with a score of at least
 // min (within 1e-9), sorted by score, highest first, then by id.
 func (ix *Index) Above(text string, min float64, filter func(id string) bool) []Match {
-	q := ix.query(text)
+	return ix.above(ix.query(text), min, filter)
+}
+
+func (ix *Index) above(q *query, min float64, filter func(id string) bool) []Match {
 	var out []Match
 	for _, c := range ix.candidates(q, min-eps, boundSentence) {
 		if filter != nil && !filter(c.it.id) {
@@ -566,7 +594,7 @@ func (ix *Index) Pairs(min float64) []Pair {
 	for _, slot := range slots {
 		it := ix.items[slot]
 		a := it.id
-		for _, m := range ix.Above(ix.textOfItem(it), min, func(id string) bool { return id > a }) {
+		for _, m := range ix.above(ix.itemQuery(it), min, func(id string) bool { return id > a }) {
 			out = append(out, Pair{a, m.ID, m.Score})
 		}
 		// Later items need not find it: its pairs with them are found.
@@ -574,6 +602,17 @@ func (ix *Index) Pairs(min float64) []Pair {
 	}
 	sortPairs(out)
 	return out
+}
+
+// itemQuery is an item asked as a query: its analysis, made from its words
+// when it was added by them.
+func (ix *Index) itemQuery(it *item) *query {
+	if ix.lex != nil {
+		if d := ix.itemWords(it); d != nil {
+			return &query{doc: d}
+		}
+	}
+	return ix.query(ix.textOfItem(it))
 }
 
 func (ix *Index) sortedItems() []*item {
@@ -616,6 +655,9 @@ func (ix *Index) docOf(it *item) *doc {
 	t := ix.analysis(it)
 	if t.doc != nil {
 		return t.doc
+	}
+	if d := ix.itemWords(it); d != nil {
+		return d
 	}
 	d := ix.lex.analyze(ix.textOfItem(it))
 	if ix.pairs == nil {

@@ -16,28 +16,31 @@ func (ix *Index) sentenceBound(q *query, it *item, bound float64) float64 {
 	return ix.lex.sentenceCheck(q.doc, d, bound)
 }
 
-// itemWords is an item's analysed words with its sentence vector, made
-// from its words as analyze makes them from its text, in the same order,
-// so that the sentence check gives the same numbers; nil when a word is
-// not known.
+// itemWords is the analysis of an item added by its words, made from
+// them and its negation marks as analyze makes it from its text (its
+// words in the same order, so that the sentence check gives the same
+// numbers), and kept; nil when a word is not known or the marks do not
+// read: then the text is read and analysed when the item is scored.
 func (ix *Index) itemWords(it *item) *doc {
 	t := ix.analysis(it)
 	if t.doc != nil {
 		return t.doc
 	}
-	if t.words == nil {
-		d := &doc{terms: make([]term, len(it.terms))}
-		for i, w := range it.terms {
-			wi := ix.wordInfoOf(w)
-			if wi == nil {
-				return nil
-			}
-			d.terms[i] = term{wordInfo: wi}
-			ix.lex.addSentence(d, wi)
-		}
-		t.words = d
+	if it.marks == unknownMarks {
+		return nil
 	}
-	return t.words
+	d := &doc{terms: make([]term, len(it.terms)), total: it.total}
+	for i, w := range it.terms {
+		wi := ix.wordInfoOf(w)
+		if wi == nil {
+			return nil
+		}
+		d.terms[i] = term{wordInfo: wi}
+		ix.lex.addSentence(d, wi)
+	}
+	it.marks.apply(d)
+	t.doc = d
+	return d
 }
 
 // wordInfoOf is the analysis of the index's word w: a loaded index's words

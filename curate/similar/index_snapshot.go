@@ -15,7 +15,7 @@ import (
 
 // snapshotMagic starts a stored candidate index; the engine's version
 // follows it, so another analysis of the words is never taken.
-const snapshotMagic = "curator candidate index 2\n"
+const snapshotMagic = "curator candidate index 3\n"
 
 // BatchKey names what AddAllTerms is given by its content: the ids and each
 // item's words as indices into the word table (the stored index checks the
@@ -125,6 +125,17 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 	w = appendInts(w, lens)
 	w = appendShared(w, flat)
 	w = appendFloats(w, totals)
+	// The items' negation marks: the slots of the items with a negation,
+	// and their marks as their words held them.
+	var marked []int32
+	var marks []string
+	for i, it := range ix.items {
+		if it.marks != nil {
+			marked, marks = append(marked, int32(i)), append(marks, it.marks.String())
+		}
+	}
+	w = appendInts(w, marked)
+	w = appendStrings(w, marks)
 
 	lens = lens[:0]
 	flat = flat[:0]
@@ -387,6 +398,14 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	}
 	if len(flat) != 0 {
 		return false
+	}
+	marked := r.ints(uint64(len(ids)))
+	marks := r.strings()
+	if r.bad || len(marks) != len(marked) {
+		return false
+	}
+	for i, slot := range marked {
+		items[slot].marks = parseMarks(marks[i], len(items[slot].terms))
 	}
 
 	lens = r.array(math.MaxInt32)

@@ -205,8 +205,8 @@ func TestIndexByTermsEqualsIndexByText(t *testing.T) {
 			t.Fatalf("Best(%q): %v %v vs %v %v", q, m1, ok1, m2, ok2)
 		}
 	}
-	if len(asked) == 0 || len(asked) > len(items)/2 {
-		t.Errorf("Best asked for %d texts of %d", len(asked), len(items))
+	if len(asked) != 0 {
+		t.Errorf("Best asked for %d texts of %d: items added by their words are scored from them", len(asked), len(items))
 	}
 	for _, q := range queries {
 		for _, min := range []float64{0.3, 0.6, 0.9} {

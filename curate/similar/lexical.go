@@ -414,13 +414,18 @@ func (l *Lexical) WithoutCap() *Lexical {
 }
 
 // Words returns, for a text, the first word of each of its distinct terms,
-// in order: what AddWords needs to index the text without analysing it
-// again. A candidate index kept on disk stores these words.
+// in order, and its negation marks after them when it has a negation
+// (marks.go): what AddTerms needs to index the text, and to score it,
+// without analysing it again. A candidate index kept on disk stores these
+// words.
 func (l *Lexical) Words(text string) []string {
 	d := l.analyze(text)
-	out := make([]string, len(d.terms))
+	out := make([]string, len(d.terms), len(d.terms)+1)
 	for i, t := range d.terms {
 		out[i] = t.text
+	}
+	if m := marksOf(d); m != "" {
+		out = append(out, m)
 	}
 	return out
 }
@@ -428,5 +433,5 @@ func (l *Lexical) Words(text string) []string {
 // Version names the engine's analysis: words stored from an engine with
 // another version must be analysed again.
 func (l *Lexical) Version() string {
-	return fmt.Sprintf("lexical 4 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
+	return fmt.Sprintf("lexical 5 %+v vectors %d wordnet %d", l.p, len(l.wv.words), l.wn.wordCount())
 }
