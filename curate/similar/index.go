@@ -137,9 +137,11 @@ type item struct {
 	terms []int32 // index in Index.words of each of doc.terms
 	total float64 // doc.total
 	more  *itemText
-	// marks are the negation marks of an item added by its words (nil:
-	// no negation).
-	marks *textMarks
+	// marks are the negation marks of an item added by its words, as its
+	// words hold them ("": no negation), read when the item is first
+	// bounded or scored: a loaded index of 100,000 items holds tens of
+	// thousands.
+	marks string
 }
 
 // itemSide is what an item's side of a score is bounded with besides the
@@ -275,7 +277,7 @@ const marksWord = -2
 // itemTerms turns an item's words, given as indices into v, into indices
 // into the index's words (in out, as long as terms), adding the words it
 // does not hold yet, and takes the item's negation marks out of them.
-func (ix *Index) itemTerms(v *Vocabulary, terms []uint32, out []int32) ([]int32, *textMarks) {
+func (ix *Index) itemTerms(v *Vocabulary, terms []uint32, out []int32) ([]int32, string) {
 	n, marks, twice := 0, -1, false
 	for _, t := range terms {
 		w := ix.vocabOf[t]
@@ -297,11 +299,11 @@ func (ix *Index) itemTerms(v *Vocabulary, terms []uint32, out []int32) ([]int32,
 	}
 	switch {
 	case twice:
-		return out[:n], unknownMarks
+		return out[:n], badMarks
 	case marks < 0:
-		return out[:n], nil
+		return out[:n], ""
 	}
-	return out[:n], parseMarks(v.words[marks], n)
+	return out[:n], v.words[marks]
 }
 
 // AddAllTerms adds many items by their terms at once, as AddTerms does one
@@ -873,6 +875,7 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		order = make([]int32, 0, len(ix.items)) // filled only as far as the query reaches
 	}
 	defer func() { sc.order = order }()
+	holes := ix.removed > 0 // removed items' slots are nil until the index compacts
 	for _, f := range look {
 		gain := f.weight - skipMax[f.term]
 		exact := f.key == own[f.term]
@@ -881,7 +884,7 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		}
 		for _, slot := range ix.postings[f.key] {
 			switch {
-			case ix.items[slot] == nil:
+			case holes && ix.items[slot] == nil:
 			case ix.pairs != nil && ix.pairs.queried[slot]:
 			case ix.seenGen[slot] != ix.gen:
 				ix.seenGen[slot], ix.lastTerm[slot] = ix.gen, int32(f.term)

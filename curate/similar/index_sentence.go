@@ -26,7 +26,8 @@ func (ix *Index) itemWords(it *item) *doc {
 	if t.doc != nil {
 		return t.doc
 	}
-	if it.marks == unknownMarks {
+	marks := parseMarks(it.marks, len(it.terms))
+	if marks == unknownMarks {
 		return nil
 	}
 	d := &doc{terms: make([]term, len(it.terms)), total: it.total}
@@ -38,7 +39,7 @@ func (ix *Index) itemWords(it *item) *doc {
 		d.terms[i] = term{wordInfo: wi}
 		ix.lex.addSentence(d, wi)
 	}
-	it.marks.apply(d)
+	marks.apply(d)
 	t.doc = d
 	return d
 }

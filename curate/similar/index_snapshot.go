@@ -130,8 +130,8 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 	var marked []int32
 	var marks []string
 	for i, it := range ix.items {
-		if it.marks != nil {
-			marked, marks = append(marked, int32(i)), append(marks, it.marks.String())
+		if it.marks != "" {
+			marked, marks = append(marked, int32(i)), append(marks, it.marks)
 		}
 	}
 	w = appendInts(w, marked)
@@ -405,7 +405,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		return false
 	}
 	for i, slot := range marked {
-		items[slot].marks = parseMarks(marks[i], len(items[slot].terms))
+		items[slot].marks = marks[i]
 	}
 
 	lens = r.array(math.MaxInt32)

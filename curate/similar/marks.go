@@ -29,6 +29,9 @@ type textMarks struct {
 // text is read and analysed when it is scored, as without marks.
 var unknownMarks = &textMarks{negations: -1}
 
+// badMarks are marks that never read.
+const badMarks = marksPrefix + "?"
+
 // marksOf is the marks of an analysed text ("" when it has no negation).
 func marksOf(d *doc) string {
 	if d.negations == 0 {
@@ -46,20 +49,33 @@ func marksOf(d *doc) string {
 	return m.String()
 }
 
-// String is the marks as a text's words hold them.
+// String is the marks as a text's words hold them: each list of positions
+// ascending, a run of three or more as "first-last".
 func (m *textMarks) String() string {
-	if m == unknownMarks {
-		return marksPrefix + "?"
-	}
 	list := func(ps []int32) string {
 		if len(ps) == 0 {
 			return "-"
 		}
-		s := make([]string, len(ps))
-		for i, p := range ps {
-			s[i] = strconv.Itoa(int(p))
+		var b strings.Builder
+		for i := 0; i < len(ps); {
+			j := i
+			for j+1 < len(ps) && ps[j+1] == ps[j]+1 {
+				j++
+			}
+			if b.Len() > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(int(ps[i])))
+			switch {
+			case j-i >= 2:
+				b.WriteByte('-')
+				b.WriteString(strconv.Itoa(int(ps[j])))
+			case j > i:
+				j = i // two in a row: written one by one
+			}
+			i = j + 1
 		}
-		return strings.Join(s, ",")
+		return b.String()
 	}
 	return marksPrefix + strconv.Itoa(m.negations) + " " + list(m.negated) + " " + list(m.hedged)
 }
@@ -67,9 +83,12 @@ func (m *textMarks) String() string {
 // isMarks reports whether a word of a text's words is its marks.
 func isMarks(w string) bool { return strings.HasPrefix(w, marksPrefix) }
 
-// parseMarks reads the marks of a text of n words; unknownMarks when they
-// do not read as marks.
+// parseMarks reads the marks of a text of n words: nil for "" (no
+// negation), unknownMarks when they do not read as marks.
 func parseMarks(s string, n int) *textMarks {
+	if s == "" {
+		return nil
+	}
 	f := strings.Fields(strings.TrimPrefix(s, marksPrefix))
 	if len(f) != 3 {
 		return unknownMarks
@@ -84,11 +103,18 @@ func parseMarks(s string, n int) *textMarks {
 			continue
 		}
 		for _, x := range strings.Split(f[i+1], ",") {
-			p, err := strconv.Atoi(x)
-			if err != nil || p < 0 || p >= n || len(*out) > 0 && int32(p) <= (*out)[len(*out)-1] {
+			first, last, run := strings.Cut(x, "-")
+			p, err := strconv.Atoi(first)
+			q, err2 := p, error(nil)
+			if run {
+				q, err2 = strconv.Atoi(last)
+			}
+			if err != nil || err2 != nil || p < 0 || q < p || q >= n || len(*out) > 0 && int32(p) <= (*out)[len(*out)-1] {
 				return unknownMarks
 			}
-			*out = append(*out, int32(p))
+			for ; p <= q; p++ {
+				*out = append(*out, int32(p))
+			}
 		}
 	}
 	return m

@@ -51,7 +51,8 @@ func TestMarksThatDoNotRead(t *testing.T) {
 	for _, s := range []string{
 		marksPrefix, marksPrefix + "?", marksPrefix + "1 - -  x", marksPrefix + "0 - -",
 		marksPrefix + "-1 - -", marksPrefix + "1 5 -", marksPrefix + "1 2,1 -", marksPrefix + "1 1,1 -",
-		marksPrefix + "1 a -", marksPrefix + "1 - 9",
+		marksPrefix + "1 a -", marksPrefix + "1 - 9", marksPrefix + "1 - 3-1", marksPrefix + "1 - 2-9",
+		marksPrefix + "1 - 1-3,2", marksPrefix + "1 - 1-", marksPrefix + "1 - -3",
 	} {
 		if m := parseMarks(s, 5); m != unknownMarks {
 			t.Errorf("parseMarks(%q) = %+v, want unknown", s, m)
@@ -59,6 +60,13 @@ func TestMarksThatDoNotRead(t *testing.T) {
 	}
 	if m := parseMarks(marksPrefix+"2 0,3 - ", 5); m == unknownMarks || m.negations != 2 || len(m.negated) != 2 || m.hedged != nil {
 		t.Errorf("good marks read as %+v", m)
+	}
+	m := &textMarks{negations: 1, negated: []int32{2, 3}, hedged: []int32{0, 2, 3, 4, 5, 7, 9, 10, 11}}
+	if s := m.String(); s != marksPrefix+"1 2,3 0,2-5,7,9-11" {
+		t.Errorf("marks written as %q", s)
+	}
+	if back := parseMarks(m.String(), 12); fmt.Sprint(back) != fmt.Sprint(m) {
+		t.Errorf("marks %q read back as %+v", m.String(), back)
 	}
 }
 
