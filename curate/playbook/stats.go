@@ -134,9 +134,12 @@ var searchFloors = []float64{0.6, 0.45, 0.3}
 // than q.Limit bullets score above 0, and every bullet must be read (a
 // bullet that holds the text, or has it as a tag, is listed at score 0).
 func searchMatcher(pb *Playbook, q QueryRequest) ([]QueryResult, bool) {
-	accept := func(id string) bool {
-		b := pb.bullets.get(id)
-		return (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags)
+	var accept func(id string) bool // nil: every bullet, none looked up
+	if q.Category != "" || len(q.Tags) > 0 {
+		accept = func(id string) bool {
+			b := pb.bullets.get(id)
+			return (q.Category == "" || b.Category == q.Category) && hasTags(b.Tags, q.Tags)
+		}
 	}
 	// The limit highest above a floor, and every bullet as high as the
 	// limit-th: the same first q.Limit as scoring every bullet, once

@@ -2,6 +2,7 @@ package similar
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -58,49 +59,39 @@ func sentenceCosine(a, b *doc) (float64, bool) {
 // common that come in the same order in both: the longest common
 // subsequence of those words over their number; 1 when they share fewer
 // than two. The parts of identifiers (show_api_doc) are names, not
-// sentence order, and are left out.
+// sentence order, and are left out. A text's words are distinct, so the
+// shared words are the same in both texts, only ordered differently: their
+// longest common subsequence is the longest increasing run of their places
+// in b taken in a's order (found by patience, without a table or a map).
 func orderAgreement(a, b *doc) float64 {
-	inB := make(map[string]bool, len(b.terms))
-	for _, t := range b.terms {
-		if ordered(t) {
-			inB[t.key] = true
-		}
-	}
-	var sa []string
+	var buf [64]int32
+	pos := buf[:0] // the shared words' places in b, in a's order
 	for _, t := range a.terms {
-		if ordered(t) && inB[t.key] {
-			sa = append(sa, t.key)
+		if !ordered(t) {
+			continue
 		}
-	}
-	if len(sa) < 2 {
-		return 1
-	}
-	inA := make(map[string]bool, len(sa))
-	for _, k := range sa {
-		inA[k] = true
-	}
-	var sb []string
-	for _, t := range b.terms {
-		if ordered(t) && inA[t.key] {
-			sb = append(sb, t.key)
-		}
-	}
-	// one row of the longest-common-subsequence table at a time
-	prev, cur := make([]int, len(sb)+1), make([]int, len(sb)+1)
-	for _, x := range sa {
-		for j, y := range sb {
-			switch {
-			case x == y:
-				cur[j+1] = prev[j] + 1
-			case prev[j+1] > cur[j]:
-				cur[j+1] = prev[j+1]
-			default:
-				cur[j+1] = cur[j]
+		for j := range b.terms {
+			if u := b.terms[j]; u.key == t.key && ordered(u) {
+				pos = append(pos, int32(j))
+				break
 			}
 		}
-		prev, cur = cur, prev
 	}
-	return float64(prev[len(sb)]) / float64(len(sa))
+	if len(pos) < 2 {
+		return 1
+	}
+	// tails[k] is the least last place of an increasing run of k+1 places.
+	var tbuf [64]int32
+	tails := tbuf[:0]
+	for _, p := range pos {
+		k, _ := slices.BinarySearch(tails, p)
+		if k == len(tails) {
+			tails = append(tails, p)
+		} else {
+			tails[k] = p
+		}
+	}
+	return float64(len(tails)) / float64(len(pos))
 }
 
 // ordered reports whether a term counts in the order of a text's words.
