@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -53,7 +54,8 @@ type Index struct {
 	removed  int
 	// expanded keeps each query word's keys (expand) while Pairs runs:
 	// every item is a query then, and the index does not change.
-	expanded map[*wordInfo][]keySim
+	expanded  map[*wordInfo][]keySim
+	expansion expansionScratch
 	// pairs is what Pairs keeps while it runs (nil otherwise).
 	pairs *pairsRun
 	// infos is the analysis of each of words; for a loaded index's words
@@ -68,10 +70,11 @@ type Index struct {
 	loaded *loadedTables
 
 	// Per-query scratch space, by slot (reused: an Index is single-threaded).
-	gen       uint32
-	seenGen   []uint32
-	lastTerm  []int32
-	termPart  []float64
+	gen uint32
+	// mark is, by slot, the query (gen) that last reached the item in the
+	// high 32 bits, and the query word whose features reached it last in
+	// the low 32: one load tells a new item, a new word and a word seen.
+	mark      []uint64
 	acc       []float64
 	exactAcc  []float64  // by slot: the weight of the looked-up query words whose own key the item holds
 	matchable []float64  // by slot: what the item's indexed words can match of the query at most (reachedWords)
@@ -705,8 +708,10 @@ type feature struct {
 }
 
 // byTerm returns the features that order lists (in its low 32 bits) by
-// query word, keeping their order within each word (a counting sort: a
-// query has a few dozen words and may have thousands of features).
+// query word (a counting sort: a query has a few dozen words and may have
+// thousands of features), each word's heaviest first, in their order in
+// order when equal: the first of a word's features to reach an item is the
+// one it counts.
 func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []feature {
 	start := slices.Grow(sc.start[:0], terms+1)[:terms+1]
 	clear(start)
@@ -723,6 +728,14 @@ func (sc *queryScratch) byTerm(fs []feature, order []uint64, terms int) []featur
 		f := fs[uint32(o)]
 		out[start[f.term]] = f
 		start[f.term]++
+	}
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].term == out[i].term {
+			j++
+		}
+		slices.SortStableFunc(out[i:j], func(a, b feature) int { return cmp.Compare(b.weight, a.weight) })
+		i = j
 	}
 	return out
 }
@@ -810,7 +823,7 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 			skipMax[ti], own[ti] = t.weight, -1
 			exactElsewhere += t.weight
 		}
-		for _, f := range ix.expand(t) {
+		for _, f := range ix.queryExpansion(q, ti) {
 			ix.setReach(f.key, f.weight)
 			feats = append(feats, feature{ti, f.key, t.weight * f.weight, len(ix.postings[f.key])})
 		}
@@ -875,30 +888,33 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 		order = make([]int32, 0, len(ix.items)) // filled only as far as the query reaches
 	}
 	defer func() { sc.order = order }()
+	// A word's features come heaviest first (byTerm): the first to reach
+	// an item is the most the word adds to it.
 	holes := ix.removed > 0 // removed items' slots are nil until the index compacts
+	gen := uint64(ix.gen) << 32
+	mark, acc, exactAcc := ix.mark, ix.acc, ix.exactAcc
 	for _, f := range look {
-		gain := f.weight - skipMax[f.term]
+		gain := max(f.weight-skipMax[f.term], 0)
 		exact := f.key == own[f.term]
 		if gain <= 0 && !exact {
 			continue
 		}
+		word := gen | uint64(uint32(f.term))
+		exactW := q.doc.terms[f.term].weight
 		for _, slot := range ix.postings[f.key] {
-			switch {
-			case holes && ix.items[slot] == nil:
-			case ix.pairs != nil && ix.pairs.queried[slot]:
-			case ix.seenGen[slot] != ix.gen:
-				ix.seenGen[slot], ix.lastTerm[slot] = ix.gen, int32(f.term)
-				ix.termPart[slot], ix.acc[slot], ix.exactAcc[slot] = max(gain, 0), max(gain, 0), 0
-				order = append(order, slot)
-			case ix.lastTerm[slot] != int32(f.term):
-				ix.lastTerm[slot], ix.termPart[slot] = int32(f.term), max(gain, 0)
-				ix.acc[slot] += max(gain, 0)
-			case gain > ix.termPart[slot]:
-				ix.acc[slot] += gain - ix.termPart[slot]
-				ix.termPart[slot] = gain
+			if holes && ix.items[slot] == nil || ix.pairs != nil && ix.pairs.queried[slot] {
+				continue
 			}
-			if exact && ix.seenGen[slot] == ix.gen {
-				ix.exactAcc[slot] += q.doc.terms[f.term].weight
+			switch m := mark[slot]; {
+			case m&^math.MaxUint32 != gen:
+				mark[slot], acc[slot], exactAcc[slot] = word, gain, 0
+				order = append(order, slot)
+			case m != word:
+				mark[slot] = word
+				acc[slot] += gain
+			}
+			if exact {
+				exactAcc[slot] += exactW
 			}
 		}
 	}
@@ -911,8 +927,8 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 			if it == nil || (ix.pairs != nil && ix.pairs.queried[slot]) {
 				continue
 			}
-			if ix.seenGen[slot] != ix.gen {
-				ix.seenGen[slot], ix.lastTerm[slot], ix.termPart[slot] = ix.gen, -1, 0
+			if ix.mark[slot]&^math.MaxUint32 != gen {
+				ix.mark[slot] = gen | math.MaxUint32
 				ix.acc[slot], ix.exactAcc[slot] = 0, 0
 			}
 			order = append(order, int32(slot))
@@ -971,12 +987,13 @@ func (ix *Index) reachedWords(order []int32) {
 		ix.matchable[slot] = 0
 	}
 	ix.keyTables()
-	weights := ix.keyWeight
+	weights, mark, matchable := ix.keyWeight, ix.mark, ix.matchable
+	gen := uint64(ix.gen) << 32
 	for _, key := range ix.scratch.reached {
 		w := weights[key] * ix.reach[key].w
 		for _, slot := range ix.postings[key] {
-			if ix.seenGen[slot] == ix.gen {
-				ix.matchable[slot] += w
+			if mark[slot]&^math.MaxUint32 == gen {
+				matchable[slot] += w
 			}
 		}
 	}
@@ -1121,10 +1138,8 @@ func (pr *pairsRun) rarestFirst(ix *Index, it *item) []rareWord {
 
 // grow sizes the per-query scratch space to the index.
 func (ix *Index) grow() {
-	if n := len(ix.items); len(ix.seenGen) < n {
-		ix.seenGen = append(ix.seenGen, make([]uint32, n-len(ix.seenGen))...)
-		ix.lastTerm = append(ix.lastTerm, make([]int32, n-len(ix.lastTerm))...)
-		ix.termPart = append(ix.termPart, make([]float64, n-len(ix.termPart))...)
+	if n := len(ix.items); len(ix.mark) < n {
+		ix.mark = append(ix.mark, make([]uint64, n-len(ix.mark))...)
 		ix.acc = append(ix.acc, make([]float64, n-len(ix.acc))...)
 		ix.exactAcc = append(ix.exactAcc, make([]float64, n-len(ix.exactAcc))...)
 	}
@@ -1181,13 +1196,32 @@ func (ix *Index) expand(t term) []keySim {
 	if out, ok := ix.expanded[t.wordInfo]; ok {
 		return out
 	}
-	best := map[int32]float64{}
+	// The best similarity by key, in a table by key id marked with the
+	// expansion's number (a key not set yet counts as 0).
+	ex := &ix.expansion
+	if ex.n++; ex.n == 0 { // wrapped: no mark may look like this expansion's
+		clear(ex.at)
+		ex.n = 1
+	}
+	if n := len(ix.postings); len(ex.at) < n {
+		ex.at = append(ex.at, make([]uint32, n-len(ex.at))...)
+		ex.best = append(ex.best, make([]float64, n-len(ex.best))...)
+	}
+	ex.keys = ex.keys[:0]
+	put := func(key int32, w float64) {
+		if ex.at[key] != ex.n {
+			ex.at[key], ex.best[key] = ex.n, math.Max(0, w)
+			ex.keys = append(ex.keys, key)
+		} else {
+			ex.best[key] = math.Max(ex.best[key], w)
+		}
+	}
 	if id, ok := ix.keyID(t.key); ok {
-		best[id] = 1
+		put(id, 1)
 	}
 	for _, c := range t.concepts {
 		for _, kd := range ix.vocab[c.id] {
-			best[kd.key] = math.Max(best[kd.key], ix.lex.conceptSim[c.dist+kd.dist])
+			put(kd.key, ix.lex.conceptSim[c.dist+kd.dist])
 		}
 	}
 	// The keys of indexed words whose vectors neighbour the query word's.
@@ -1198,18 +1232,45 @@ func (ix *Index) expand(t term) []keySim {
 		}
 		s := ix.lex.vectorSim(t.wordInfo, n, ix.lex.wv.invNorm(n))
 		for _, kd := range kds {
-			best[kd.key] = math.Max(best[kd.key], s)
+			put(kd.key, s)
 		}
 	}
-	out := make([]keySim, 0, len(best))
-	for k, w := range best {
-		out = append(out, keySim{k, w})
+	slices.Sort(ex.keys)
+	out := make([]keySim, len(ex.keys))
+	for i, k := range ex.keys {
+		out[i] = keySim{k, ex.best[k]}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	if ix.expanded != nil {
 		ix.expanded[t.wordInfo] = out
 	}
 	return out
+}
+
+// queryExpansion is expand of the query's word ti, kept while the index
+// answers the same query (a search at a lower floor asks again).
+func (ix *Index) queryExpansion(q *query, ti int) []keySim {
+	ex := &ix.expansion
+	if ex.query != q {
+		ex.query = q
+		ex.terms = append(ex.terms[:0], make([][]keySim, len(q.doc.terms))...)
+	}
+	if ex.terms[ti] == nil {
+		ex.terms[ti] = ix.expand(q.doc.terms[ti])
+	}
+	return ex.terms[ti]
+}
+
+// expansionScratch is what expand works in, kept for the next word, and
+// the expansions of the last query's words.
+type expansionScratch struct {
+	n    uint32
+	at   []uint32  // by key id: the expansion that last set best
+	best []float64 // by key id
+	keys []int32   // the keys set by this expansion
+	// query is the query whose words' expansions terms holds (nil for a
+	// word not expanded yet).
+	query *query
+	terms [][]keySim
 }
 
 func sortMatches(ms []Match) {
