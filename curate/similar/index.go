@@ -79,6 +79,11 @@ type Index struct {
 	exactAcc  []float64  // by slot: the weight of the looked-up query words whose own key the item holds
 	matchable []float64  // by slot: what the item's indexed words can match of the query at most (reachedWords)
 	sides     []itemSide // by slot, made when a query first bounds the item (not a query's: kept)
+	// storedSides are, by slot, the stop words' weight and the total
+	// weight of the items of a loaded index, as its snapshot stored them
+	// (read in place): sideBound takes them instead of sides, so a
+	// loaded index bounds by side from its first query.
+	storedStops, storedTotals []float64
 	// keyWeight is, by key id, the weight of the heaviest indexed word of
 	// that key (keyTables).
 	keyWeight []float64
@@ -195,6 +200,7 @@ func NewIndex(e Engine) *Index {
 
 func (ix *Index) reset() {
 	ix.items, ix.removed, ix.loaded, ix.sides = nil, 0, nil, nil
+	ix.storedStops, ix.storedTotals = nil, nil
 	ix.byID = map[string]int32{}
 	ix.words, ix.wordOf, ix.vocabOf = nil, map[*wordInfo]int32{}, nil
 	ix.stopKey, ix.keyWeight, ix.keyTablesN = nil, nil, 0
@@ -652,10 +658,11 @@ func (ix *Index) score(q *query, it *item) float64 {
 	return ix.engine.Score(q.text, ix.textOfItem(it))
 }
 
-// docOf is an item's analysed text (lexical engine). It is kept for the
-// next query, except while Pairs runs: every item is then scored against
-// few others, and keeping all their analyses would hold them all in memory
-// at once.
+// docOf is an item's analysed text (lexical engine). An item added by its
+// words has it made from them (itemWords) and kept. The analysis of a text
+// read is kept for the next query, except while Pairs runs: every item is
+// then scored against few others, and keeping all their analyses would
+// hold them all in memory at once.
 func (ix *Index) docOf(it *item) *doc {
 	t := ix.analysis(it)
 	if t.doc != nil {
@@ -790,7 +797,14 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 	total := q.doc.total
 	need := (theta-c)/(1-c)*total - eps*total // share an item must reach in the query's weight
 
-	ix.gen++
+	if ix.gen++; ix.gen == 0 {
+		// Wrapped: no item or key may look reached by this query.
+		clear(ix.mark)
+		for i := range ix.reach {
+			ix.reach[i].gen = 0
+		}
+		ix.gen = 1
+	}
 	if ix.pairs == nil {
 		ix.queries++
 	}
@@ -969,10 +983,11 @@ func (ix *Index) candidatesInto(out []candidate, q *query, theta float64, upto b
 
 // boundsBySide reports whether candidates bounds an item's side by
 // sideBound before its words: from an index's second query on (a server,
-// a run that matches many lessons). A command that asks one query would
+// a run that matches many lessons), or from the first when its snapshot
+// stored the sides. A command that asks one query of a built index would
 // only pay for the table of sides, and the pass over the posting lists.
 func (ix *Index) boundsBySide() bool {
-	return ix.queries > 1 && ix.pairs == nil
+	return (ix.queries > 1 || ix.storedStops != nil) && ix.pairs == nil
 }
 
 // reachedWords sums, for each item the query reached (order), what its
@@ -1026,19 +1041,31 @@ func (ix *Index) keyTables() {
 // what its reached indexed words can match (reachedWords) and all its
 // stop words. It reads the item's words only the first time.
 func (ix *Index) sideBound(it *item, slot int32) float64 {
+	if int(slot) < len(ix.storedStops) {
+		if total := ix.storedTotals[slot]; total > 0 {
+			return math.Min(1, (ix.matchable[slot]+ix.storedStops[slot])/total)
+		}
+		return 1
+	}
 	side := &ix.sides[slot]
 	if side.total <= 0 {
 		if it.total <= 0 {
 			return 1
 		}
-		side.total = it.total
-		for _, w := range it.terms {
-			if ref := ix.words[w]; ref.stop {
-				side.stop += ref.weight
-			}
-		}
+		side.total, side.stop = it.total, ix.stopWeight(it)
 	}
 	return math.Min(1, (ix.matchable[slot]+side.stop)/side.total)
+}
+
+// stopWeight is the weight of an item's stop words.
+func (ix *Index) stopWeight(it *item) float64 {
+	stop := 0.0
+	for _, w := range it.terms {
+		if ref := ix.words[w]; ref.stop {
+			stop += ref.weight
+		}
+	}
+	return stop
 }
 
 // wordsBound is the bound of an item whose query-side share is a, of the
@@ -1149,7 +1176,7 @@ func (ix *Index) grow() {
 		if len(ix.matchable) < n {
 			ix.matchable = append(ix.matchable, make([]float64, n-len(ix.matchable))...)
 		}
-		if len(ix.sides) < n {
+		if len(ix.sides) < n && n > len(ix.storedStops) {
 			ix.sides = append(ix.sides, make([]itemSide, n-len(ix.sides))...)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 // snapshotMagic starts a stored candidate index; the engine's version
 // follows it, so another analysis of the words is never taken.
-const snapshotMagic = "curator candidate index 3\n"
+const snapshotMagic = "curator candidate index 4\n"
 
 // BatchKey names what AddAllTerms is given by its content: the ids and each
 // item's words as indices into the word table (the stored index checks the
@@ -55,7 +55,8 @@ func BatchKey(ids []string, terms [][]uint32) [32]byte {
 // the numbers little-endian, so that a load reads each array with one
 // allocation and a tight loop: the keys, the key ids in the keys' order,
 // the words (key, weight, stop), the words of the word table the index
-// took (with their text), each item's words and total, the posting lists,
+// took (with their text), each item's words and total (and its negation
+// marks, and its stop words' weight), the posting lists,
 // the WordNet concepts and the (key, lemma) pairs behind them.
 func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]uint32) []byte {
 	if ix.lex == nil || ix.removed > 0 || len(ix.items) != len(ids) || len(ix.wordOf) > 0 {
@@ -136,6 +137,13 @@ func (ix *Index) Snapshot(key [32]byte, ids []string, v *Vocabulary, terms [][]u
 	}
 	w = appendInts(w, marked)
 	w = appendStrings(w, marks)
+	// The weight of each item's stop words: with the totals, what bounds
+	// an item's side without its words (sideBound).
+	stopWeights := totals[:0]
+	for _, it := range ix.items {
+		stopWeights = append(stopWeights, ix.stopWeight(it))
+	}
+	w = appendFloats(w, stopWeights)
 
 	lens = lens[:0]
 	flat = flat[:0]
@@ -407,6 +415,10 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	for i, slot := range marked {
 		items[slot].marks = marks[i]
 	}
+	stopWeights := r.sharedFloats()
+	if r.bad || len(stopWeights) != len(ids) {
+		return false
+	}
 
 	lens = r.array(math.MaxInt32)
 	slots := r.array(uint64(len(ids))).shared()
@@ -431,7 +443,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	cs := r.ints(math.MaxUint32 + 1) // any int32
 	cn := r.ints(math.MaxInt32)
 	ck := r.ints(nkeys)
-	cd := r.ints(math.MaxInt8 + 1)
+	cd := r.ints(uint64(ix.lex.p.depth) + 1) // hypernym steps: conceptSim holds up to twice depth
 	if r.bad || len(cn) != len(cs) || len(cd) != len(ck) {
 		return false
 	}
@@ -462,6 +474,7 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	ix.keyIDs, ix.byID, ix.seen = nil, nil, nil
 	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas}
 	ix.items, ix.sides = make([]*item, len(items)), nil
+	ix.storedStops, ix.storedTotals = stopWeights, totals
 	ix.stopKey, ix.keyWeight, ix.keyTablesN = nil, nil, 0
 	for i := range items {
 		ix.items[i] = &items[i]

@@ -96,6 +96,17 @@ func TestIndexSnapshotEqualsBuiltIndex(t *testing.T) {
 		t.Fatal("snapshot not taken")
 	}
 	built.vocabOf = append(built.vocabOf, -1)
+	// Its items' sides come stored: it bounds by side from its first
+	// query, as the built index does from its second.
+	if !loaded.boundsBySide() || len(loaded.storedStops) != len(ids) {
+		t.Fatal("the loaded index does not bound its first query by side")
+	}
+	for slot, it := range built.items {
+		if loaded.storedStops[slot] != built.stopWeight(it) || loaded.storedTotals[slot] != it.total {
+			t.Fatalf("item %s: stored side %v of %v, built %v of %v", it.id,
+				loaded.storedStops[slot], loaded.storedTotals[slot], built.stopWeight(it), it.total)
+		}
+	}
 	sameAnswers(t, built, loaded, queries)
 	if loaded.loaded == nil {
 		t.Fatal("answering built the maps of the loaded index")
@@ -218,6 +229,19 @@ func TestIndexSnapshotRefused(t *testing.T) {
 	cases["other term number"] = func() bool {
 		bad := replaceInts(t, data, last, changed)
 		return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), bad)
+	}
+	// A concept's hypernym steps beyond the engine's depth (a valid
+	// number: only the checksum sees it) would index past the table of
+	// concept similarities when a query expands into it.
+	far := NewIndex(e)
+	far.AddAllTerms(ids, e.Vocabulary(table), terms)
+	for c := range far.vocab {
+		far.vocab[c][0].dist = 100
+		break
+	}
+	farData := far.Snapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), terms)
+	cases["concept steps past the depth"] = func() bool {
+		return NewIndex(e).LoadSnapshot(BatchKey(ids, terms), ids, e.Vocabulary(table), farData)
 	}
 	for name, load := range cases {
 		if load() {
