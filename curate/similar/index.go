@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 )
 
@@ -555,7 +556,7 @@ func (ix *Index) above(q *query, min float64, filter func(id string) bool) []Mat
 		if ix.cappedBelow(q, d, min) {
 			continue
 		}
-		if s := ix.lex.scoreDocs(q.doc, d); s >= min-eps {
+		if s := q.score(ix.lex, d); s >= min-eps {
 			out = append(out, Match{c.it.id, s})
 		}
 	}
@@ -641,6 +642,16 @@ func (ix *Index) sortedItems() []*item {
 type query struct {
 	text string
 	doc  *doc
+	// matches is the query's side of the meaning matches, made when it
+	// is first scored against an item (the lexical engine).
+	matches     *queryMatches
+	matchesOnce sync.Once
+}
+
+// score is the lexical engine's score of the query against d.
+func (q *query) score(l *Lexical, d *doc) float64 {
+	q.matchesOnce.Do(func() { q.matches = newQueryMatches(q.doc) })
+	return l.scoreWith(q.matches, q.doc, d)
 }
 
 func (ix *Index) query(text string) *query {
@@ -653,7 +664,7 @@ func (ix *Index) query(text string) *query {
 
 func (ix *Index) score(q *query, it *item) float64 {
 	if ix.lex != nil {
-		return ix.lex.scoreDocs(q.doc, ix.docOf(it))
+		return q.score(ix.lex, ix.docOf(it))
 	}
 	return ix.engine.Score(q.text, ix.textOfItem(it))
 }

@@ -347,7 +347,7 @@ func TestIndexCandidatesHoldEveryScore(t *testing.T) {
 				}
 				low++
 			}
-			ab, ba, abExact, baExact := e.directions(qd, e.analyze(text))
+			ab, ba, abExact, baExact := e.directions(nil, qd, e.analyze(text))
 			if e.mix(ab, ba) > e.mix(abExact, baExact)+0.05 {
 				meaning++
 			}

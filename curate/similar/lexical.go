@@ -294,14 +294,18 @@ func dedupe(s []string) []string {
 }
 
 // scoreDocs is the engine's score of two analysed texts.
-func (l *Lexical) scoreDocs(a, b *doc) float64 {
+func (l *Lexical) scoreDocs(a, b *doc) float64 { return l.scoreWith(nil, a, b) }
+
+// scoreWith is scoreDocs with a's side of the meaning matches made
+// already (nil: made for this pair).
+func (l *Lexical) scoreWith(qm *queryMatches, a, b *doc) float64 {
 	if len(a.terms) == 0 || len(b.terms) == 0 {
 		if a.norm != "" && a.norm == b.norm {
 			return 1
 		}
 		return 0
 	}
-	ab, ba, abExact, baExact := l.directions(a, b)
+	ab, ba, abExact, baExact := l.directions(qm, a, b)
 	s := l.exactDiscount(l.mix(ab, ba), l.mix(abExact, baExact))
 	s = l.sentenceCheck(a, b, s)
 	if !l.p.noCap && conflict(a, b) {
@@ -328,8 +332,13 @@ func (l *Lexical) exactDiscount(s, exact float64) float64 {
 // b's found in a: each word counts with its weight times its best match in
 // the other text; abExact and baExact count exact matches (the same key)
 // only.
-func (l *Lexical) directions(a, b *doc) (ab, ba, abExact, baExact float64) {
-	m := l.meaningMatches(a, b)
+func (l *Lexical) directions(qm *queryMatches, a, b *doc) (ab, ba, abExact, baExact float64) {
+	var m *matches
+	if qm != nil {
+		m = l.meaningMatchesOf(qm, a, b)
+	} else {
+		m = l.meaningMatches(a, b)
+	}
 	defer m.release()
 	colBest := make([]float64, len(b.terms)) // 1 only for an exact match: other matches are below 1
 	for i := range a.terms {

@@ -75,6 +75,77 @@ func (l *Lexical) meaningMatches(a, b *doc) *matches {
 
 func (m *matches) release() { matchesPool.Put(m) }
 
+// queryMatches is one text's side of meaningMatches made once, for a
+// query scored against many items: its concepts, and the vectors its
+// words neighbour, each in a hash table from the id to its words. An item
+// then looks up its own concepts and vectors, and the pairs found, and so
+// the similarities, are the ones meaningMatches finds.
+type queryMatches struct {
+	byID idTable // the query's concepts -> its words
+	dist []int8  // by occurrence in byID: the concept's distance
+	near idTable // the vectors its words neighbour -> those words
+}
+
+// newQueryMatches makes a's side of meaningMatches.
+func newQueryMatches(a *doc) *queryMatches {
+	qm := &queryMatches{}
+	concepts, near := 0, 0
+	for i := range a.terms {
+		concepts += len(a.terms[i].concepts)
+		if a.terms[i].vec >= 0 {
+			near += len(a.terms[i].near)
+		}
+	}
+	qm.byID.reset(concepts)
+	qm.near.reset(near)
+	for i := range a.terms {
+		t := &a.terms[i]
+		for _, c := range t.concepts {
+			qm.byID.add(c.id, int32(i))
+			qm.dist = append(qm.dist, c.dist)
+		}
+		if t.vec >= 0 {
+			for _, n := range t.near {
+				qm.near.add(n, int32(i))
+			}
+		}
+	}
+	return qm
+}
+
+// meaningMatchesOf is meaningMatches(a, b) for a whose side qm holds.
+func (l *Lexical) meaningMatchesOf(qm *queryMatches, a, b *doc) *matches {
+	m := matchesPool.Get().(*matches)
+	nb := len(b.terms)
+	m.nb = nb
+	n := len(a.terms) * nb
+	if cap(m.sim) < n {
+		m.sim = make([]float64, n)
+	}
+	m.sim = m.sim[:n]
+	clear(m.sim)
+	for j := range b.terms {
+		u := &b.terms[j]
+		if u.vec >= 0 {
+			for k := qm.near.first(u.vec); k >= 0; k = qm.near.next[k] {
+				i := int(qm.near.val[k])
+				if s := l.neighbourSim(a.terms[i].wordInfo, u.vec, u.vecInv); s > m.sim[i*nb+j] {
+					m.sim[i*nb+j] = s
+				}
+			}
+		}
+		for _, c := range u.concepts {
+			for k := qm.byID.first(c.id); k >= 0; k = qm.byID.next[k] {
+				i := int(qm.byID.val[k])
+				if s := l.conceptSim[qm.dist[k]+c.dist]; s > m.sim[i*nb+j] {
+					m.sim[i*nb+j] = s
+				}
+			}
+		}
+	}
+	return m
+}
+
 // idTable is an open-addressing hash table from an id to the values
 // added under it, each id's values chained from the newest.
 type idTable struct {

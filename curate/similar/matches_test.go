@@ -59,11 +59,17 @@ func TestMeaningMatchesArePairwise(t *testing.T) {
 	for _, p := range pairs {
 		a, b := l.analyze(p[0]), l.analyze(p[1])
 		m := l.meaningMatches(a, b)
+		// And from a's side made once, as a query scored against many
+		// items has it.
+		mq := l.meaningMatchesOf(newQueryMatches(a), a, b)
 		for i := range a.terms {
 			for j := range b.terms {
 				want := l.pairSim(&a.terms[i], &b.terms[j])
 				if got := m.sim[i*m.nb+j]; got != want {
 					t.Fatalf("%q / %q: %q against %q: %v, want %v", p[0], p[1], a.terms[i].key, b.terms[j].key, got, want)
+				}
+				if got := mq.sim[i*mq.nb+j]; got != want {
+					t.Fatalf("%q / %q from the query's side: %q against %q: %v, want %v", p[0], p[1], a.terms[i].key, b.terms[j].key, got, want)
 				}
 				if want > 0 {
 					matched++
@@ -71,6 +77,7 @@ func TestMeaningMatchesArePairwise(t *testing.T) {
 			}
 		}
 		m.release()
+		mq.release()
 	}
 	if matched < 1000 {
 		t.Fatalf("only %d word pairs matched by meaning: the test compares too little", matched)
