@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/curator-dev/curator/internal/durable"
 )
@@ -18,22 +19,33 @@ const mergeLogIDsPath = ".cache/merge-log-ids"
 // MergeLogIDs returns every bullet id the merge logs name (as
 // ReadMergeLogs' lines' IDs), and the lines that cannot be read. The ids of
 // a log that did not change since a run read it come from the cache; a log
-// with unreadable lines is not cached, so it is reported every time.
+// with unreadable lines is not cached, so it is reported every time. A
+// process that asks again (the MCP server, at every query) keeps what it
+// learnt of each log, by the same path, size and times, and reads the
+// cache file only for a log it has not seen so.
 func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 	files, err := s.mergeLogFiles()
 	if err != nil {
 		return nil, nil, err
 	}
-	cache := s.readMergeLogIDCache()
-	kept := map[string]string{}
+	seen := knownMergeLogs(s.Dir)
+	var cache map[string]string // the cache file, read when seen misses
+	read := false
+	kept := make(map[string]string, len(files))
 	dirty := false
 	var ids []string
 	var bad []*InvalidFile
 	for _, f := range files {
-		rel := f.rel
-		st, ok := statFile(f.path)
+		rel, st := f.rel, f.st
 		key := rel + "\t" + strconv.FormatInt(st.size, 10) + "\t" + strconv.FormatInt(st.mtime, 10) + "\t" + strconv.FormatInt(st.ctime, 10)
-		if line, hit := cache[key]; hit && ok {
+		line, hit := seen[key]
+		if !hit && st.regular {
+			if !read {
+				cache, read = s.readMergeLogIDCache(), true
+			}
+			line, hit = cache[key]
+		}
+		if hit && st.regular {
 			ids = append(ids, strings.Fields(line)...)
 			kept[key] = line
 			continue
@@ -42,14 +54,38 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 		got, fileBad := readMergeLogIDs(f.path, rel)
 		ids = append(ids, got...)
 		bad = append(bad, fileBad...)
-		if ok && len(fileBad) == 0 {
+		if st.regular && len(fileBad) == 0 {
 			kept[key] = strings.Join(got, " ")
 		}
 	}
-	if dirty || len(kept) != len(cache) {
+	rememberMergeLogs(s.Dir, kept)
+	if dirty || read && len(kept) != len(cache) {
 		s.QueueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
 	}
 	return ids, bad, nil
+}
+
+// mergeLogsSeen is, by store folder, the merge logs' ids the process
+// learnt last, by the cache's key (path, size, times): facts about a file
+// as it was stated, so any store value of the same folder may use them.
+var mergeLogsSeen struct {
+	sync.Mutex
+	byDir map[string]map[string]string
+}
+
+func knownMergeLogs(dir string) map[string]string {
+	mergeLogsSeen.Lock()
+	defer mergeLogsSeen.Unlock()
+	return mergeLogsSeen.byDir[dir]
+}
+
+func rememberMergeLogs(dir string, kept map[string]string) {
+	mergeLogsSeen.Lock()
+	defer mergeLogsSeen.Unlock()
+	if mergeLogsSeen.byDir == nil {
+		mergeLogsSeen.byDir = map[string]map[string]string{}
+	}
+	mergeLogsSeen.byDir[dir] = kept
 }
 
 // readMergeLogIDs reads the ids of one merge-log file.

@@ -64,12 +64,23 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 	}
 	check("from the cache", 0)
 
-	// The cache is what the second run used: a cache naming other ids for
+	// The process that asked keeps what it learnt: with the cache file
+	// gone, the same ids come without a log read (nothing to write back).
+	os.Remove(filepath.Join(s.Dir, mergeLogIDsPath))
+	check("from what the process learnt", 0)
+	if _, err := os.Stat(filepath.Join(s.Dir, mergeLogIDsPath)); !os.IsNotExist(err) {
+		t.Fatalf("a log was read again: the cache was written (%v)", err)
+	}
+	os.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), cached, 0o644)
+
+	// The cache is what a new process uses: a cache naming other ids for
 	// an unchanged log is believed (so the cache, not the log, was read).
+	forgetMergeLogs(s.Dir)
 	os.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(strings.ReplaceAll(string(cached), "API-004", "API-777")), 0o644)
 	if got, _, _ := s.MergeLogIDs(); !slices.Contains(got, "API-777") {
 		t.Fatalf("the cache was not used: %v", got)
 	}
+	forgetMergeLogs(s.Dir)
 	os.Remove(filepath.Join(s.Dir, mergeLogIDsPath))
 	s.WriteCaches()
 
@@ -79,4 +90,12 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 	write("context/log/2026/03/run-3.jsonl", append(EncodeMergeLog([]MergeLogLine{{RunID: "run-3", MergeType: "new_bullet", BulletID: "VERIF-001"}}), "{not json\n"...))
 	check("after a log grew and a damaged one came", 1)
 	check("again", 1)
+}
+
+// forgetMergeLogs drops what this process learnt of a store's merge logs,
+// as a new process starts.
+func forgetMergeLogs(dir string) {
+	mergeLogsSeen.Lock()
+	defer mergeLogsSeen.Unlock()
+	delete(mergeLogsSeen.byDir, dir)
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -72,33 +71,54 @@ func (s *Store) ReadMergeLogs() ([]MergeLogLine, []*InvalidFile, error) {
 	return out, bad, nil
 }
 
-// mergeLogFile is one merge-log file: its path and store-relative path.
-type mergeLogFile struct{ path, rel string }
+// mergeLogFile is one merge-log file: its path and store-relative path,
+// and what a stat of it said (st.regular false: not a regular file, or it
+// could not be stated).
+type mergeLogFile struct {
+	path, rel string
+	st        fileStat
+}
 
-// mergeLogFiles lists the merge-log files, sorted (by run).
+// mergeLogFiles lists the merge-log files (*.jsonl anywhere under
+// context/log), sorted (by run), each stated relative to its open folder
+// (one path lookup per file, not one per component).
 func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
-	root := s.Path("context/log")
-	var files []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if os.IsNotExist(err) {
-				return filepath.SkipDir
-			}
+	var out []mergeLogFile
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		f, err := openFolder(dir)
+		if f == nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-			files = append(files, p)
+		defer f.Close()
+		entries, err := f.ReadDir(-1)
+		if err != nil {
+			return err
+		}
+		fd := int(f.Fd())
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if e.IsDir() {
+				if err := walk(p); err != nil {
+					return err
+				}
+				continue
+			}
+			if strings.HasSuffix(e.Name(), ".jsonl") {
+				st := fileStat{name: e.Name()}
+				statAt(fd, dir, &st)
+				out = append(out, mergeLogFile{path: p, st: st})
+			}
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := walk(s.Path("context/log")); err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
-	out := make([]mergeLogFile, len(files))
-	for i, f := range files {
-		rel, _ := filepath.Rel(s.Dir, f)
-		out[i] = mergeLogFile{f, filepath.ToSlash(rel)}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	for i := range out {
+		rel, _ := filepath.Rel(s.Dir, out[i].path)
+		out[i].rel = filepath.ToSlash(rel)
 	}
 	return out, nil
 }
