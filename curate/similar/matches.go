@@ -31,20 +31,10 @@ func (l *Lexical) meaningMatches(a, b *doc) *matches {
 	m.sim = m.sim[:n]
 	clear(m.sim)
 
-	size := 0
-	for j := range b.terms {
-		size += len(b.terms[j].concepts)
-	}
-	m.byID.reset(size)
-	m.dist = m.dist[:0]
+	m.dist = m.byID.conceptsOf(b, m.dist)
 	m.vecs.reset(len(b.terms))
 	for j := range b.terms {
-		u := &b.terms[j]
-		for _, c := range u.concepts {
-			m.byID.add(c.id, int32(j))
-			m.dist = append(m.dist, c.dist)
-		}
-		if u.vec >= 0 {
+		if u := &b.terms[j]; u.vec >= 0 {
 			m.vecs.add(u.vec, int32(j))
 		}
 	}
@@ -89,22 +79,16 @@ type queryMatches struct {
 // newQueryMatches makes a's side of meaningMatches.
 func newQueryMatches(a *doc) *queryMatches {
 	qm := &queryMatches{}
-	concepts, near := 0, 0
+	qm.dist = qm.byID.conceptsOf(a, nil)
+	near := 0
 	for i := range a.terms {
-		concepts += len(a.terms[i].concepts)
 		if a.terms[i].vec >= 0 {
 			near += len(a.terms[i].near)
 		}
 	}
-	qm.byID.reset(concepts)
 	qm.near.reset(near)
 	for i := range a.terms {
-		t := &a.terms[i]
-		for _, c := range t.concepts {
-			qm.byID.add(c.id, int32(i))
-			qm.dist = append(qm.dist, c.dist)
-		}
-		if t.vec >= 0 {
+		if t := &a.terms[i]; t.vec >= 0 {
 			for _, n := range t.near {
 				qm.near.add(n, int32(i))
 			}
@@ -189,6 +173,25 @@ func (t *idTable) add(id, v int32) {
 	t.val = append(t.val, v)
 	t.next = append(t.next, t.slots[h])
 	t.slots[h] = int32(len(t.key) - 1)
+}
+
+// conceptsOf puts the concepts of d's words in t (made empty first), each
+// under its id with its word's place, and returns their distances by
+// entry, in dist[:0].
+func (t *idTable) conceptsOf(d *doc, dist []int8) []int8 {
+	size := 0
+	for i := range d.terms {
+		size += len(d.terms[i].concepts)
+	}
+	t.reset(size)
+	dist = dist[:0]
+	for i := range d.terms {
+		for _, c := range d.terms[i].concepts {
+			t.add(c.id, int32(i))
+			dist = append(dist, c.dist)
+		}
+	}
+	return dist
 }
 
 // first is the newest entry under id, -1 when none; next[e] is the one
