@@ -59,7 +59,14 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 		}
 	}
 	rememberMergeLogs(s.Dir, kept)
-	if dirty || read && len(kept) != len(cache) {
+	save := dirty || read && len(kept) != len(cache)
+	if !read && !save {
+		// All answered by what the process learnt: the cache file may
+		// have gone since, or still hold logs removed since.
+		_, err := os.Stat(filepath.Join(s.Dir, mergeLogIDsPath))
+		save = err != nil || len(kept) != len(seen)
+	}
+	if save {
 		s.QueueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
 	}
 	return ids, bad, nil

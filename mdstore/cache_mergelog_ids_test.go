@@ -64,14 +64,16 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 	}
 	check("from the cache", 0)
 
-	// The process that asked keeps what it learnt: with the cache file
-	// gone, the same ids come without a log read (nothing to write back).
-	os.Remove(filepath.Join(s.Dir, mergeLogIDsPath))
+	// The process that asked keeps what it learnt: a cache file another
+	// process changed is not read for the logs it has seen as they are.
+	os.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(strings.ReplaceAll(string(cached), "API-004", "API-777")), 0o644)
 	check("from what the process learnt", 0)
-	if _, err := os.Stat(filepath.Join(s.Dir, mergeLogIDsPath)); !os.IsNotExist(err) {
-		t.Fatalf("a log was read again: the cache was written (%v)", err)
+	// A cache file gone is written again, though nothing was read.
+	os.Remove(filepath.Join(s.Dir, mergeLogIDsPath))
+	check("the cache file gone", 0)
+	if again, err := os.ReadFile(filepath.Join(s.Dir, mergeLogIDsPath)); err != nil || string(again) != string(cached) {
+		t.Fatalf("cache written again as %q (%v), want %q", again, err, cached)
 	}
-	os.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), cached, 0o644)
 
 	// The cache is what a new process uses: a cache naming other ids for
 	// an unchanged log is believed (so the cache, not the log, was read).
@@ -98,4 +100,55 @@ func forgetMergeLogs(dir string) {
 	mergeLogsSeen.Lock()
 	defer mergeLogsSeen.Unlock()
 	delete(mergeLogsSeen.byDir, dir)
+}
+
+// A merge-log folder that is a link to a folder, or a file, holds no logs
+// (as git keeps it: the link is not followed), and is no error.
+func TestMergeLogsOnlyInTheFolder(t *testing.T) {
+	for _, kind := range []string{"link", "file"} {
+		s, _ := newStore(t)
+		other := s.Path("context/elsewhere/2026/01")
+		if err := os.MkdirAll(other, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(other, "run-1.jsonl"), EncodeMergeLog([]MergeLogLine{{RunID: "run-1", MergeType: "new_bullet", BulletID: "API-001"}}), 0o644)
+		os.RemoveAll(s.Path("context/log"))
+		if kind == "link" {
+			if err := os.Symlink(s.Path("context/elsewhere"), s.Path("context/log")); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			os.WriteFile(s.Path("context/log"), []byte("x"), 0o644)
+		}
+		ids, bad, err := s.MergeLogIDs()
+		if err != nil || len(ids) != 0 || len(bad) != 0 {
+			t.Errorf("%s: ids %v, unreadable %v, error %v; want none", kind, ids, bad, err)
+		}
+	}
+}
+
+// A log removed is dropped from the cache file, though every log left
+// was known to the process.
+func TestMergeLogRemovedLeavesTheCache(t *testing.T) {
+	s, _ := newStore(t)
+	dir := s.Path("context/log/2026/01")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []string{"run-1", "run-2"} {
+		os.WriteFile(filepath.Join(dir, run+".jsonl"), EncodeMergeLog([]MergeLogLine{{RunID: run, MergeType: "new_bullet", BulletID: "API-" + run}}), 0o644)
+	}
+	for _, step := range []string{"both", "one removed"} {
+		if step == "one removed" {
+			os.Remove(filepath.Join(dir, "run-2.jsonl"))
+		}
+		if _, _, err := s.MergeLogIDs(); err != nil {
+			t.Fatal(err)
+		}
+		s.WriteCaches()
+	}
+	cached, err := os.ReadFile(filepath.Join(s.Dir, mergeLogIDsPath))
+	if err != nil || strings.Contains(string(cached), "run-2") || !strings.Contains(string(cached), "run-1") {
+		t.Fatalf("cache %q (%v): want run-1's log only", cached, err)
+	}
 }

@@ -112,7 +112,15 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 		}
 		return nil
 	}
-	if err := walk(s.Path("context/log")); err != nil {
+	// The folder itself must be one, not a link to one (as git keeps it).
+	root := s.Path("context/log")
+	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
+		if err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		return nil, nil
+	}
+	if err := walk(root); err != nil {
 		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })

@@ -201,7 +201,7 @@ func (ix *Index) snapshotSize() int {
 		}
 	}
 	return 1<<12 + 4*(words+postings) + // the items' words, the posting lists
-		16*len(ix.items) + 4*len(ix.postings) + // their lengths, the totals
+		24*len(ix.items) + 4*len(ix.postings) + // their lengths, the totals, the stop weights
 		20*len(ix.postings) + // the keys (text and order)
 		13*len(ix.words) + 20*taken + // the words, those of the word table
 		8*concepts + 24*len(ix.seen)
