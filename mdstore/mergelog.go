@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/internal/parallel"
 )
 
 // MergeLogLine is one decision of a playbook run (SPEC §2.4), one JSON
@@ -95,7 +97,7 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 		if err != nil {
 			return err
 		}
-		fd := int(f.Fd())
+		var logs []mergeLogFile // this folder's
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			if e.IsDir() {
@@ -105,11 +107,18 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 				continue
 			}
 			if strings.HasSuffix(e.Name(), ".jsonl") {
-				st := fileStat{name: e.Name()}
-				statAt(fd, dir, &st)
-				out = append(out, mergeLogFile{path: p, st: st})
+				logs = append(logs, mergeLogFile{path: p, st: fileStat{name: e.Name()}})
 			}
 		}
+		// The folder's logs stated on every core, a run of them each.
+		const run = 32
+		fd := int(f.Fd())
+		parallel.For((len(logs)+run-1)/run, func(i int) {
+			for j := i * run; j < min(len(logs), (i+1)*run); j++ {
+				statAt(fd, dir, &logs[j].st)
+			}
+		})
+		out = append(out, logs...)
 		return nil
 	}
 	// The folder itself must be one, not a link to one (as git keeps it).
