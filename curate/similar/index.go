@@ -260,8 +260,9 @@ func (v *Vocabulary) info(t uint32) *wordInfo {
 }
 
 // AddTerms indexes id by its words, given as indices into v (the words
-// Lexical.Words returned for its text), without the text: the text is asked
-// from SetText's function when the item is scored. One index takes the
+// Lexical.Words returned for its text), without the text: the item is
+// bounded and scored from its words and negation marks, and its text asked
+// from SetText's function only when they do not read. One index takes the
 // terms of one vocabulary. With an engine that is not lexical the text is
 // asked at once.
 func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {

@@ -359,22 +359,12 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 	if r.bad || len(as) != len(at) || len(texts) != len(at) {
 		return false
 	}
-	vocabOf := make([]int32, nvocab)
-	if nvocab > 0 {
-		// -1 everywhere, copied in doubling blocks: the table holds the
-		// words of every category.
-		vocabOf[0] = -1
-		for n := 1; n < nvocab; n *= 2 {
-			copy(vocabOf[n:], vocabOf[:n])
-		}
-	}
 	for i, t := range at {
 		// The word table is the bullet index's: the same index must
 		// still be the same word.
 		if texts[i] != v.words[t] {
 			return false
 		}
-		vocabOf[t] = as[i]
 	}
 	vocabAt := make([]int32, len(words))
 	for i := range vocabAt {
@@ -469,10 +459,10 @@ func (ix *Index) loadSnapshot(ids []string, v *Vocabulary, b []byte) bool {
 		return false
 	}
 
-	ix.words, ix.vocabOf, ix.postings, ix.vocab = words, vocabOf, postings, vocab
+	ix.words, ix.vocabOf, ix.postings, ix.vocab = words, nil, postings, vocab
 	ix.infos, ix.loadedVocab, ix.vocabAt = make([]*wordInfo, len(words)), v, vocabAt
 	ix.keyIDs, ix.byID, ix.seen = nil, nil, nil
-	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas}
+	ix.loaded = &loadedTables{keys: keys, sorted: sorted, seenKeys: sk, seenLemmas: lemmas, nvocab: nvocab, at: at, as: as}
 	ix.items, ix.sides = make([]*item, len(items)), nil
 	ix.storedStops, ix.storedTotals = stopWeights, totals
 	ix.stopKey, ix.keyWeight, ix.keyTablesN = nil, nil, 0
@@ -488,6 +478,11 @@ type loadedTables struct {
 	sorted     []int32  // key ids in their keys' order
 	seenKeys   []int32  // the (key, lemma) pairs: key ids
 	seenLemmas []string // and lemmas
+	// vocabOf is made of these: the word table's length, and the words
+	// of it the index took (at) with their indices in words (as). A
+	// query never needs it, and the table holds every category's words.
+	nvocab int
+	at, as []int32
 }
 
 // keyID finds an indexed key's id.
@@ -521,6 +516,17 @@ func (ix *Index) materialize() {
 	ix.seen = make(map[[2]string]bool, len(l.seenKeys))
 	for i, k := range l.seenKeys {
 		ix.seen[[2]string{l.keys[k], l.seenLemmas[i]}] = true
+	}
+	ix.vocabOf = make([]int32, l.nvocab)
+	if l.nvocab > 0 {
+		// -1 everywhere, copied in doubling blocks.
+		ix.vocabOf[0] = -1
+		for n := 1; n < l.nvocab; n *= 2 {
+			copy(ix.vocabOf[n:], ix.vocabOf[:n])
+		}
+	}
+	for i, t := range l.at {
+		ix.vocabOf[t] = l.as[i]
 	}
 }
 
