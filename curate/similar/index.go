@@ -271,11 +271,7 @@ func (ix *Index) AddTerms(id string, v *Vocabulary, terms []uint32) {
 		return
 	}
 	ix.materialize()
-	if len(ix.vocabOf) < len(v.infos) {
-		for len(ix.vocabOf) < len(v.infos) {
-			ix.vocabOf = append(ix.vocabOf, -1)
-		}
-	}
+	ix.growVocabOf(len(v.infos))
 	it := &item{id: id}
 	it.terms, it.marks = ix.itemTerms(v, terms, make([]int32, len(terms)))
 	ix.add(it)
@@ -328,9 +324,7 @@ func (ix *Index) AddAllTerms(ids []string, v *Vocabulary, terms [][]uint32) {
 		return
 	}
 	ix.materialize()
-	for len(ix.vocabOf) < len(v.infos) {
-		ix.vocabOf = append(ix.vocabOf, -1)
-	}
+	ix.growVocabOf(len(v.infos))
 	n := 0
 	for _, t := range terms {
 		n += len(t)
@@ -387,9 +381,21 @@ func (ix *Index) reserve(v *Vocabulary, terms [][]uint32) {
 		}
 	}
 	ix.words = slices.Grow(ix.words, fresh)
+	ix.infos = slices.Grow(ix.infos, fresh)
 	if len(ix.words) == 0 && len(ix.keyIDs) == 0 {
 		ix.keyIDs = make(map[string]int32, fresh)
 		ix.postings = slices.Grow(ix.postings, fresh)
+	}
+}
+
+// growVocabOf makes vocabOf n long, the new entries -1 (not yet), at once:
+// the word table holds every category's words.
+func (ix *Index) growVocabOf(n int) {
+	if k := len(ix.vocabOf); k < n {
+		ix.vocabOf = slices.Grow(ix.vocabOf, n-k)[:n]
+		for i := k; i < n; i++ {
+			ix.vocabOf[i] = -1
+		}
 	}
 }
 
