@@ -11,11 +11,11 @@ import (
 // its negations reach: how many negation words it holds, which of its
 // words a negation reaches, and which sit in a stretch of words that holds
 // one (conflict). A text with a negation gets these as one more word, its
-// marks, after its words: "!negation 2 3,5 3,4,5" (two negations; the
+// marks, after its words: "!negation 2 3,5 3-5" (two negations; the
 // fourth and sixth words negated; the fourth to the sixth in a negated
 // stretch; "-" for none). No word of a text starts with "!", so the marks
 // are never taken for a word. With its marks, an item indexed by its words
-// is scored from them (wordsDoc) and its text is never read.
+// is scored from them (Index.itemWords) and its text is never read.
 const marksPrefix = "!negation "
 
 // textMarks are a text's negation marks: what its analysis holds besides
