@@ -13,6 +13,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/mdstore/internal/packed"
 )
 
 // The memory search index keeps, for the memories of one status, what a
@@ -194,10 +195,10 @@ func (sm *SearchedMemories) Terms(i int) []uint32 {
 			return nil
 		}
 	}
-	u := unpacker{b: []byte(terms)}
+	u := packed.Reader{Rest: []byte(terms)}
 	out := make([]uint32, 0, len(terms))
-	for len(u.b) > 0 {
-		out = append(out, uint32(u.uvarint()))
+	for len(u.Rest) > 0 {
+		out = append(out, uint32(u.Uvarint()))
 	}
 	return out
 }
@@ -499,7 +500,7 @@ func (sm *SearchedMemories) encode(stored []byte) ([]byte, bool) {
 	w = binary.AppendVarint(w, sm.written)
 	w = binary.AppendUvarint(w, uint64(len(sm.Words)))
 	for _, word := range sm.Words {
-		w = packString(w, word)
+		w = packed.AppendString(w, word)
 	}
 	w = binary.AppendUvarint(w, uint64(n))
 	var paths []byte
@@ -528,7 +529,7 @@ func (sm *SearchedMemories) encode(stored []byte) ([]byte, bool) {
 	w = append(w, entries...)
 	w = binary.AppendUvarint(w, uint64(len(sm.invalid)))
 	for _, rel := range sm.invalid {
-		w = packString(w, rel)
+		w = packed.AppendString(w, rel)
 	}
 	// The folders, each with its entries [first, end): the paths are
 	// sorted, so a folder's files are together.
@@ -536,13 +537,13 @@ func (sm *SearchedMemories) encode(stored []byte) ([]byte, bool) {
 	for _, f := range sm.folders {
 		first := sort.Search(n, func(i int) bool { return sm.Path(i) >= f.dir+"/" })
 		end := sort.Search(n, func(i int) bool { return sm.Path(i) >= f.dir+"0" }) // '0' follows '/'
-		w = packString(w, f.dir)
+		w = packed.AppendString(w, f.dir)
 		w = binary.AppendVarint(w, f.st.mtime)
 		w = binary.AppendVarint(w, f.st.ctime)
 		w = binary.AppendUvarint(w, uint64(first))
 		w = binary.AppendUvarint(w, uint64(end))
 	}
-	w = packString(w, string(stored))
+	w = packed.AppendString(w, string(stored))
 	return binary.BigEndian.AppendUint32(w, crc32.Checksum(w, castagnoli)), true
 }
 
@@ -553,12 +554,12 @@ func appendSearchEntry(w []byte, m *Memory, st fileStat, terms string) []byte {
 	w = binary.AppendVarint(w, st.mtime)
 	w = binary.AppendVarint(w, st.ctime)
 	for _, f := range [...]string{m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity} {
-		w = packString(w, f)
+		w = packed.AppendString(w, f)
 	}
-	w = packStrings(w, m.Tags)
+	w = packed.AppendStrings(w, m.Tags)
 	w = binary.AppendVarint(w, m.IngestionTime.Unix())
 	w = binary.AppendUvarint(w, uint64(m.IngestionTime.Nanosecond()))
-	return packString(w, terms)
+	return packed.AppendString(w, terms)
 }
 
 // searchFile is a search index as read from its file: the buffer read,
@@ -596,7 +597,7 @@ func (f *searchFile) path(i int) string {
 	if i > 0 {
 		start = u32At(f.paths, i-1)
 	}
-	return viewString(f.paths[4*f.n+start : 4*f.n+u32At(f.paths, i)])
+	return packed.View(f.paths[4*f.n+start : 4*f.n+u32At(f.paths, i)])
 }
 
 // entryBytes is entry i as stored.
@@ -610,31 +611,31 @@ func (f *searchFile) entryBytes(i int) []byte {
 
 // stat is the stat of entry i's file when the index was written.
 func (f *searchFile) stat(i int) (fileStat, bool) {
-	u := unpacker{b: f.entryBytes(i)}
-	st := fileStat{size: u.varint(), mtime: u.varint(), ctime: u.varint(), regular: true}
-	return st, !u.bad
+	u := packed.Reader{Rest: f.entryBytes(i)}
+	st := fileStat{size: u.Varint(), mtime: u.Varint(), ctime: u.Varint(), regular: true}
+	return st, !u.Bad
 }
 
 // entry decodes entry i's fields into m (all but its path) and returns
 // its stat and terms; false when it cannot be decoded.
 func (f *searchFile) entry(i int, m *Memory) (fileStat, string, bool) {
-	u := unpacker{b: f.entryBytes(i)}
-	st := fileStat{size: u.varint(), mtime: u.varint(), ctime: u.varint(), regular: true}
-	m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = u.view(), u.view(), u.view(), u.view(), u.view(), u.view(), u.view()
-	if n, ok := u.count(); ok {
+	u := packed.Reader{Rest: f.entryBytes(i)}
+	st := fileStat{size: u.Varint(), mtime: u.Varint(), ctime: u.Varint(), regular: true}
+	m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = u.View(), u.View(), u.View(), u.View(), u.View(), u.View(), u.View()
+	if n, ok := u.Count(); ok {
 		m.Tags = make([]string, n)
 		for k := range m.Tags {
-			m.Tags[k] = u.view()
+			m.Tags[k] = u.View()
 		}
 	}
-	sec := u.varint()
-	nsec := u.uvarint()
+	sec := u.Varint()
+	nsec := u.Uvarint()
 	if nsec >= 1e9 {
-		u.bad = true
+		u.Bad = true
 	}
 	m.IngestionTime = time.Unix(sec, int64(nsec)).UTC()
-	terms := u.view()
-	if u.bad || len(u.b) != 0 {
+	terms := u.View()
+	if u.Bad || len(u.Rest) != 0 {
 		return fileStat{}, "", false
 	}
 	return st, terms, true
@@ -688,41 +689,41 @@ func readMemorySearch(path, version string, mapped bool) (*searchFile, string) {
 // decodeMemorySearch reads what encode wrote after its head; the strings
 // are slices of b, which is not changed after.
 func decodeMemorySearch(b []byte) (*searchFile, bool) {
-	u := &unpacker{b: b}
+	u := &packed.Reader{Rest: b}
 	f := &searchFile{}
-	f.written = u.varint()
-	nw := u.uvarint()
-	if nw > uint64(len(u.b)) {
+	f.written = u.Varint()
+	nw := u.Uvarint()
+	if nw > uint64(len(u.Rest)) {
 		return nil, false
 	}
 	f.words = make([]string, nw)
 	for i := range f.words {
-		f.words[i] = u.view()
+		f.words[i] = u.View()
 	}
-	n := u.uvarint()
-	if u.bad || n > uint64(len(u.b)/12) {
+	n := u.Uvarint()
+	if u.Bad || n > uint64(len(u.Rest)/12) {
 		return nil, false
 	}
 	f.n = int(n)
-	start := len(b) - len(u.b)
-	ends := u.fixed(4 * f.n)
+	start := len(b) - len(u.Rest)
+	ends := u.Fixed(4 * f.n)
 	npaths := 0
-	if f.n > 0 && !u.bad {
+	if f.n > 0 && !u.Bad {
 		npaths = u32At(ends, f.n-1)
 	}
-	pathBytes := u.fixed(npaths)
-	if u.bad {
+	pathBytes := u.Fixed(npaths)
+	if u.Bad {
 		return nil, false
 	}
 	f.paths = b[start : start+4*f.n+npaths]
-	f.ends = u.fixed(4 * f.n)
-	f.newest = u.fixed(4 * f.n)
+	f.ends = u.Fixed(4 * f.n)
+	f.newest = u.Fixed(4 * f.n)
 	nentries := 0
-	if f.n > 0 && !u.bad {
+	if f.n > 0 && !u.Bad {
 		nentries = u32At(f.ends, f.n-1)
 	}
-	f.entries = u.fixed(nentries)
-	if u.bad {
+	f.entries = u.Fixed(nentries)
+	if u.Bad {
 		return nil, false
 	}
 	// The paths' and entries' ends ascend, the paths are sorted, each once.
@@ -738,30 +739,30 @@ func decodeMemorySearch(b []byte) (*searchFile, bool) {
 		}
 		prevPath, prevEntry, last = p, e, path
 	}
-	ni := u.uvarint()
-	if ni > uint64(len(u.b)) {
+	ni := u.Uvarint()
+	if ni > uint64(len(u.Rest)) {
 		return nil, false
 	}
 	f.invalid = make([]string, ni)
 	f.invalidIn = map[string][]string{}
 	for i := range f.invalid {
-		p := u.view()
+		p := u.View()
 		f.invalid[i] = p
 		dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
 		f.invalidIn[dir] = append(f.invalidIn[dir], p)
 	}
 	// The folders' entries: together, in order, every entry in one.
-	nf := u.uvarint()
-	if nf > uint64(len(u.b)) {
+	nf := u.Uvarint()
+	if nf > uint64(len(u.Rest)) {
 		return nil, false
 	}
 	f.folders = make(map[string]searchFolderOf, nf)
 	var ranges [][2]int
 	for range nf {
-		dir := u.view()
-		rec := searchFolderOf{st: folderStat{mtime: u.varint(), ctime: u.varint()}}
-		first, end := u.uvarint(), u.uvarint()
-		if u.bad || first > end || end > n {
+		dir := u.View()
+		rec := searchFolderOf{st: folderStat{mtime: u.Varint(), ctime: u.Varint()}}
+		first, end := u.Uvarint(), u.Uvarint()
+		if u.Bad || first > end || end > n {
 			return nil, false
 		}
 		rec.first, rec.end = int(first), int(end)
@@ -787,8 +788,8 @@ func decodeMemorySearch(b []byte) (*searchFile, bool) {
 	if covered != f.n {
 		return nil, false
 	}
-	f.stored = u.bytes()
-	if u.bad || len(u.b) != 0 {
+	f.stored = u.Bytes()
+	if u.Bad || len(u.Rest) != 0 {
 		return nil, false
 	}
 	if len(f.stored) == 0 {

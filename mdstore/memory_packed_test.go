@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/curator-dev/curator/mdstore/internal/packed"
 )
 
 // A packed record unpacks to the record a Light listing reads from its
@@ -69,7 +71,7 @@ func TestPackedMemoryDepth(t *testing.T) {
 	for _, c := range []struct {
 		depth int
 		packs bool
-	}{{1, true}, {maxPackedDepth, true}, {maxPackedDepth + 1, false}, {maxPackedDepth + 50, false}} {
+	}{{1, true}, {packed.MaxDepth, true}, {packed.MaxDepth + 1, false}, {packed.MaxDepth + 50, false}} {
 		for _, field := range []string{"observation", "trashed", "list"} {
 			m := &Memory{ID: "a", Type: "fact", Brief: "deep"}
 			switch field {
