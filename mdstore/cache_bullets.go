@@ -19,6 +19,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 	"github.com/curator-dev/curator/mdstore/layout"
 )
 
@@ -202,7 +203,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	type pending struct {
 		i   int
 		rel string
-		st  fileStat
+		st  filestat.Stat
 	}
 	var toRead []pending
 	// scan is a folder listed again: it keeps its token while its entries
@@ -248,15 +249,15 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			continue
 		}
 		up.dirty = true
-		scanned, err := scanFolder(s.Path(dir))
+		scanned, err := filestat.Scan(s.Path(dir), IsRecordName)
 		if err != nil {
 			return nil, err
 		}
-		slices.SortFunc(scanned, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
+		slices.SortFunc(scanned, func(a, b filestat.Stat) int { return strings.Compare(a.Name, b.Name) })
 		first := len(entries)
 		old := held
 		for _, f := range scanned {
-			rel := dir + "/" + f.name
+			rel := dir + "/" + f.Name
 			for len(old) > 0 && entryRel(old[0]) < rel {
 				old = old[1:]
 			}
@@ -288,12 +289,12 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		alloc := summaryAlloc{sums: slab[at[j] : at[j]+len(job.held) : at[j]+len(job.held)]}
 		interns := map[string]string{}
 		for k, e := range job.held {
-			if sum, ok := up.decodeWith(&alloc, interns, e, fileStat{}, false); ok {
+			if sum, ok := up.decodeWith(&alloc, interns, e, filestat.Stat{}, false); ok {
 				entries[job.first+k], sums[job.first+k] = e, sum
 				continue
 			}
 			rel := entryRel(e)
-			fst, _ := statFile(s.Path(rel))
+			fst, _ := filestat.File(s.Path(rel))
 			job.toRead = append(job.toRead, pending{job.first + k, rel, fst})
 		}
 	})
@@ -330,7 +331,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 		}
 		sum := up.summarise(read[k], words[k])
 		sums[f.i] = sum
-		if f.st.regular {
+		if f.st.Regular {
 			entries[f.i] = up.encode(f.rel, f.st, sum)
 		} else {
 			delete(folders, dir)
@@ -434,6 +435,13 @@ type folderStat struct {
 	// random number whenever a file is added or removed or its words
 	// change (not when only its frontmatter does).
 	token uint64
+}
+
+// statDir gives a folder's times; false when it is missing or not a
+// folder.
+func statDir(p string) (folderStat, bool) {
+	mtime, ctime, ok := filestat.Dir(p)
+	return folderStat{mtime: mtime, ctime: ctime}, ok
 }
 
 // folderEntries are the index's entries of the files of one folder.
@@ -640,13 +648,13 @@ func entryRel(e string) string {
 // encode renders one entry: the path, the file's stat, what a run looks
 // at for every bullet, the content's length and words, then the rest of
 // the frontmatter (decoded only when asked).
-func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) string {
+func (up *bulletIndex) encode(rel string, st filestat.Stat, sum *BulletSummary) string {
 	b := sum.Bullet()
 	var w writer
 	w.str(rel)
-	w.varint(st.size)
-	w.varint(st.mtime)
-	w.varint(st.ctime)
+	w.varint(st.Size)
+	w.varint(st.Mtime)
+	w.varint(st.Ctime)
 	w.str(b.ID)
 	w.str(b.Category)
 	w.str(b.Validation)
@@ -673,17 +681,17 @@ func (up *bulletIndex) encode(rel string, st fileStat, sum *BulletSummary) strin
 
 // decode returns an entry's summary; with check, only when the file's stat
 // is the one it recorded. Its strings slice the entry.
-func (up *bulletIndex) decode(e string, st fileStat, check bool) (*BulletSummary, bool) {
+func (up *bulletIndex) decode(e string, st filestat.Stat, check bool) (*BulletSummary, bool) {
 	return up.decodeWith(&up.alloc, up.interns, e, st, check)
 }
 
 // decodeWith is decode with an allocator and a table of interned strings of
 // the caller's (one per goroutine).
-func (up *bulletIndex) decodeWith(alloc *summaryAlloc, interns map[string]string, e string, st fileStat, check bool) (*BulletSummary, bool) {
+func (up *bulletIndex) decodeWith(alloc *summaryAlloc, interns map[string]string, e string, st filestat.Stat, check bool) (*BulletSummary, bool) {
 	r := reader{b: e}
 	rel := r.bytes()
 	size, mtime, ctime := r.varint(), r.varint(), r.varint()
-	if r.bad || check && (!st.regular || size != st.size || mtime != st.mtime || ctime != st.ctime) {
+	if r.bad || check && (!st.Regular || size != st.Size || mtime != st.Mtime || ctime != st.Ctime) {
 		return nil, false
 	}
 	sum := alloc.summary()
@@ -845,7 +853,7 @@ func (up *bulletIndex) save(s *Store) {
 		i := sort.Search(len(up.entries), func(i int) bool { return entryRel(up.entries[i]) >= rel })
 		found := i < len(up.entries) && entryRel(up.entries[i]) == rel
 		var e string
-		if st, ok := statFile(s.Path(rel)); ok {
+		if st, ok := filestat.File(s.Path(rel)); ok {
 			if b, err := s.ReadBullet(rel); err == nil {
 				e = up.encode(rel, st, up.summarise(b, up.a.Words(b.Content)))
 			}
@@ -875,7 +883,7 @@ func (up *bulletIndex) save(s *Store) {
 		if i == len(up.entries) || entryRel(up.entries[i]) != rel {
 			continue
 		}
-		st, ok := statFile(s.Path(rel))
+		st, ok := filestat.File(s.Path(rel))
 		if _, same := up.decode(up.entries[i], st, true); same && ok {
 			continue
 		}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 )
 
 // testAnalyser stands for the engine's analysis: the words of the text.
@@ -383,7 +385,7 @@ func TestBulletIndexRereadsAnEntryThatDoesNotDecode(t *testing.T) {
 	r.varint()
 	r.varint()
 	up.entries[i] = up.entries[i][:len(up.entries[i])-len(r.b)] + "\x05ab"
-	if _, ok := up.decode(up.entries[i], fileStat{}, false); ok {
+	if _, ok := up.decode(up.entries[i], filestat.Stat{}, false); ok {
 		t.Fatal("the damaged entry still decodes")
 	}
 	up.dirty = true

@@ -16,6 +16,7 @@ import (
 
 	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/durable"
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 )
 
 // The memory index is a cache of (size, mtime) → summary (type,
@@ -209,13 +210,13 @@ func appendIndexTime(b []byte, t time.Time) []byte {
 	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
 }
 
-func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, prefix int, fields []byte) []byte {
+func appendIndexRecord(b []byte, rel string, f filestat.Stat, sum MemorySummary, prefix int, fields []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
 	b = append(b, rel...)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(sum.Type)))
 	b = append(b, sum.Type...)
-	b = binary.BigEndian.AppendUint64(b, uint64(f.size))
-	b = binary.BigEndian.AppendUint64(b, uint64(f.mtime))
+	b = binary.BigEndian.AppendUint64(b, uint64(f.Size))
+	b = binary.BigEndian.AppendUint64(b, uint64(f.Mtime))
 	b = appendIndexTime(b, sum.IngestionTime)
 	b = appendIndexTime(b, sum.ObservationDue)
 	b = binary.BigEndian.AppendUint16(b, uint16(prefix))
@@ -233,7 +234,7 @@ func appendIndexRecord(b []byte, rel string, f fileStat, sum MemorySummary, pref
 // files, which changes little from run to run, so most entries are found
 // where the previous one ended, in memory order; the others by a hash of
 // the name.
-func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *fileStat) bool) ([]string, *indexUpdate, error) {
+func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *filestat.Stat) bool) ([]string, *indexUpdate, error) {
 	up, err := s.scanFolders(folders)
 	if err != nil {
 		return nil, nil, err
@@ -245,7 +246,7 @@ func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *fi
 func (s *Store) scanFolders(folders []string) (*indexUpdate, error) {
 	up := &indexUpdate{prefix: s.DedupPrefix()}
 	for _, dir := range folders {
-		files, err := scanFolder(s.Path(dir))
+		files, err := filestat.Scan(s.Path(dir), IsRecordName)
 		if err != nil {
 			return nil, err
 		}
@@ -266,17 +267,17 @@ func (up *indexUpdate) files() int {
 // match is indexedFiles' second step: the entries of each folder's index
 // (its bytes, as index, readMemoryIndex, returns them) matched with the
 // files as stated, and the files to read.
-func (up *indexUpdate) match(index func(folder string) []byte, outside func(r indexRecord, f *fileStat) bool) []string {
+func (up *indexUpdate) match(index func(folder string) []byte, outside func(r indexRecord, f *filestat.Stat) bool) []string {
 	for _, f := range up.folders {
 		data := index(f.dir)
 		f.dirty = data == nil && len(f.files) > 0 // no index yet: write one
 		eachIndexRecord(data, func(r indexRecord) {
 			i, ok := f.find(r.rel[bytes.LastIndexByte(r.rel, '/')+1:])
-			if !ok || f.files[i].record != nil || !f.files[i].regular || f.files[i].size != r.size || f.files[i].mtime != r.mtime || r.prefix != up.prefix {
+			if !ok || f.files[i].Record != nil || !f.files[i].Regular || f.files[i].Size != r.size || f.files[i].Mtime != r.mtime || r.prefix != up.prefix {
 				f.dirty = true // gone, changed, a second entry, or another dedup prefix: dropped
 				return
 			}
-			f.files[i].record = r.raw
+			f.files[i].Record = r.raw
 			f.skip[i] = outside(r, &f.files[i])
 		})
 	}
@@ -288,7 +289,7 @@ func (up *indexUpdate) match(index func(folder string) []byte, outside func(r in
 	for _, f := range up.folders {
 		for i := range f.files {
 			if !f.skip[i] {
-				read = append(read, file{f.dir + "/" + f.files[i].name, fileRef{f, i}})
+				read = append(read, file{f.dir + "/" + f.files[i].Name, fileRef{f, i}})
 			}
 		}
 	}
@@ -304,10 +305,10 @@ func (up *indexUpdate) match(index func(folder string) []byte, outside func(r in
 // scannedFolder is a folder's files as a listing found them.
 type scannedFolder struct {
 	dir   string
-	files []fileStat // in the folder's own order
-	skip  []bool     // the index shows the file lies outside the listing
-	next  int        // where the next index entry is expected
-	dirty bool       // its index file is to be written
+	files []filestat.Stat // in the folder's own order
+	skip  []bool          // the index shows the file lies outside the listing
+	next  int             // where the next index entry is expected
+	dirty bool            // its index file is to be written
 	pos   map[uint64]int
 	seed  maphash.Seed
 }
@@ -317,7 +318,7 @@ type scannedFolder struct {
 // collision only makes a file read again).
 func (f *scannedFolder) find(name []byte) (int, bool) {
 	for i := f.next; i < len(f.files) && i < f.next+4; i++ {
-		if f.files[i].name == string(name) {
+		if f.files[i].Name == string(name) {
 			f.next = i + 1
 			return i, true
 		}
@@ -326,11 +327,11 @@ func (f *scannedFolder) find(name []byte) (int, bool) {
 		f.seed = maphash.MakeSeed()
 		f.pos = make(map[uint64]int, len(f.files))
 		for i := range f.files {
-			f.pos[maphash.String(f.seed, f.files[i].name)] = i
+			f.pos[maphash.String(f.seed, f.files[i].Name)] = i
 		}
 	}
 	i, ok := f.pos[maphash.Bytes(f.seed, name)]
-	if !ok || f.files[i].name != string(name) {
+	if !ok || f.files[i].Name != string(name) {
 		return 0, false
 	}
 	f.next = i + 1
@@ -353,18 +354,18 @@ type fileRef struct {
 // add records what reading the listing's i-th file found.
 func (up *indexUpdate) add(i int, m *Memory) {
 	ref := up.read[i]
-	up.learn(&ref.folder.files[ref.i], ref.folder.dir+"/"+ref.folder.files[ref.i].name, m)
+	up.learn(&ref.folder.files[ref.i], ref.folder.dir+"/"+ref.folder.files[ref.i].Name, m)
 }
 
 // learn records what reading the file f (at rel) found, unless the index
 // holds it already.
-func (up *indexUpdate) learn(f *fileStat, rel string, m *Memory) {
-	if f.regular && f.record == nil {
+func (up *indexUpdate) learn(f *filestat.Stat, rel string, m *Memory) {
+	if f.Regular && f.Record == nil {
 		fields, ok := PackMemory(m)
 		if !ok {
 			fields = nil
 		}
-		f.record = appendIndexRecord(nil, rel, *f, m.Summary(up.prefix), up.prefix, fields)
+		f.Record = appendIndexRecord(nil, rel, *f, m.Summary(up.prefix), up.prefix, fields)
 		dir := rel[:max(strings.LastIndexByte(rel, '/'), 0)]
 		for _, folder := range up.folders {
 			if folder.dir == dir {
@@ -384,9 +385,9 @@ func (up *indexUpdate) learn(f *fileStat, rel string, m *Memory) {
 func (up *indexUpdate) save(s *Store) {
 	for _, ref := range up.read {
 		f := &ref.folder.files[ref.i]
-		if f.record != nil {
-			if _, err := os.Lstat(s.Path(ref.folder.dir + "/" + f.name)); err != nil {
-				f.record, ref.folder.dirty = nil, true
+		if f.Record != nil {
+			if _, err := os.Lstat(s.Path(ref.folder.dir + "/" + f.Name)); err != nil {
+				f.Record, ref.folder.dirty = nil, true
 			}
 		}
 	}
@@ -406,7 +407,7 @@ func (up *indexUpdate) save(s *Store) {
 				return err
 			}
 			for i := range f.files {
-				if _, err := w.Write(f.files[i].record); err != nil {
+				if _, err := w.Write(f.files[i].Record); err != nil {
 					return err
 				}
 			}
@@ -463,9 +464,9 @@ type KnownMemory struct {
 // PackedMemory is a record as the memory index keeps it.
 type PackedMemory struct {
 	Type          string
-	IngestionTime time.Time // in UTC
-	Fields        []byte    // PackMemory's
-	stat          *fileStat // the file as the listing stated it
+	IngestionTime time.Time      // in UTC
+	Fields        []byte         // PackMemory's
+	stat          *filestat.Stat // the file as the listing stated it
 }
 
 // KnownMemories reads the memory index for the files of folders (store-
@@ -484,8 +485,8 @@ func (s *Store) KnownMemories(folders []string, mapped bool) (*KnownMemories, er
 	}
 	k := &KnownMemories{s: s, Known: make([]KnownMemory, 0, up.files()), up: up}
 	var types internedTypes
-	k.Stale = up.match(index, func(r indexRecord, f *fileStat) bool {
-		if r.fields == nil || f.linked {
+	k.Stale = up.match(index, func(r indexRecord, f *filestat.Stat) bool {
+		if r.fields == nil || f.Linked {
 			return false
 		}
 		k.Known = append(k.Known, KnownMemory{string(r.rel), PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}})
@@ -515,7 +516,7 @@ func (k *KnownMemories) Learn(rel string, m *Memory) {
 	}
 	if i, ok := k.known[rel]; ok {
 		st := k.Known[i].stat
-		st.record = nil
+		st.Record = nil
 		k.up.learn(st, rel, m)
 	}
 }

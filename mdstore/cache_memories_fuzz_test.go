@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 )
 
 // The memory index decoder never panics on a damaged file, and what it
@@ -39,7 +41,7 @@ func FuzzMemoryIndex(f *testing.F) {
 		}
 		var out []byte
 		for _, r := range recs {
-			out = appendIndexRecord(out, string(r.rel), fileStat{size: r.size, mtime: r.mtime}, r.summary(), r.prefix, r.fields)
+			out = appendIndexRecord(out, string(r.rel), filestat.Stat{Size: r.size, Mtime: r.mtime}, r.summary(), r.prefix, r.fields)
 		}
 		var back []indexRecord
 		if !eachIndexRecord(out, func(r indexRecord) { back = append(back, r) }) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 	"github.com/curator-dev/curator/mdstore/internal/packed"
 )
 
@@ -117,7 +118,7 @@ type SearchedMemories struct {
 type freshEntry struct {
 	m     *Memory
 	terms string // as uvarints
-	st    fileStat
+	st    filestat.Stat
 }
 
 // memorySearchPath is the store-relative file of a status's search index.
@@ -262,7 +263,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	var byPath map[string]int
 	type listed struct {
 		rel  string
-		st   fileStat
+		st   filestat.Stat
 		from int // the old entry used, -1: read
 		read int // index in toRead
 	}
@@ -290,11 +291,11 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 				f.some = true
 				f.files = make([]listed, 0, rec.end-rec.first+len(bad))
 				for i := rec.first; i < rec.end; i++ {
-					f.files = append(f.files, listed{old.path(i), fileStat{}, i, -1})
+					f.files = append(f.files, listed{old.path(i), filestat.Stat{}, i, -1})
 				}
 				// Read again on every search, for their errors.
 				for _, rel := range bad {
-					f.files = append(f.files, listed{rel, fileStat{}, -1, len(toRead)})
+					f.files = append(f.files, listed{rel, filestat.Stat{}, -1, len(toRead)})
 					toRead = append(toRead, rel)
 				}
 				slices.SortFunc(f.files, func(a, b listed) int { return strings.Compare(a.rel, b.rel) })
@@ -307,7 +308,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 		}
 		sm.dirty = true
 		sm.folders = append(sm.folders, folderTimes{dir: dir, st: st}) // before the scan: a change during it changes the folder again
-		files, err := scanFolder(s.Path(dir))
+		files, err := filestat.Scan(s.Path(dir), IsRecordName)
 		if err != nil {
 			return nil, err
 		}
@@ -318,11 +319,11 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 			}
 		}
 		f.some = true
-		slices.SortFunc(files, func(a, b fileStat) int { return strings.Compare(a.name, b.name) })
+		slices.SortFunc(files, func(a, b filestat.Stat) int { return strings.Compare(a.Name, b.Name) })
 		for _, fs := range files {
-			rel := dir + "/" + fs.name
-			fs.name = ""
-			if i, ok := byPath[rel]; ok && fs.regular && max(fs.mtime, fs.ctime) < settled {
+			rel := dir + "/" + fs.Name
+			fs.Name = ""
+			if i, ok := byPath[rel]; ok && fs.Regular && max(fs.Mtime, fs.Ctime) < settled {
 				if st, ok := old.stat(i); ok && sameFile(st, fs) {
 					f.files = append(f.files, listed{rel, fs, i, -1})
 					continue
@@ -450,8 +451,8 @@ type folderTimes struct {
 
 // sameFile reports whether two stats of a file show the same size and
 // times.
-func sameFile(a, b fileStat) bool {
-	return a.size == b.size && a.mtime == b.mtime && a.ctime == b.ctime
+func sameFile(a, b filestat.Stat) bool {
+	return a.Size == b.Size && a.Mtime == b.Mtime && a.Ctime == b.Ctime
 }
 
 // QueueSave queues the write of the search index with the run's other
@@ -549,10 +550,10 @@ func (sm *SearchedMemories) encode(stored []byte) ([]byte, bool) {
 
 // appendSearchEntry appends a memory's entry: its file's size and times,
 // its fields and its terms.
-func appendSearchEntry(w []byte, m *Memory, st fileStat, terms string) []byte {
-	w = binary.AppendVarint(w, st.size)
-	w = binary.AppendVarint(w, st.mtime)
-	w = binary.AppendVarint(w, st.ctime)
+func appendSearchEntry(w []byte, m *Memory, st filestat.Stat, terms string) []byte {
+	w = binary.AppendVarint(w, st.Size)
+	w = binary.AppendVarint(w, st.Mtime)
+	w = binary.AppendVarint(w, st.Ctime)
 	for _, f := range [...]string{m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity} {
 		w = packed.AppendString(w, f)
 	}
@@ -610,17 +611,17 @@ func (f *searchFile) entryBytes(i int) []byte {
 }
 
 // stat is the stat of entry i's file when the index was written.
-func (f *searchFile) stat(i int) (fileStat, bool) {
+func (f *searchFile) stat(i int) (filestat.Stat, bool) {
 	u := packed.Reader{Rest: f.entryBytes(i)}
-	st := fileStat{size: u.Varint(), mtime: u.Varint(), ctime: u.Varint(), regular: true}
+	st := filestat.Stat{Size: u.Varint(), Mtime: u.Varint(), Ctime: u.Varint(), Regular: true}
 	return st, !u.Bad
 }
 
 // entry decodes entry i's fields into m (all but its path) and returns
 // its stat and terms; false when it cannot be decoded.
-func (f *searchFile) entry(i int, m *Memory) (fileStat, string, bool) {
+func (f *searchFile) entry(i int, m *Memory) (filestat.Stat, string, bool) {
 	u := packed.Reader{Rest: f.entryBytes(i)}
-	st := fileStat{size: u.Varint(), mtime: u.Varint(), ctime: u.Varint(), regular: true}
+	st := filestat.Stat{Size: u.Varint(), Mtime: u.Varint(), Ctime: u.Varint(), Regular: true}
 	m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = u.View(), u.View(), u.View(), u.View(), u.View(), u.View(), u.View()
 	if n, ok := u.Count(); ok {
 		m.Tags = make([]string, n)
@@ -636,7 +637,7 @@ func (f *searchFile) entry(i int, m *Memory) (fileStat, string, bool) {
 	m.IngestionTime = time.Unix(sec, int64(nsec)).UTC()
 	terms := u.View()
 	if u.Bad || len(u.Rest) != 0 {
-		return fileStat{}, "", false
+		return filestat.Stat{}, "", false
 	}
 	return st, terms, true
 }

@@ -37,15 +37,15 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 	var bad []*InvalidFile
 	for _, f := range files {
 		rel, st := f.rel, f.st
-		key := rel + "\t" + strconv.FormatInt(st.size, 10) + "\t" + strconv.FormatInt(st.mtime, 10) + "\t" + strconv.FormatInt(st.ctime, 10)
+		key := rel + "\t" + strconv.FormatInt(st.Size, 10) + "\t" + strconv.FormatInt(st.Mtime, 10) + "\t" + strconv.FormatInt(st.Ctime, 10)
 		line, hit := seen[key]
-		if !hit && st.regular {
+		if !hit && st.Regular {
 			if !read {
 				cache, read = s.readMergeLogIDCache(), true
 			}
 			line, hit = cache[key]
 		}
-		if hit && st.regular {
+		if hit && st.Regular {
 			ids = append(ids, strings.Fields(line)...)
 			kept[key] = line
 			continue
@@ -54,7 +54,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 		got, fileBad := readMergeLogIDs(f.path, rel)
 		ids = append(ids, got...)
 		bad = append(bad, fileBad...)
-		if st.regular && len(fileBad) == 0 {
+		if st.Regular && len(fileBad) == 0 {
 			kept[key] = strings.Join(got, " ")
 		}
 	}

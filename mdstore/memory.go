@@ -3,7 +3,6 @@ package mdstore
 import (
 	"errors"
 	"fmt"
-	"github.com/curator-dev/curator/config"
 	"maps"
 	"math"
 	"os"
@@ -14,10 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/curator-dev/curator/config"
+
 	"github.com/curator-dev/curator/frontmatter"
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 	"github.com/curator-dev/curator/mdstore/layout"
 )
 
@@ -301,7 +303,7 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 	if q.Type != "" || !q.From.IsZero() || !q.To.IsZero() || q.Match != nil {
 		// With a filter, the memory index skips files known to lie outside it.
 		var err error
-		known := func(r indexRecord, _ *fileStat) bool { return outside(r.summary()) }
+		known := func(r indexRecord, _ *filestat.Stat) bool { return outside(r.summary()) }
 		if rels, up, err = s.indexedFiles(folders, known); err != nil {
 			return nil, err
 		}

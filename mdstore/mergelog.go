@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
+	"github.com/curator-dev/curator/mdstore/internal/filestat"
 )
 
 // MergeLogLine is one decision of a playbook run (SPEC §2.4), one JSON
@@ -78,7 +79,7 @@ func (s *Store) ReadMergeLogs() ([]MergeLogLine, []*InvalidFile, error) {
 // could not be stated).
 type mergeLogFile struct {
 	path, rel string
-	st        fileStat
+	st        filestat.Stat
 }
 
 // mergeLogFiles lists the merge-log files (*.jsonl anywhere under
@@ -107,7 +108,7 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 				continue
 			}
 			if strings.HasSuffix(e.Name(), ".jsonl") {
-				logs = append(logs, mergeLogFile{path: p, st: fileStat{name: e.Name()}})
+				logs = append(logs, mergeLogFile{path: p, st: filestat.Stat{Name: e.Name()}})
 			}
 		}
 		// The folder's logs stated on every core, a run of them each.
@@ -115,7 +116,7 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 		fd := int(f.Fd())
 		parallel.For((len(logs)+run-1)/run, func(i int) {
 			for j := i * run; j < min(len(logs), (i+1)*run); j++ {
-				statAt(fd, dir, &logs[j].st)
+				filestat.At(fd, dir, &logs[j].st)
 			}
 		})
 		out = append(out, logs...)

@@ -1,51 +1,59 @@
-package mdstore
+// Package filestat states the files of a folder the way the store's
+// caches compare them: size, modification and change times, whether a
+// file is regular and has other links, each stated relative to the open
+// folder (one path lookup per file, not one per component).
+package filestat
 
 import (
+	"errors"
 	"io"
+	"os"
 	"runtime"
 	"sync"
 )
 
-// fileStat is one record file of a folder and what a stat said of it.
-type fileStat struct {
-	name        string
-	size, mtime int64  // mtime in nanoseconds
-	ctime       int64  // change time in nanoseconds (0 where the system has none)
-	regular     bool   // a regular file that could be stated
-	linked      bool   // the file has other hard links (unix)
-	record      []byte // its current entry in the memory index, if any
+// Stat is one file of a folder and what a stat said of it.
+type Stat struct {
+	Name        string
+	Size, Mtime int64  // mtime in nanoseconds
+	Ctime       int64  // change time in nanoseconds (0 where the system has none)
+	Regular     bool   // a regular file that could be stated
+	Linked      bool   // the file has other hard links (unix)
+	Record      []byte // its current entry in a cache, if any (the caller's)
 }
 
 // scanBatch is how many names a folder scan reads at a time.
 const scanBatch = 2048
 
-// scanFolder lists the record files (*.md, not hidden) of a folder, in the
-// order the folder lists them, and stats each one without following
+// Scan lists the files of a folder whose names keep accepts, in the order
+// the folder lists them, and stats each one without following
 // symlinks. The names are read in batches that are stated on the other
 // cores while the next batch is read, and each stat is relative to the open
 // folder (one path lookup per file, not one per component: on a folder of
 // 60,000 files a quarter of the cost of os.Lstat). A missing folder is
 // empty.
-func scanFolder(dir string) ([]fileStat, error) {
-	f, err := openFolder(dir)
-	if f == nil {
+func Scan(dir string, keep func(name string) bool) ([]Stat, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	fd := int(f.Fd())
 	type batch struct {
 		names []string
-		out   *[]fileStat
+		out   *[]Stat
 	}
 	batches := make(chan batch, 8)
-	var results []*[]fileStat // one per batch, in listing order
+	var results []*[]Stat // one per batch, in listing order
 	var readErr error
 	go func() {
 		defer close(batches)
 		for {
 			names, err := f.Readdirnames(scanBatch)
 			if len(names) > 0 {
-				out := new([]fileStat)
+				out := new([]Stat)
 				results = append(results, out)
 				batches <- batch{names, out}
 			}
@@ -63,11 +71,11 @@ func scanFolder(dir string) ([]fileStat, error) {
 		go func() {
 			defer wg.Done()
 			for b := range batches {
-				files := make([]fileStat, 0, len(b.names))
+				files := make([]Stat, 0, len(b.names))
 				for _, n := range b.names {
-					if IsRecordName(n) {
-						fs := fileStat{name: n}
-						statAt(fd, dir, &fs)
+					if keep(n) {
+						fs := Stat{Name: n}
+						At(fd, dir, &fs)
 						files = append(files, fs)
 					}
 				}
@@ -83,7 +91,7 @@ func scanFolder(dir string) ([]fileStat, error) {
 	for _, r := range results {
 		n += len(*r)
 	}
-	out := make([]fileStat, 0, n)
+	out := make([]Stat, 0, n)
 	for _, r := range results {
 		out = append(out, *r...)
 	}
