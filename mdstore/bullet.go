@@ -243,7 +243,7 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 		roots = append(roots, "context/archive")
 	}
 	for _, root := range roots {
-		cats, err := subfolders(s.Path(root))
+		cats, err := Subfolders(s.Path(root))
 		if err != nil {
 			return nil, err
 		}
@@ -278,8 +278,8 @@ func SortBullets(bs []*Bullet) {
 	slices.SortFunc(bs, func(a, b *Bullet) int { return strings.Compare(a.ID, b.ID) })
 }
 
-// subfolders lists the folders of dir, sorted; a missing dir is empty.
-func subfolders(dir string) ([]string, error) {
+// Subfolders lists the folders of dir, sorted; a missing dir is empty.
+func Subfolders(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -326,7 +326,7 @@ func (s *Store) ExistingBulletFile(id string) string {
 // folder of the active bullets, then of the archive ("" none).
 func (s *Store) bulletFile(id string) (string, error) {
 	for _, root := range []string{"context/bullets", "context/archive"} {
-		cats, err := subfolders(s.Path(root))
+		cats, err := Subfolders(s.Path(root))
 		if err != nil {
 			return "", err
 		}

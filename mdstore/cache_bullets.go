@@ -188,7 +188,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 	now := time.Now().UnixNano()
 	var dirs []string
 	for _, root := range []string{"context/bullets", "context/archive"} {
-		cats, err := subfolders(s.Path(root))
+		cats, err := Subfolders(s.Path(root))
 		if err != nil {
 			return nil, err
 		}
@@ -458,7 +458,7 @@ func (up *bulletIndex) folderEntries(dir string) []string {
 // namesMatch reports whether a folder holds exactly the record files that
 // the entries name (a listing of names, without a stat of each file).
 func namesMatch(dir string, entries []string) bool {
-	f, err := openFolder(dir)
+	f, err := OpenFolder(dir)
 	if f == nil || err != nil {
 		return false
 	}
@@ -874,7 +874,7 @@ func (up *bulletIndex) save(s *Store) {
 	}
 	// A bullet file the run read in a folder it did not list: taken in
 	// again when it changed in place since its entry was written.
-	for _, rel := range s.bulletsReadPaths() {
+	for _, rel := range s.BulletsRead() {
 		dir := rel[:max(strings.LastIndexByte(rel, '/'), 0)]
 		if !up.trusted[dir] || changed[dir] {
 			continue

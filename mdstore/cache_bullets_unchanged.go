@@ -17,7 +17,7 @@ import (
 func (ib *IndexedBullets) Unchanged(s *Store) bool {
 	var dirs []string
 	for _, root := range []string{"context/bullets", "context/archive"} {
-		cats, err := subfolders(s.Path(root))
+		cats, err := Subfolders(s.Path(root))
 		if err != nil {
 			return false
 		}

@@ -24,7 +24,7 @@ const mergeLogIDsPath = ".cache/merge-log-ids"
 // learnt of each log, by the same path, size and times, and reads the
 // cache file only for a log it has not seen so.
 func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
-	files, err := s.mergeLogFiles()
+	files, err := s.MergeLogFiles()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,7 +36,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 	var ids []string
 	var bad []*InvalidFile
 	for _, f := range files {
-		rel, st := f.rel, f.st
+		rel, st := f.Rel, f.Stat
 		key := rel + "\t" + strconv.FormatInt(st.Size, 10) + "\t" + strconv.FormatInt(st.Mtime, 10) + "\t" + strconv.FormatInt(st.Ctime, 10)
 		line, hit := seen[key]
 		if !hit && st.Regular {
@@ -51,7 +51,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 			continue
 		}
 		dirty = true
-		got, fileBad := readMergeLogIDs(f.path, rel)
+		got, fileBad := readMergeLogIDs(f.Path, rel)
 		ids = append(ids, got...)
 		bad = append(bad, fileBad...)
 		if st.Regular && len(fileBad) == 0 {
@@ -97,7 +97,7 @@ func rememberMergeLogs(dir string, kept map[string]string) {
 
 // readMergeLogIDs reads the ids of one merge-log file.
 func readMergeLogIDs(path, rel string) ([]string, []*InvalidFile) {
-	lines, bad := readMergeLog(path, rel)
+	lines, bad := ReadMergeLog(path, rel)
 	var ids []string
 	for _, l := range lines {
 		for _, id := range l.IDs() {

@@ -319,13 +319,13 @@ func (s *Store) ListMemories(q MemoryQuery) (*MemoryList, error) {
 		}
 	}
 	var all []*Memory
-	read := s.readMemories(rels, q.Light, q.Progress, q.Secrets)
+	read := s.ReadMemories(rels, q.Light, q.Progress, q.Secrets)
 	for i, r := range read {
-		if r.err != nil {
-			res.Invalid = append(res.Invalid, InvalidFileOf(rels[i], r.err))
+		if r.Err != nil {
+			res.Invalid = append(res.Invalid, InvalidFileOf(rels[i], r.Err))
 			continue
 		}
-		m := r.m
+		m := r.Memory
 		if up != nil {
 			up.add(i, m)
 		}
@@ -369,7 +369,7 @@ func SortMemories(ms []*Memory) {
 
 // RecordNames lists the *.md files of a folder, sorted; a missing folder is empty.
 func RecordNames(dir string) ([]string, error) {
-	f, err := openFolder(dir)
+	f, err := OpenFolder(dir)
 	if f == nil {
 		return nil, err
 	}
@@ -393,8 +393,8 @@ func IsRecordName(n string) bool {
 	return strings.HasSuffix(n, ".md") && !strings.HasPrefix(n, ".")
 }
 
-// openFolder opens a folder to list it; a missing folder is nil, nil.
-func openFolder(dir string) (*os.File, error) {
+// OpenFolder opens a folder to list it; a missing folder is nil, nil.
+func OpenFolder(dir string) (*os.File, error) {
 	f, err := os.Open(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -448,15 +448,19 @@ func (s *Store) MemoryPath(id string) (string, error) {
 // ErrNotFound means a record does not exist.
 var ErrNotFound = errors.New("not found")
 
-type readResult struct {
-	m   *Memory
-	err error
+// MemoryRead is one file ReadMemories read: its record, or why it could
+// not be read.
+type MemoryRead struct {
+	Memory *Memory
+	Err    error
 }
 
-// readMemories reads files on all cores (YAML parsing dominates the cost);
-// results keep the order of rels.
-func (s *Store) readMemories(rels []string, light bool, progress func(done, total int), pol *secrets.Policy) []readResult {
-	out := make([]readResult, len(rels))
+// ReadMemories reads files on all cores (YAML parsing dominates the cost);
+// results keep the order of rels. Light drops each record's document,
+// progress (when set) is told how many are read, and a file that holds a
+// secret of pol (when set) is not read but reported.
+func (s *Store) ReadMemories(rels []string, light bool, progress func(done, total int), pol *secrets.Policy) []MemoryRead {
+	out := make([]MemoryRead, len(rels))
 	var done atomic.Int64
 	parallel.For(len(rels), func(i int) {
 		m, err := s.ReadMemory(rels[i])
@@ -468,7 +472,7 @@ func (s *Store) readMemories(rels []string, light bool, progress func(done, tota
 		if light && m != nil {
 			m.Doc, m.ImportanceFactors = nil, nil
 		}
-		out[i] = readResult{m, err}
+		out[i] = MemoryRead{m, err}
 		if progress != nil {
 			progress(int(done.Add(1)), len(rels))
 		}

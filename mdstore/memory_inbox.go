@@ -30,12 +30,12 @@ func (s *Store) ReadInbox(ids []string, pol *secrets.Policy) ([]*Memory, []*Inva
 	}
 	var out []*Memory
 	var bad []*InvalidFile
-	for i, r := range s.readMemories(rels, true, nil, pol) {
-		if r.err != nil {
-			bad = append(bad, InvalidFileOf(rels[i], r.err))
+	for i, r := range s.ReadMemories(rels, true, nil, pol) {
+		if r.Err != nil {
+			bad = append(bad, InvalidFileOf(rels[i], r.Err))
 			continue
 		}
-		out = append(out, r.m)
+		out = append(out, r.Memory)
 	}
 	return out, bad
 }

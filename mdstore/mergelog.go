@@ -60,36 +60,36 @@ func EncodeMergeLog(lines []MergeLogLine) []byte {
 // ReadMergeLogs reads every merge-log line of the store, ordered by file
 // (run) then line. Unreadable lines are reported and skipped.
 func (s *Store) ReadMergeLogs() ([]MergeLogLine, []*InvalidFile, error) {
-	files, err := s.mergeLogFiles()
+	files, err := s.MergeLogFiles()
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []MergeLogLine
 	var bad []*InvalidFile
 	for _, f := range files {
-		lines, fileBad := readMergeLog(f.path, f.rel)
+		lines, fileBad := ReadMergeLog(f.Path, f.Rel)
 		out = append(out, lines...)
 		bad = append(bad, fileBad...)
 	}
 	return out, bad, nil
 }
 
-// mergeLogFile is one merge-log file: its path and store-relative path,
-// and what a stat of it said (st.regular false: not a regular file, or it
+// MergeLogFile is one merge-log file: its path and store-relative path,
+// and what a stat of it said (Stat.Regular false: not a regular file, or it
 // could not be stated).
-type mergeLogFile struct {
-	path, rel string
-	st        filestat.Stat
+type MergeLogFile struct {
+	Path, Rel string
+	Stat      filestat.Stat
 }
 
-// mergeLogFiles lists the merge-log files (*.jsonl anywhere under
+// MergeLogFiles lists the merge-log files (*.jsonl anywhere under
 // context/log), sorted (by run), each stated relative to its open folder
 // (one path lookup per file, not one per component).
-func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
-	var out []mergeLogFile
+func (s *Store) MergeLogFiles() ([]MergeLogFile, error) {
+	var out []MergeLogFile
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		f, err := openFolder(dir)
+		f, err := OpenFolder(dir)
 		if f == nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 		if err != nil {
 			return err
 		}
-		var logs []mergeLogFile // this folder's
+		var logs []MergeLogFile // this folder's
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			if e.IsDir() {
@@ -108,7 +108,7 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 				continue
 			}
 			if strings.HasSuffix(e.Name(), ".jsonl") {
-				logs = append(logs, mergeLogFile{path: p, st: filestat.Stat{Name: e.Name()}})
+				logs = append(logs, MergeLogFile{Path: p, Stat: filestat.Stat{Name: e.Name()}})
 			}
 		}
 		// The folder's logs stated on every core, a run of them each.
@@ -116,7 +116,7 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 		fd := int(f.Fd())
 		parallel.For((len(logs)+run-1)/run, func(i int) {
 			for j := i * run; j < min(len(logs), (i+1)*run); j++ {
-				filestat.At(fd, dir, &logs[j].st)
+				filestat.At(fd, dir, &logs[j].Stat)
 			}
 		})
 		out = append(out, logs...)
@@ -133,17 +133,17 @@ func (s *Store) mergeLogFiles() ([]mergeLogFile, error) {
 	if err := walk(root); err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	for i := range out {
-		rel, _ := filepath.Rel(s.Dir, out[i].path)
-		out[i].rel = filepath.ToSlash(rel)
+		rel, _ := filepath.Rel(s.Dir, out[i].Path)
+		out[i].Rel = filepath.ToSlash(rel)
 	}
 	return out, nil
 }
 
-// readMergeLog reads the lines of one merge-log file; unreadable lines
+// ReadMergeLog reads the lines of one merge-log file; unreadable lines
 // are reported and skipped.
-func readMergeLog(path, rel string) ([]MergeLogLine, []*InvalidFile) {
+func ReadMergeLog(path, rel string) ([]MergeLogLine, []*InvalidFile) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, []*InvalidFile{{Path: rel, Msg: err.Error()}}

@@ -124,9 +124,9 @@ func (s *Store) forgetBulletsRead() {
 	s.bulletsReadMu.Unlock()
 }
 
-// bulletsReadPaths returns the bullet files runs read since the last
+// BulletsRead returns the bullet files runs read since the last
 // WriteCaches, sorted.
-func (s *Store) bulletsReadPaths() []string {
+func (s *Store) BulletsRead() []string {
 	s.bulletsReadMu.Lock()
 	defer s.bulletsReadMu.Unlock()
 	out := make([]string, 0, len(s.bulletsRead))
