@@ -60,6 +60,14 @@ var bulletKeys = []string{
 	"last_used_at", "archived_at", "validation", "source_reflections", "original_id", "section",
 }
 
+// FieldsOnly is a copy of the bullet's frontmatter fields and path: no
+// content, no document, nothing to edit (what the bullet index keeps).
+func (b *Bullet) FieldsOnly() *Bullet {
+	c := *b
+	c.Content, c.Doc, c.orig = "", nil, nil
+	return &c
+}
+
 // BulletPath is where a bullet lives: context/bullets/<category>/<id>.md when
 // active, context/archive/<category>/<id>.md when archived.
 func BulletPath(active bool, category, id string) string {

@@ -33,3 +33,26 @@ func (s *Store) save(c *Changeset, info CommitInfo, opt SaveOptions) (string, er
 	defer tx.Close()
 	return tx.Save(&Run{Changes: c, Commit: info}, func(o *SaveOptions) { *o = opt })
 }
+
+// listFolder reads every record file of a store folder as a listing does:
+// the records read, and the files that could not be.
+func listFolder(t *testing.T, s *Store, dir string) *MemoryList {
+	t.Helper()
+	names, err := RecordNames(s.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rels := make([]string, len(names))
+	for i, n := range names {
+		rels[i] = dir + "/" + n
+	}
+	res := &MemoryList{}
+	for i, r := range s.ReadMemories(rels, false, nil, nil) {
+		if r.Err != nil {
+			res.Invalid = append(res.Invalid, InvalidFileOf(rels[i], r.Err))
+		} else {
+			res.Memories = append(res.Memories, r.Memory)
+		}
+	}
+	return res
+}

@@ -12,10 +12,7 @@ func TestSymlinkOutOfStoreIsRefused(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "secret.md")
 	os.WriteFile(outside, []byte("---\nid: secret\ntype: fact\nbrief: x\ningestion_time: 2026-11-29T09:00:00Z\n---\n"), 0o644)
 	os.Symlink(outside, s.Path("memory/inbox/secret.md"))
-	res, err := s.ListMemories(MemoryQuery{Status: "inbox"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := listFolder(t, s, "memory/inbox")
 	if len(res.Memories) != 0 || len(res.Invalid) != 1 || !strings.Contains(res.Invalid[0].Msg, "outside the store") {
 		t.Errorf("got %d memories, invalid %v", len(res.Memories), res.Invalid)
 	}
@@ -26,10 +23,7 @@ func TestReadDocumentRejectsBinaryAndOversize(t *testing.T) {
 	os.WriteFile(s.Path("memory/inbox/bin.md"), []byte("---\nid: bin\n---\n\x00\x01"), 0o644)
 	os.WriteFile(s.Path("memory/inbox/big.md"), []byte(strings.Repeat("x", MaxRecordSize+1)), 0o644)
 	os.WriteFile(s.Path("memory/inbox/latin1.md"), []byte("---\nid: latin1\n---\ncaf\xe9\n"), 0o644)
-	res, err := s.ListMemories(MemoryQuery{Status: "inbox"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := listFolder(t, s, "memory/inbox")
 	got := map[string]string{}
 	for _, inv := range res.Invalid {
 		got[filepath.Base(inv.Path)] = inv.Error()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // Memory is the memory side of the store now.
@@ -46,7 +47,7 @@ func readMemory(s *mdstore.Store, now time.Time) (Memory, []*mdstore.InvalidFile
 		return m, nil, err
 	}
 	m.Watermark = st.Watermark
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Light: true})
+	list, err := cache.ListMemories(s, mdstore.MemoryQuery{Status: "inbox", Light: true})
 	if err != nil {
 		return m, nil, err
 	}

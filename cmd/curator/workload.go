@@ -8,14 +8,14 @@ import (
 
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/internal/memlimit"
-	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // A workload is what a run asks of the garbage collector: the least soft
 // memory limit (the limit follows the live heap: half again what the last
 // collection kept, at least this) and how much the heap may grow between
 // collections (Go's GOGC), and whether the run maps the caches it reads
-// whole (mdstore.MapCaches: not in a process that keeps running, as a
+// whole (cache.MapFiles: not in a process that keeps running, as a
 // mapping is never released). main sets it once, before the command runs,
 // from what the command is; GOMEMLIMIT and GOGC override.
 type workload struct {
@@ -88,7 +88,7 @@ func workloadOf(path string, c *cli.Context) workload {
 // apply sets the collector for the workload, where the environment does
 // not (GOMEMLIMIT, GOGC), and whether the caches are mapped.
 func (w workload) apply() {
-	mdstore.MapCaches(!w.keepsRunning)
+	cache.MapFiles(!w.keepsRunning)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		memlimit.Follow(w.floor)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // ListRequest selects memories: Query's status, type, window and page
@@ -52,7 +53,7 @@ func List(_ context.Context, s *mdstore.Store, req ListRequest) (*ListReport, er
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
-	res, err := s.ListMemories(req.Query)
+	res, err := cache.ListMemories(s, req.Query)
 	if err != nil {
 		return nil, err
 	}

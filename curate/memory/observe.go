@@ -13,6 +13,7 @@ import (
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // Outcomes of an observation window (observation.outcome).
@@ -154,7 +155,7 @@ func closeDue(s *mdstore.Store, now time.Time, prefix int, cs *mdstore.Changeset
 	byPath := map[string]*mdstore.Memory{}
 	var invalid []*mdstore.InvalidFile
 	list := func(status string, match func(mdstore.MemorySummary) bool) error {
-		res, err := s.ListMemories(mdstore.MemoryQuery{Status: status, Light: true, Match: match})
+		res, err := cache.ListMemories(s, mdstore.MemoryQuery{Status: status, Light: true, Match: match})
 		if err != nil {
 			return err
 		}

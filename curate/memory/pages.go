@@ -10,6 +10,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 	"github.com/curator-dev/curator/mdstore/live"
 )
 
@@ -134,7 +135,7 @@ func (p *Pages) listing(q mdstore.MemoryQuery) (l *listing, err error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := st.ListMemories(q)
+		res, err := cache.ListMemories(st, q)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // MinRuleCases is how many distinct lesson cases a rule needs.
@@ -177,7 +178,7 @@ func PromoteRule(_ context.Context, tx *mdstore.Tx, req PromoteRuleRequest) (*Pr
 	if err := refuseSecret("promote-rule", s.Secrets().Check(secrets.Field{Name: "--scenario", Text: scenario}, secrets.Field{Name: "--author", Text: author})); err != nil {
 		return nil, err
 	}
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", Type: "lesson", Secrets: s.Secrets()})
+	list, err := cache.ListMemories(s, mdstore.MemoryQuery{Status: "inbox", Type: "lesson", Secrets: s.Secrets()})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // Run is a prepared memory pass: its plan, and the store run that carries
@@ -58,7 +59,7 @@ func (r *Run) CloseDue(s *mdstore.Store, now time.Time, prefix int) error {
 // changes entries (one commit); State is the state to keep in the cache
 // after the pass, so an empty hour needs no commit.
 func PreparePass(s *mdstore.Store, w Window, opt Options, run string, now time.Time) (*Run, error) {
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress, DeferIndex: true, Secrets: s.Secrets()})
+	list, err := cache.ListMemories(s, mdstore.MemoryQuery{Status: "inbox", From: w.From, To: w.To, Light: true, Progress: opt.Progress, DeferIndex: true, Secrets: s.Secrets()})
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // SearchFloor is the least similarity of a result found by the similarity
@@ -95,7 +96,7 @@ type Listing func(q mdstore.MemoryQuery, since uint64) (*mdstore.MemoryList, uin
 // StoreListing lists the store's files on every call (ListMemories).
 func StoreListing(s *mdstore.Store) Listing {
 	return func(q mdstore.MemoryQuery, _ uint64) (*mdstore.MemoryList, uint64, error) {
-		res, err := s.ListMemories(q)
+		res, err := cache.ListMemories(s, q)
 		return res, 0, err
 	}
 }
@@ -121,7 +122,7 @@ type searchFolder struct {
 	byPath map[string]*searched
 	// stored holds those of the stored index, each decoded when first
 	// asked (into asked, by its index there).
-	stored  *mdstore.SearchedMemories
+	stored  *cache.SearchedMemories
 	asked   map[int]*searched
 	invalid []*mdstore.InvalidFile
 	// newest is the memories of a listing newest first (then by path),

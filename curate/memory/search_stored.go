@@ -5,6 +5,7 @@ import (
 
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // searchAnalysis names what the stored search index keeps of a memory
@@ -18,7 +19,7 @@ const searchAnalysis = " memory-search brief+scenario 1"
 var storedSearchKey = sha256.Sum256([]byte("curator memory search"))
 
 // NewStoredSearchIndex returns an index that reads the memories of s from
-// its stored search index (mdstore.SearchedMemories) on every search: the
+// its stored search index (cache.SearchedMemories) on every search: the
 // record files are stated, and only those that changed since the index
 // was written are read, with the files of the results. The candidate index
 // is stored with them, and built again only when a memory's text changed.
@@ -40,8 +41,8 @@ func NewStoredSearchIndex(s *mdstore.Store, e similar.Engine) *SearchIndex {
 // decoded when the search asks them.
 func (x *SearchIndex) loadStored(status string, how storedRead) (*searchFolder, error) {
 	lex := x.engine.(*similar.Lexical)
-	sm, err := x.stored.SearchedMemories(mdstore.MemorySearchQuery{Status: status,
-		Analyser: mdstore.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText,
+	sm, err := cache.SearchMemories(x.stored, cache.MemorySearchQuery{Status: status,
+		Analyser: cache.Analyser{Version: lex.Version() + searchAnalysis, Words: lex.Words}, Text: searchText,
 		Verify: how.verify, Rebuild: how.rebuild, Map: true})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // PurgeRequest asks to empty the trash of entries trashed more than
@@ -31,7 +32,7 @@ func PurgeTrash(_ context.Context, tx *mdstore.Tx, req PurgeRequest) (*PurgeRepo
 		return nil, refuse.Requestf("older than %v: want a duration of at least 0", req.OlderThan)
 	}
 	s := tx.Store
-	list, err := s.ListMemories(mdstore.MemoryQuery{Status: "trash"})
+	list, err := cache.ListMemories(s, mdstore.MemoryQuery{Status: "trash"})
 	if err != nil {
 		return nil, err
 	}

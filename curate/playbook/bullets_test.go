@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // A bullet set answers as a map of every bullet by id would: the later of
@@ -56,18 +57,18 @@ func TestBulletSetAnswersAsAMap(t *testing.T) {
 
 // Two id-sorted lists merge into one; an id in both is reported.
 func TestMergeByID(t *testing.T) {
-	sum := func(id string) *mdstore.BulletSummary { return &mdstore.BulletSummary{ID: id} }
-	ids := func(l []*mdstore.BulletSummary) (out []string) {
+	sum := func(id string) *cache.BulletSummary { return &cache.BulletSummary{ID: id} }
+	ids := func(l []*cache.BulletSummary) (out []string) {
 		for _, s := range l {
 			out = append(out, s.ID)
 		}
 		return out
 	}
-	got, ok := mergeByID([]*mdstore.BulletSummary{sum("A"), sum("C")}, []*mdstore.BulletSummary{sum("B"), sum("D")})
+	got, ok := mergeByID([]*cache.BulletSummary{sum("A"), sum("C")}, []*cache.BulletSummary{sum("B"), sum("D")})
 	if !ok || !slices.Equal(ids(got), []string{"A", "B", "C", "D"}) {
 		t.Fatalf("merged %v %v", ids(got), ok)
 	}
-	if got, ok := mergeByID([]*mdstore.BulletSummary{sum("A"), sum("C")}, []*mdstore.BulletSummary{sum("C")}); ok || len(got) != 3 {
+	if got, ok := mergeByID([]*cache.BulletSummary{sum("A"), sum("C")}, []*cache.BulletSummary{sum("C")}); ok || len(got) != 3 {
 		t.Fatalf("an id in both lists: %v %v", ids(got), ok)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // lazyBullets are the bullets a playbook knows from the store's bullet
@@ -23,19 +24,19 @@ type lazyBullets struct {
 	// sums are the bullet index's summaries in the order of the
 	// playbook's bullets as read (bulletSet.keys); a bullet whose Doc is
 	// still nil has not been read.
-	sums  []*mdstore.BulletSummary
+	sums  []*cache.BulletSummary
 	lex   *similar.Lexical
 	words []string            // the bullet index's words
 	vocab *similar.Vocabulary // words analysed, when a matcher needs them
 	err   error
 	// token names a category's bullets as the bullet index holds them (0:
-	// no name; mdstore.IndexedBullets.CategoryToken).
+	// no name; cache.IndexedBullets.CategoryToken).
 	token func(category string) uint64
 	// failed are the bullets whose file could not be read when needed.
 	failed map[*mdstore.Bullet]bool
 	// listing is the bullet index's listing the playbook was read from
 	// (a warm playbook asks it whether the folders changed since).
-	listing *mdstore.IndexedBullets
+	listing *cache.IndexedBullets
 	// readOrder are the positions in the playbook's bullets (bulletSet.base)
 	// of those read from their files, in the order read (forgetReads).
 	readOrder []int32
@@ -55,7 +56,7 @@ func (l *lazyBullets) vocabulary() *similar.Vocabulary {
 
 // summary is the bullet index's summary of b when b is a bullet of the
 // playbook as read and was not read yet; nil otherwise.
-func (p *Playbook) summary(b *mdstore.Bullet) *mdstore.BulletSummary {
+func (p *Playbook) summary(b *mdstore.Bullet) *cache.BulletSummary {
 	if p.lazy == nil || b.Doc != nil || b.Path == "" || p.lazy.failed[b] {
 		return nil
 	}
@@ -69,7 +70,7 @@ func (p *Playbook) summary(b *mdstore.Bullet) *mdstore.BulletSummary {
 // unmade is the summary of base's bullet i when that bullet was neither
 // made nor replaced yet (nil otherwise): what a run knows of it without
 // decoding it.
-func (p *Playbook) unmade(i int) *mdstore.BulletSummary {
+func (p *Playbook) unmade(i int) *cache.BulletSummary {
 	if p.lazy == nil || p.bullets.base[i] != nil {
 		return nil
 	}
@@ -120,14 +121,14 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	if !ok {
 		return nil, nil, nil
 	}
-	ib, err := s.IndexedBullets(mdstore.Analyser{Version: lex.Version(), Words: lex.Words})
+	ib, err := cache.Bullets(s, cache.Analyser{Version: lex.Version(), Words: lex.Words})
 	if err != nil {
 		return nil, nil, err
 	}
 	var ids *bulletid.Allocator // a playbook that only answers allocates no id
 	var bad []*mdstore.InvalidFile
 	if readOnly {
-		_, bad, err = s.MergeLogIDs() // its unreadable lines are reported all the same
+		_, bad, err = cache.MergeLogIDs(s) // its unreadable lines are reported all the same
 		ids = bulletid.NewAllocator(s.Config.IDPrefixes)
 	} else {
 		var known []string
@@ -140,8 +141,8 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	invalid := append(ib.Invalid, bad...)
 	sums, sorted := mergeByID(ib.Active, ib.Archived)
 	if !sorted { // an id twice (bulletid.Known reports it): the later one is kept
-		all := append(append([]*mdstore.BulletSummary(nil), ib.Active...), ib.Archived...)
-		slices.SortStableFunc(all, func(a, b *mdstore.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
+		all := append(append([]*cache.BulletSummary(nil), ib.Active...), ib.Archived...)
+		slices.SortStableFunc(all, func(a, b *cache.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
 		sums = all[:0]
 		for i, sum := range all {
 			if i+1 == len(all) || all[i+1].ID != sum.ID {
@@ -169,8 +170,8 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 
 // mergeByID merges two lists sorted by id into one; sorted is false when
 // an id is in both (or twice in one): then out holds them all, by id.
-func mergeByID(a, b []*mdstore.BulletSummary) (out []*mdstore.BulletSummary, sorted bool) {
-	out = make([]*mdstore.BulletSummary, 0, len(a)+len(b))
+func mergeByID(a, b []*cache.BulletSummary) (out []*cache.BulletSummary, sorted bool) {
+	out = make([]*cache.BulletSummary, 0, len(a)+len(b))
 	for len(a) > 0 || len(b) > 0 {
 		switch {
 		case len(b) == 0 || len(a) > 0 && a[0].ID < b[0].ID:

@@ -11,6 +11,7 @@ import (
 	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // appWorldStore writes the AppWorld playbook (359 bullets) into a new store.
@@ -80,12 +81,12 @@ type countingIndexes struct {
 
 func (c *countingIndexes) ReadCandidateIndex(category string) []byte {
 	c.read.Add(1)
-	return c.Store.ReadCandidateIndex(category)
+	return cache.CandidateIndexesOf(c.Store).ReadCandidateIndex(category)
 }
 
 func (c *countingIndexes) QueueCandidateIndex(category string, data func() []byte) {
 	c.built.Add(1)
-	c.Store.QueueCandidateIndex(category, data)
+	cache.CandidateIndexesOf(c.Store).QueueCandidateIndex(category, data)
 }
 
 // countIndexes makes pb count its stored candidate indexes.
@@ -116,8 +117,8 @@ func decisions(plan *Plan) string {
 func TestIndexedPlaybookDecidesAsFullRead(t *testing.T) {
 	for _, mapped := range []bool{false, true} {
 		t.Run(fmt.Sprintf("mapped=%v", mapped), func(t *testing.T) {
-			mdstore.MapCaches(mapped)
-			defer mdstore.MapCaches(false)
+			cache.MapFiles(mapped)
+			defer cache.MapFiles(false)
 			indexedPlaybookDecidesAsFullRead(t)
 		})
 	}

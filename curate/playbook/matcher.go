@@ -34,7 +34,7 @@ type CategoryMatcher struct {
 }
 
 // StoredIndexes keeps the candidate index of each category between runs
-// (mdstore.Store keeps them under .curator/.cache). ReadCandidateIndex may
+// (cache.CandidateIndexes keeps them under .curator/.cache). ReadCandidateIndex may
 // be called for several categories at once.
 type StoredIndexes interface {
 	ReadCandidateIndex(category string) []byte

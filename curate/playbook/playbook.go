@@ -14,6 +14,7 @@ import (
 
 	"github.com/curator-dev/curator/curate/playbook/bulletid"
 	"github.com/curator-dev/curator/internal/secrets"
+	"github.com/curator-dev/curator/mdstore/cache"
 
 	"github.com/curator-dev/curator/internal/safepath"
 	"github.com/curator-dev/curator/mdstore"
@@ -91,7 +92,7 @@ func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 	p.Matcher = NewCategoryMatcher(newMatcher)
 	p.Matcher.text = p.text
 	if p.lazy != nil {
-		p.Matcher.stored = p.lazy.store
+		p.Matcher.stored = cache.CandidateIndexesOf(p.lazy.store)
 		if p.addUnread() {
 			return
 		}
@@ -111,7 +112,7 @@ func (p *Playbook) UseMatcher(newMatcher func() Matcher) {
 func (p *Playbook) addUnread() bool {
 	type batch struct {
 		ids  []string
-		sums []*mdstore.BulletSummary
+		sums []*cache.BulletSummary
 	}
 	by := map[string]*batch{}
 	all := true
@@ -123,7 +124,7 @@ func (p *Playbook) addUnread() bool {
 		bt := by[a.Category]
 		if bt == nil {
 			n := p.active[a.Category]
-			bt = &batch{ids: make([]string, 0, n), sums: make([]*mdstore.BulletSummary, 0, n)}
+			bt = &batch{ids: make([]string, 0, n), sums: make([]*cache.BulletSummary, 0, n)}
 			by[a.Category] = bt
 		}
 		bt.ids = append(bt.ids, a.ID)
@@ -167,7 +168,7 @@ type activeFacts struct {
 	ContentLen int
 	// sum is the bullet index's summary while the bullet was not read
 	// (nil: read, or not from the index).
-	sum *mdstore.BulletSummary
+	sum *cache.BulletSummary
 }
 
 // eachActive calls f with every active bullet, in id order, without making
@@ -219,7 +220,7 @@ func (p *Playbook) factsOf(b *mdstore.Bullet) activeFacts {
 
 // decodeTerms decodes the words of bullets from the bullet index; nil when
 // one is damaged.
-func decodeTerms(sums []*mdstore.BulletSummary) [][]uint32 {
+func decodeTerms(sums []*cache.BulletSummary) [][]uint32 {
 	out := make([][]uint32, len(sums))
 	for i, sum := range sums {
 		ts, ok := sum.Terms()

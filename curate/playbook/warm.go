@@ -8,6 +8,7 @@ import (
 
 	"github.com/curator-dev/curator/curate/similar"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // Warm answers queries from a playbook it keeps read between them, for a
@@ -59,7 +60,7 @@ func (w *Warm) Query(ctx context.Context, s *mdstore.Store, q QueryRequest) (*Qu
 		}
 		return rep, err
 	}
-	_, bad, err := s.MergeLogIDs() // what a read-only load reports of them
+	_, bad, err := cache.MergeLogIDs(s) // what a read-only load reports of them
 	if err != nil {
 		w.pb = nil
 		return nil, err
@@ -69,7 +70,7 @@ func (w *Warm) Query(ctx context.Context, s *mdstore.Store, q QueryRequest) (*Qu
 	// writes (a category's candidate index built now is stored).
 	w.pb.lazy.store, w.pb.Now = s, s.Now().UTC()
 	if w.pb.Matcher != nil {
-		w.pb.Matcher.stored = s
+		w.pb.Matcher.stored = cache.CandidateIndexesOf(s)
 	}
 	invalid := append(append([]*mdstore.InvalidFile(nil), w.pb.lazy.listing.Invalid...), bad...)
 	rep, err := answer(w.pb, w.e, invalid, q)

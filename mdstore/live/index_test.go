@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // indexedStore is a store with records of every kind (every field, zones,
@@ -33,7 +34,7 @@ func indexedStore(t *testing.T) *mdstore.Store {
 // learns every file into the memory index.
 func learnIndex(t *testing.T, s *mdstore.Store) {
 	t.Helper()
-	if _, err := s.ListMemories(mdstore.MemoryQuery{From: liveT0.Add(-time.Hour), To: liveT0.Add(-time.Minute)}); err != nil {
+	if _, err := cache.ListMemories(s, mdstore.MemoryQuery{From: liveT0.Add(-time.Hour), To: liveT0.Add(-time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 }

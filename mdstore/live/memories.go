@@ -11,6 +11,7 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // Memories keeps every memory record's fields (no bodies) in memory and follows changes on disk.
@@ -61,7 +62,7 @@ import (
 // are ordered by path; ListMemories leaves their order unspecified.
 //
 // Opening: every file of the memory folders is stated, and the memory
-// index (mdstore.KnownMemories) gives the records of those it knows as
+// index (cache.KnownMemories) gives the records of those it knows as
 // they are; only the others are read, and the index learns them (a
 // missing or damaged index makes the opening read every file, and write
 // it). The same goes for a listing that reads everything again after lost
@@ -135,7 +136,7 @@ func (l *Memories) Fallback() string {
 	return l.fallback
 }
 
-// List returns what s.ListMemories(q) returns for the files as they are
+// List returns what cache.ListMemories(s, q) returns for the files as they are
 // when List is called, with Light's records (no documents, no factor map).
 // Progress, when set, is told how many of the files List reads again are
 // read. DeferIndex has no effect: List writes no index. A policy in
@@ -151,7 +152,7 @@ func (l *Memories) List(q mdstore.MemoryQuery) (*mdstore.MemoryList, error) {
 		if err != nil {
 			return nil, err
 		}
-		return l.s.ListMemories(q)
+		return cache.ListMemories(l.s, q)
 	}
 	return l.answer(q), nil
 }
@@ -169,7 +170,7 @@ func (l *Memories) ListWindow(q mdstore.MemoryQuery) (*Window, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := l.s.ListMemories(q)
+		res, err := cache.ListMemories(l.s, q)
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +222,7 @@ func (l *Memories) changed(q mdstore.MemoryQuery, since uint64) (*mdstore.Memory
 		if err != nil {
 			return nil, 0, true, err
 		}
-		res, err := l.s.ListMemories(q)
+		res, err := cache.ListMemories(l.s, q)
 		return res, 0, true, err
 	}
 	if since != 0 && since == l.version {
@@ -283,7 +284,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		marks.rescan = leafMask(1)<<len(liveLeaves) - 1
 	}
 	dirty := marks.dirty
-	var known *mdstore.KnownMemories
+	var known *cache.KnownMemories
 	if marks.rescan != 0 {
 		dirty = make(map[string]struct{}, len(marks.dirty))
 		for rel := range marks.dirty {
@@ -313,7 +314,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			// and those the events name, are read. The first opening
 			// maps it; later ones read it, so the mapping, never
 			// released, is made once per listing.
-			known, _ = l.s.KnownMemories(folders, !l.mapped)
+			known, _ = cache.Memories(l.s, folders, !l.mapped)
 			l.mapped = true
 		}
 		if known == nil {
@@ -481,7 +482,7 @@ func (l *Memories) readEntry(rel string) (*liveEntry, *mdstore.Memory) {
 // it is now; false when the index's record is not the file's (its type is
 // none, its id another; the file is read). Fields damaged otherwise show
 // when a listing unpacks them: the file is reported invalid.
-func knownEntry(e *liveEntry, leaf int, rel string, pm mdstore.PackedMemory) bool {
+func knownEntry(e *liveEntry, leaf int, rel string, pm cache.PackedMemory) bool {
 	t := typeIndex(pm.Type)
 	id, ok := mdstore.PackedID(pm.Fields)
 	name := rel[strings.LastIndexByte(rel, '/')+1:]

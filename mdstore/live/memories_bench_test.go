@@ -12,6 +12,7 @@ import (
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // benchStore writes a store of n memory files, spread as a curated store
@@ -178,7 +179,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 	})
 	// What the same window costs with ListMemories, its index written by
 	// a first call.
-	if _, err := s.ListMemories(mdstore.MemoryQuery{From: t0, To: t0.Add(time.Hour), Light: true}); err != nil {
+	if _, err := cache.ListMemories(s, mdstore.MemoryQuery{From: t0, To: t0.Add(time.Hour), Light: true}); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("ListMemories-window", func(b *testing.B) {
@@ -186,7 +187,7 @@ func BenchmarkLiveList100k(b *testing.B) {
 		for range b.N {
 			q := window(r)
 			q.Light = true
-			if _, err := s.ListMemories(q); err != nil {
+			if _, err := cache.ListMemories(s, q); err != nil {
 				b.Fatal(err)
 			}
 		}

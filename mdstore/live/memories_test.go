@@ -17,6 +17,7 @@ import (
 
 	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // liveT0 is the hour the test records are ingested in.
@@ -84,7 +85,7 @@ func wantList(t testing.TB, s *mdstore.Store, q mdstore.MemoryQuery) *mdstore.Me
 		t.Fatal(err)
 	}
 	q.Light = true
-	res, err := s.ListMemories(q)
+	res, err := cache.ListMemories(s, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -680,7 +681,7 @@ func TestLiveMemoriesFolderErrors(t *testing.T) {
 	needFollowing(t, l)
 	os.RemoveAll(s.Path("memory/trash"))
 	putFile(t, s, "memory/trash", "not a folder")
-	if _, err := s.ListMemories(mdstore.MemoryQuery{}); err == nil {
+	if _, err := cache.ListMemories(s, mdstore.MemoryQuery{}); err == nil {
 		t.Fatal("test setup: ListMemories lists a file as a folder")
 	}
 	for range 2 {

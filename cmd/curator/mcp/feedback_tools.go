@@ -8,6 +8,7 @@ import (
 	"github.com/curator-dev/curator/curate/memory"
 	"github.com/curator-dev/curator/curate/playbook"
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // SearchMemoryArgs are search_memory's parameters (those of `memory search`).
@@ -101,7 +102,7 @@ func (s *Server) memorySearchIndex(st *mdstore.Store) (*memory.SearchIndex, erro
 			if live := s.pages.Live(); live != nil {
 				return live.ListDelta(q, since)
 			}
-			res, err := st.ListMemories(q)
+			res, err := cache.ListMemories(st, q)
 			return res, 0, err
 		})
 	})

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/curator-dev/curator/mdstore"
+	"github.com/curator-dev/curator/mdstore/cache"
 )
 
 // Known returns every bullet id the store has ever used, by the three
@@ -23,9 +24,9 @@ func Known(s *mdstore.Store, list *mdstore.BulletList) ([]string, []*mdstore.Inv
 
 // KnownIndexed is Known for the bullets the bullet index
 // lists, without decoding every bullet.
-func KnownIndexed(s *mdstore.Store, ib *mdstore.IndexedBullets) ([]string, []*mdstore.InvalidFile, error) {
+func KnownIndexed(s *mdstore.Store, ib *cache.IndexedBullets) ([]string, []*mdstore.InvalidFile, error) {
 	ids := make([]string, 0, len(ib.Active)+len(ib.Archived))
-	for _, group := range [][]*mdstore.BulletSummary{ib.Active, ib.Archived} {
+	for _, group := range [][]*cache.BulletSummary{ib.Active, ib.Archived} {
 		for _, sum := range group {
 			ids = append(ids, sum.ID)
 		}
@@ -43,7 +44,7 @@ func knownIDs(s *mdstore.Store, ids []string, invalid []*mdstore.InvalidFile) ([
 			ids = append(ids, strings.TrimSuffix(f.Path[strings.LastIndex(f.Path, "/")+1:], ".md"))
 		}
 	}
-	logIDs, bad, err := s.MergeLogIDs()
+	logIDs, bad, err := cache.MergeLogIDs(s)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 
 	"hash/crc32"
 	"math/rand/v2"
@@ -73,8 +75,8 @@ type BulletSummary struct {
 	// ContentLen is the length of the content in bytes.
 	ContentLen int
 
-	entry  string  // the index's entry, for Bullet
-	bullet *Bullet // Bullet's answer, once asked
+	entry  string          // the index's entry, for Bullet
+	bullet *mdstore.Bullet // Bullet's answer, once asked
 	// terms are the content's words, as indices into IndexedBullets.Words,
 	// as the index stores them (uvarints): decoded by Terms.
 	terms  string
@@ -85,11 +87,11 @@ type BulletSummary struct {
 // Bullet is the bullet with every frontmatter field and Path; Content is
 // empty and Doc nil (ReadBullet(Path) gives the whole bullet). It is
 // decoded from the index the first time it is asked, then the same.
-func (sum *BulletSummary) Bullet() *Bullet {
+func (sum *BulletSummary) Bullet() *mdstore.Bullet {
 	if sum.bullet == nil {
 		b, ok := decodeBullet(sum.entry)
 		if !ok { // the file's checksum held: not expected
-			b = &Bullet{ID: sum.ID, Category: sum.Category, Confidence: sum.Confidence, Priority: sum.Priority,
+			b = &mdstore.Bullet{ID: sum.ID, Category: sum.Category, Confidence: sum.Confidence, Priority: sum.Priority,
 				HelpfulCount: sum.HelpfulCount, HarmfulCount: sum.HarmfulCount, UsageCount: sum.UsageCount,
 				Validation: sum.Validation}
 		}
@@ -105,9 +107,7 @@ func (sum *BulletSummary) Bullet() *Bullet {
 // to make it from: it keeps a copy of the bullet's frontmatter.
 func (sum *BulletSummary) DropBullet() {
 	if sum.entry == "" && sum.bullet != nil {
-		c := *sum.bullet
-		c.Content, c.Doc, c.orig = "", nil, nil
-		sum.bullet = &c
+		sum.bullet = sum.bullet.FieldsOnly()
 		return
 	}
 	sum.bullet = nil
@@ -132,7 +132,7 @@ type IndexedBullets struct {
 	// Active and Archived are sorted by id, as ListBullets sorts them.
 	Active, Archived []*BulletSummary
 	Words            []string
-	Invalid          []*InvalidFile
+	Invalid          []*mdstore.InvalidFile
 	// Read is how many bullet files were read because the index did not
 	// hold them (0 when the index was up to date).
 	Read int
@@ -179,16 +179,16 @@ func (ib *IndexedBullets) OtherIDs() []string {
 	return out
 }
 
-// IndexedBullets lists every bullet (active and archived) through the
+// Bullets lists every bullet (active and archived) through the
 // bullet index: files the index holds unchanged are not read. The index
 // update is queued as a cache write (WriteCaches; Save and Tx.Close run
 // it), and it also takes in the bullet files that the run's saves write.
-func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
-	up := s.readBulletIndex(a)
+func Bullets(s *mdstore.Store, a Analyser) (*IndexedBullets, error) {
+	up := readBulletIndex(s, a)
 	now := time.Now().UnixNano()
 	var dirs []string
 	for _, root := range []string{"context/bullets", "context/archive"} {
-		cats, err := Subfolders(s.Path(root))
+		cats, err := mdstore.Subfolders(s.Path(root))
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +249,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			continue
 		}
 		up.dirty = true
-		scanned, err := filestat.Scan(s.Path(dir), IsRecordName)
+		scanned, err := filestat.Scan(s.Path(dir), mdstore.IsRecordName)
 		if err != nil {
 			return nil, err
 		}
@@ -308,7 +308,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 
 	res := &IndexedBullets{}
 	// Files the index does not hold: read and analysed on every core.
-	read := make([]*Bullet, len(toRead))
+	read := make([]*mdstore.Bullet, len(toRead))
 	errs := make([]error, len(toRead))
 	words := make([][]string, len(toRead))
 	parallel.For(len(toRead), func(k int) {
@@ -325,7 +325,7 @@ func (s *Store) IndexedBullets(a Analyser) (*IndexedBullets, error) {
 			folders[dir] = st
 		}
 		if errs[k] != nil {
-			res.Invalid = append(res.Invalid, InvalidFileOf(f.rel, errs[k]))
+			res.Invalid = append(res.Invalid, mdstore.InvalidFileOf(f.rel, errs[k]))
 			delete(folders, dir) // listed again next time, to report it again
 			continue
 		}
@@ -458,7 +458,7 @@ func (up *bulletIndex) folderEntries(dir string) []string {
 // namesMatch reports whether a folder holds exactly the record files that
 // the entries name (a listing of names, without a stat of each file).
 func namesMatch(dir string, entries []string) bool {
-	f, err := OpenFolder(dir)
+	f, err := mdstore.OpenFolder(dir)
 	if f == nil || err != nil {
 		return false
 	}
@@ -469,7 +469,7 @@ func namesMatch(dir string, entries []string) bool {
 	}
 	n := 0
 	for _, name := range names {
-		if IsRecordName(name) {
+		if mdstore.IsRecordName(name) {
 			n++
 		}
 	}
@@ -482,7 +482,7 @@ func namesMatch(dir string, entries []string) bool {
 		held[rel[strings.LastIndexByte(rel, '/')+1:]] = true
 	}
 	for _, name := range names {
-		if IsRecordName(name) && !held[name] {
+		if mdstore.IsRecordName(name) && !held[name] {
 			return false
 		}
 	}
@@ -538,7 +538,7 @@ func (a *summaryAlloc) strings(n int) []string {
 // index. The file is read into one string that the words, the entries and
 // the strings of every decoded bullet slice: decoding an entry allocates
 // none of its strings.
-func (s *Store) readBulletIndex(a Analyser) *bulletIndex {
+func readBulletIndex(s *mdstore.Store, a Analyser) *bulletIndex {
 	up := &bulletIndex{a: a, interns: map[string]string{}, folders: map[string]folderStat{}, trusted: map[string]bool{}}
 	data, err := readCacheString(filepath.Join(s.Dir, bulletIndexPath))
 	head := bulletIndexMagic + a.Version + "\n"
@@ -744,8 +744,8 @@ func entryRest(e string) string {
 }
 
 // decodeBullet decodes every frontmatter field of an entry.
-func decodeBullet(e string) (*Bullet, bool) {
-	b := &Bullet{}
+func decodeBullet(e string) (*mdstore.Bullet, bool) {
+	b := &mdstore.Bullet{}
 	r := reader{b: e}
 	r.bytes()
 	r.varint()
@@ -811,7 +811,7 @@ func intern(interns map[string]string, s string) string {
 }
 
 // summarise keeps what the index holds of a bullet that was read.
-func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
+func (up *bulletIndex) summarise(b *mdstore.Bullet, words []string) *BulletSummary {
 	sum := &BulletSummary{ID: b.ID, Category: b.Category, Path: b.Path, Validation: b.Validation, IsActive: b.IsActive,
 		Confidence: b.Confidence, Priority: b.Priority, HelpfulCount: b.HelpfulCount, HarmfulCount: b.HarmfulCount,
 		UsageCount: b.UsageCount, ContentLen: len(b.Content), nterms: len(words)}
@@ -832,16 +832,14 @@ func (up *bulletIndex) summarise(b *Bullet, words []string) *BulletSummary {
 		raw = binary.AppendUvarint(raw, uint64(id))
 	}
 	sum.terms, sum.nwords = string(raw), uint32(len(up.words))
-	c := *b
-	c.Content, c.Doc, c.orig = "", nil, nil
-	sum.bullet = &c
+	sum.bullet = b.FieldsOnly()
 	return sum
 }
 
 // save takes in the bullet files the run wrote, then writes the index if
 // it changed (best effort: a cache that cannot be written only costs speed
 // next time).
-func (up *bulletIndex) save(s *Store) {
+func (up *bulletIndex) save(s *mdstore.Store) {
 	changed := map[string]bool{}  // folders the run wrote to
 	newWords := map[string]bool{} // folders whose files or words the run changed
 	for _, rel := range s.WrittenPaths() {

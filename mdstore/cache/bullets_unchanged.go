@@ -1,8 +1,10 @@
-package mdstore
+package cache
 
 import (
 	"slices"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // Unchanged reports whether the bullet folders still hold the files this
@@ -14,10 +16,10 @@ import (
 // and the caller lists the bullets again. Curator, git and most editors
 // write a file by renaming a new one over it, which changes its folder; a
 // file rewritten in place keeps its folder's times, as for the bullet index.
-func (ib *IndexedBullets) Unchanged(s *Store) bool {
+func (ib *IndexedBullets) Unchanged(s *mdstore.Store) bool {
 	var dirs []string
 	for _, root := range []string{"context/bullets", "context/archive"} {
-		cats, err := Subfolders(s.Path(root))
+		cats, err := mdstore.Subfolders(s.Path(root))
 		if err != nil {
 			return false
 		}

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"os"

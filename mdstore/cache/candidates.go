@@ -1,9 +1,11 @@
-package mdstore
+package cache
 
 import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+
+	"github.com/curator-dev/curator/mdstore"
 
 	"github.com/curator-dev/curator/internal/durable"
 )
@@ -21,10 +23,17 @@ func candidateIndexPath(category string) string {
 	return candidateIndexDir + "/" + hex.EncodeToString([]byte(category))
 }
 
+// CandidateIndexes are the candidate indexes stored in a store, a file per
+// category.
+type CandidateIndexes struct{ s *mdstore.Store }
+
+// CandidateIndexesOf are the candidate indexes stored in s.
+func CandidateIndexesOf(s *mdstore.Store) CandidateIndexes { return CandidateIndexes{s} }
+
 // ReadCandidateIndex returns the stored candidate index of a category; nil
 // when there is none or it cannot be read.
-func (s *Store) ReadCandidateIndex(category string) []byte {
-	data, err := readCache(filepath.Join(s.Dir, candidateIndexPath(category)))
+func (c CandidateIndexes) ReadCandidateIndex(category string) []byte {
+	data, err := readCache(filepath.Join(c.s.Dir, candidateIndexPath(category)))
 	if err != nil {
 		return nil
 	}
@@ -35,8 +44,8 @@ func (s *Store) ReadCandidateIndex(category string) []byte {
 // the run's other caches (WriteCaches): data is asked for then, and nothing
 // is written when it returns nil (the index changed during the run). Best
 // effort: a cache that cannot be written only costs speed next time.
-func (s *Store) QueueCandidateIndex(category string, data func() []byte) {
-	rel := candidateIndexPath(category)
+func (c CandidateIndexes) QueueCandidateIndex(category string, data func() []byte) {
+	s, rel := c.s, candidateIndexPath(category)
 	s.QueueCache(rel, func() {
 		b := data()
 		if b == nil {

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
 // The merge logs' ids come from the cache for logs that did not change,
@@ -22,11 +24,11 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("context/log/2026/01/run-1.jsonl", EncodeMergeLog([]MergeLogLine{
+	write("context/log/2026/01/run-1.jsonl", mdstore.EncodeMergeLog([]mdstore.MergeLogLine{
 		{RunID: "run-1", MergeType: "new_bullet", BulletID: "STRAT-001"},
 		{RunID: "run-1", MergeType: "merge_similar", BulletID: "STRAT-002-v2", TargetBulletID: "STRAT-002", MergedFromBulletIDs: []string{"STRAT-002", "STRAT-009"}},
 	}))
-	write("context/log/2026/02/run-2.jsonl", EncodeMergeLog([]MergeLogLine{{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-004"}}))
+	write("context/log/2026/02/run-2.jsonl", mdstore.EncodeMergeLog([]mdstore.MergeLogLine{{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-004"}}))
 	want := func() []string {
 		t.Helper()
 		lines, _, err := s.ReadMergeLogs()
@@ -45,7 +47,7 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 	}
 	check := func(step string, wantBad int) {
 		t.Helper()
-		got, bad, err := s.MergeLogIDs()
+		got, bad, err := MergeLogIDs(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +81,7 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 	// an unchanged log is believed (so the cache, not the log, was read).
 	forgetMergeLogs(s.Dir)
 	os.WriteFile(filepath.Join(s.Dir, mergeLogIDsPath), []byte(strings.ReplaceAll(string(cached), "API-004", "API-777")), 0o644)
-	if got, _, _ := s.MergeLogIDs(); !slices.Contains(got, "API-777") {
+	if got, _, _ := MergeLogIDs(s); !slices.Contains(got, "API-777") {
 		t.Fatalf("the cache was not used: %v", got)
 	}
 	forgetMergeLogs(s.Dir)
@@ -87,9 +89,9 @@ func TestMergeLogIDsFollowLogs(t *testing.T) {
 	s.WriteCaches()
 
 	// A log that grows, and one with a line that cannot be read.
-	write("context/log/2026/02/run-2.jsonl", EncodeMergeLog([]MergeLogLine{{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-004"},
+	write("context/log/2026/02/run-2.jsonl", mdstore.EncodeMergeLog([]mdstore.MergeLogLine{{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-004"},
 		{RunID: "run-2", MergeType: "new_bullet", BulletID: "API-005"}}))
-	write("context/log/2026/03/run-3.jsonl", append(EncodeMergeLog([]MergeLogLine{{RunID: "run-3", MergeType: "new_bullet", BulletID: "VERIF-001"}}), "{not json\n"...))
+	write("context/log/2026/03/run-3.jsonl", append(mdstore.EncodeMergeLog([]mdstore.MergeLogLine{{RunID: "run-3", MergeType: "new_bullet", BulletID: "VERIF-001"}}), "{not json\n"...))
 	check("after a log grew and a damaged one came", 1)
 	check("again", 1)
 }
@@ -111,7 +113,7 @@ func TestMergeLogsOnlyInTheFolder(t *testing.T) {
 		if err := os.MkdirAll(other, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(other, "run-1.jsonl"), EncodeMergeLog([]MergeLogLine{{RunID: "run-1", MergeType: "new_bullet", BulletID: "API-001"}}), 0o644)
+		os.WriteFile(filepath.Join(other, "run-1.jsonl"), mdstore.EncodeMergeLog([]mdstore.MergeLogLine{{RunID: "run-1", MergeType: "new_bullet", BulletID: "API-001"}}), 0o644)
 		os.RemoveAll(s.Path("context/log"))
 		if kind == "link" {
 			if err := os.Symlink(s.Path("context/elsewhere"), s.Path("context/log")); err != nil {
@@ -120,7 +122,7 @@ func TestMergeLogsOnlyInTheFolder(t *testing.T) {
 		} else {
 			os.WriteFile(s.Path("context/log"), []byte("x"), 0o644)
 		}
-		ids, bad, err := s.MergeLogIDs()
+		ids, bad, err := MergeLogIDs(s)
 		if err != nil || len(ids) != 0 || len(bad) != 0 {
 			t.Errorf("%s: ids %v, unreadable %v, error %v; want none", kind, ids, bad, err)
 		}
@@ -136,13 +138,13 @@ func TestMergeLogRemovedLeavesTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, run := range []string{"run-1", "run-2"} {
-		os.WriteFile(filepath.Join(dir, run+".jsonl"), EncodeMergeLog([]MergeLogLine{{RunID: run, MergeType: "new_bullet", BulletID: "API-" + run}}), 0o644)
+		os.WriteFile(filepath.Join(dir, run+".jsonl"), mdstore.EncodeMergeLog([]mdstore.MergeLogLine{{RunID: run, MergeType: "new_bullet", BulletID: "API-" + run}}), 0o644)
 	}
 	for _, step := range []string{"both", "one removed"} {
 		if step == "one removed" {
 			os.Remove(filepath.Join(dir, "run-2.jsonl"))
 		}
-		if _, _, err := s.MergeLogIDs(); err != nil {
+		if _, _, err := MergeLogIDs(s); err != nil {
 			t.Fatal(err)
 		}
 		s.WriteCaches()

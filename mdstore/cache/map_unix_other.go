@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package mdstore
+package cache
 
 // mapPopulate is 0 where the system has no MAP_POPULATE.
 const mapPopulate = 0

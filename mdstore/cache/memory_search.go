@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/internal/parallel"
@@ -71,7 +73,7 @@ type MemorySearchQuery struct {
 	// another version is rebuilt.
 	Analyser Analyser
 	// Text is what the engine compares with a query.
-	Text func(*Memory) string
+	Text func(*mdstore.Memory) string
 	// Verify states every file, trusting no folder by its times.
 	Verify bool
 	// Rebuild reads every file again, the stored index being damaged: an
@@ -90,7 +92,7 @@ type SearchedMemories struct {
 	// Words is the word table Terms index into.
 	Words []string
 	// Invalid are the files that could not be read, in the listing's order.
-	Invalid []*InvalidFile
+	Invalid []*mdstore.InvalidFile
 	// Stored is the engine's index stored with these memories (their
 	// paths and terms, in this order); nil when they changed since or none
 	// was stored.
@@ -116,7 +118,7 @@ type SearchedMemories struct {
 
 // freshEntry is a memory read from its file by this search.
 type freshEntry struct {
-	m     *Memory
+	m     *mdstore.Memory
 	terms string // as uvarints
 	st    filestat.Stat
 }
@@ -162,7 +164,7 @@ func (sm *SearchedMemories) Find(path string) (int, bool) {
 // without the importance factors): read its file for the rest. Its
 // strings share the index's bytes. An entry that cannot be decoded gives
 // a record with its path only, and Damaged reports it.
-func (sm *SearchedMemories) Memory(i int) *Memory {
+func (sm *SearchedMemories) Memory(i int) *mdstore.Memory {
 	if sm.from != nil && sm.from[i] < 0 {
 		return sm.fresh[-1-sm.from[i]].m
 	}
@@ -170,10 +172,10 @@ func (sm *SearchedMemories) Memory(i int) *Memory {
 	if sm.from != nil {
 		j = int(sm.from[i])
 	}
-	m := &Memory{}
+	m := &mdstore.Memory{}
 	if _, _, ok := sm.file.entry(j, m); !ok {
 		sm.damaged = true
-		return &Memory{Path: sm.file.path(j)}
+		return &mdstore.Memory{Path: sm.file.path(j)}
 	}
 	m.Path = sm.file.path(j)
 	return m
@@ -189,7 +191,7 @@ func (sm *SearchedMemories) Terms(i int) []uint32 {
 		if sm.from != nil {
 			j = int(sm.from[i])
 		}
-		var m Memory
+		var m mdstore.Memory
 		var ok bool
 		if _, terms, ok = sm.file.entry(j, &m); !ok {
 			sm.damaged = true
@@ -242,13 +244,13 @@ func (sm *SearchedMemories) newestOrder() []int32 {
 	return order
 }
 
-// SearchedMemories returns the memories of a status as the search index
+// SearchMemories returns the memories of a status as the search index
 // holds them. A folder whose times did not change is trusted without a
 // stat of its files (adding, removing or renaming a file changes the
 // folder); the files of the other folders are stated, and those that
 // changed read again. With q.Verify every file is stated; with q.Rebuild
 // every file is read.
-func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error) {
+func SearchMemories(s *mdstore.Store, q MemorySearchQuery) (*SearchedMemories, error) {
 	now := time.Now().UnixNano()
 	sm := &SearchedMemories{rel: memorySearchPath(q.Status), version: q.Analyser.Version}
 	old, warn := readMemorySearch(filepath.Join(s.Dir, sm.rel), q.Analyser.Version, q.Map)
@@ -279,7 +281,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	}
 	var folders []folder
 	var toRead []string
-	for _, dir := range MemoryFolders(q.Status, "") {
+	for _, dir := range mdstore.MemoryFolders(q.Status, "") {
 		st, ok := statDir(s.Path(dir))
 		if !ok {
 			folders = append(folders, folder{dir: dir})
@@ -308,7 +310,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 		}
 		sm.dirty = true
 		sm.folders = append(sm.folders, folderTimes{dir: dir, st: st}) // before the scan: a change during it changes the folder again
-		files, err := filestat.Scan(s.Path(dir), IsRecordName)
+		files, err := filestat.Scan(s.Path(dir), mdstore.IsRecordName)
 		if err != nil {
 			return nil, err
 		}
@@ -334,7 +336,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 		}
 		folders = append(folders, f)
 	}
-	read := make([]*Memory, len(toRead))
+	read := make([]*mdstore.Memory, len(toRead))
 	errs := make([]error, len(toRead))
 	parallel.For(len(toRead), func(i int) {
 		read[i], errs[i] = s.ReadMemory(toRead[i])
@@ -343,7 +345,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 	for _, f := range folders {
 		for _, l := range f.files {
 			if l.read >= 0 && errs[l.read] != nil {
-				sm.Invalid = append(sm.Invalid, InvalidFileOf(l.rel, errs[l.read]))
+				sm.Invalid = append(sm.Invalid, mdstore.InvalidFileOf(l.rel, errs[l.read]))
 			}
 		}
 	}
@@ -422,7 +424,7 @@ func (s *Store) SearchedMemories(q MemorySearchQuery) (*SearchedMemories, error)
 			sm.from = append(sm.from, int32(-1-len(sm.fresh)))
 			sm.fresh = append(sm.fresh, freshEntry{m: m, terms: string(terms), st: l.st})
 			if same && k < old.len() && old.path(k) == m.Path {
-				var om Memory
+				var om mdstore.Memory
 				_, oldTerms, ok := old.entry(k, &om)
 				same = ok && oldTerms == string(terms)
 			} else {
@@ -459,7 +461,7 @@ func sameFile(a, b filestat.Stat) bool {
 // caches (WriteCaches) when it changed or stored is new: stored is the
 // engine's index of the memories (nil: none). Best effort: an index that
 // cannot be written only costs speed next time.
-func (sm *SearchedMemories) QueueSave(s *Store, stored func() []byte) {
+func (sm *SearchedMemories) QueueSave(s *mdstore.Store, stored func() []byte) {
 	if !sm.dirty && sm.Stored != nil {
 		return
 	}
@@ -550,7 +552,7 @@ func (sm *SearchedMemories) encode(stored []byte) ([]byte, bool) {
 
 // appendSearchEntry appends a memory's entry: its file's size and times,
 // its fields and its terms.
-func appendSearchEntry(w []byte, m *Memory, st filestat.Stat, terms string) []byte {
+func appendSearchEntry(w []byte, m *mdstore.Memory, st filestat.Stat, terms string) []byte {
 	w = binary.AppendVarint(w, st.Size)
 	w = binary.AppendVarint(w, st.Mtime)
 	w = binary.AppendVarint(w, st.Ctime)
@@ -619,7 +621,7 @@ func (f *searchFile) stat(i int) (filestat.Stat, bool) {
 
 // entry decodes entry i's fields into m (all but its path) and returns
 // its stat and terms; false when it cannot be decoded.
-func (f *searchFile) entry(i int, m *Memory) (filestat.Stat, string, bool) {
+func (f *searchFile) entry(i int, m *mdstore.Memory) (filestat.Stat, string, bool) {
 	u := packed.Reader{Rest: f.entryBytes(i)}
 	st := filestat.Stat{Size: u.Varint(), Mtime: u.Varint(), Ctime: u.Varint(), Regular: true}
 	m.ID, m.Type, m.Status, m.Author, m.Brief, m.Scenario, m.Maturity = u.View(), u.View(), u.View(), u.View(), u.View(), u.View(), u.View()

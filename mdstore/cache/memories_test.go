@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"bytes"
@@ -6,9 +6,11 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 )
 
-func writeMem(t *testing.T, s *Store, id, at string) {
+func writeMem(t *testing.T, s *mdstore.Store, id, at string) {
 	t.Helper()
 	data := fmt.Sprintf("---\nid: %s\ntype: fact\nbrief: b\ningestion_time: %s\n---\n", id, at)
 	if err := os.WriteFile(s.Path("memory/inbox/"+id+".md"), []byte(data), 0o644); err != nil {
@@ -21,9 +23,9 @@ func TestWindowListingSeesEditsDespiteTheIndex(t *testing.T) {
 	s, _ := newStore(t)
 	writeMem(t, s, "a", "2026-11-29T09:10:00Z")
 	writeMem(t, s, "b", "2026-11-29T11:10:00Z")
-	q := MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+	q := mdstore.MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
 	ids := func() string {
-		res, err := s.ListMemories(q)
+		res, err := ListMemories(s, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,10 +73,10 @@ func TestWindowListingSkipsIndexedFilesOutsideTheWindow(t *testing.T) {
 	s, _ := newStore(t)
 	writeMem(t, s, "in", "2026-11-29T09:10:00Z")
 	writeMem(t, s, "out", "2026-11-29T11:10:00Z")
-	q := MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
-	list := func() *MemoryList {
+	q := mdstore.MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+	list := func() *mdstore.MemoryList {
 		t.Helper()
-		res, err := s.ListMemories(q)
+		res, err := ListMemories(s, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,9 +137,9 @@ func TestIndexAnswersAsAFullRead(t *testing.T) {
 			}
 		}
 	}
-	listing := func(q MemoryQuery) string {
+	listing := func(q mdstore.MemoryQuery) string {
 		t.Helper()
-		res, err := s.ListMemories(q)
+		res, err := ListMemories(s, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,17 +149,17 @@ func TestIndexAnswersAsAFullRead(t *testing.T) {
 		}
 		return out
 	}
-	due := func(now time.Time) func(MemorySummary) bool {
-		return func(m MemorySummary) bool { return !m.ObservationDue.IsZero() && !m.ObservationDue.After(now) }
+	due := func(now time.Time) func(mdstore.MemorySummary) bool {
+		return func(m mdstore.MemorySummary) bool { return !m.ObservationDue.IsZero() && !m.ObservationDue.After(now) }
 	}
-	queries := map[string]MemoryQuery{}
+	queries := map[string]mdstore.MemoryQuery{}
 	for _, status := range []string{"confirmed", "trash", "inbox", ""} {
 		for d := 0; d < 40; d += 9 {
-			queries[fmt.Sprintf("%s due on day %d", status, d)] = MemoryQuery{Status: status, Match: due(base.Add(time.Duration(d) * 24 * time.Hour))}
+			queries[fmt.Sprintf("%s due on day %d", status, d)] = mdstore.MemoryQuery{Status: status, Match: due(base.Add(time.Duration(d) * 24 * time.Hour))}
 		}
 		for _, b := range briefs {
-			h := BriefHash(b, s.DedupPrefix())
-			queries[status+" key "+b] = MemoryQuery{Status: status, Match: func(m MemorySummary) bool { return m.Type == "fact" && m.BriefHash == h }}
+			h := mdstore.BriefHash(b, s.DedupPrefix())
+			queries[status+" key "+b] = mdstore.MemoryQuery{Status: status, Match: func(m mdstore.MemorySummary) bool { return m.Type == "fact" && m.BriefHash == h }}
 		}
 	}
 	check := func(when string) {
@@ -167,7 +169,7 @@ func TestIndexAnswersAsAFullRead(t *testing.T) {
 			full := listing(q) // no index: every file read
 			os.RemoveAll(s.Path(memoryIndexDir))
 			os.Rename(s.Path(memoryIndexDir+".kept"), s.Path(memoryIndexDir))
-			listing(MemoryQuery{Status: q.Status, Match: func(MemorySummary) bool { return false }}) // the index learns every file
+			listing(mdstore.MemoryQuery{Status: q.Status, Match: func(mdstore.MemorySummary) bool { return false }}) // the index learns every file
 			if got := listing(q); got != full {
 				t.Fatalf("%s, %s: from the index\n%s\nfull read\n%s", when, name, got, full)
 			}
@@ -191,26 +193,26 @@ func TestIndexAnswersAsAFullRead(t *testing.T) {
 	check("default prefix")
 	s.Config.Memory.DedupPrefix = 12 // another dedup prefix: every brief hashed again
 	for _, b := range briefs {
-		h := BriefHash(b, 12)
-		queries["prefix 12 key "+b] = MemoryQuery{Status: "confirmed", Match: func(m MemorySummary) bool { return m.BriefHash == h }}
+		h := mdstore.BriefHash(b, 12)
+		queries["prefix 12 key "+b] = mdstore.MemoryQuery{Status: "confirmed", Match: func(m mdstore.MemorySummary) bool { return m.BriefHash == h }}
 	}
 	check("prefix 12")
 }
 
 func TestBriefHashIsTheDedupPrefix(t *testing.T) {
-	if BriefHash("abcdef", 3) != BriefHash("abcxyz", 3) || BriefHash("abc", 3) != BriefHash("abc", 40) {
+	if mdstore.BriefHash("abcdef", 3) != mdstore.BriefHash("abcxyz", 3) || mdstore.BriefHash("abc", 3) != mdstore.BriefHash("abc", 40) {
 		t.Fatal("briefs of one prefix hash differently")
 	}
-	if BriefHash("短い文", 2) != BriefHash("短い", 2) || BriefHash("短い文", 2) == BriefHash("短", 2) {
+	if mdstore.BriefHash("短い文", 2) != mdstore.BriefHash("短い", 2) || mdstore.BriefHash("短い文", 2) == mdstore.BriefHash("短", 2) {
 		t.Fatal("runes, not bytes, make the prefix")
 	}
 }
 
 // eachIndexed calls f for every entry of the memory index, folder by
 // folder.
-func eachIndexed(s *Store, f func(indexRecord)) {
-	for _, dir := range MemoryFolders("", "") {
-		eachIndexRecord(s.readMemoryIndex(dir), f)
+func eachIndexed(s *mdstore.Store, f func(indexRecord)) {
+	for _, dir := range mdstore.MemoryFolders("", "") {
+		eachIndexRecord(readMemoryIndex(s, dir), f)
 	}
 }
 
@@ -232,13 +234,13 @@ func TestIndexFilesPerFolder(t *testing.T) {
 	}
 	list := func(st string) {
 		t.Helper()
-		if _, err := s.ListMemories(MemoryQuery{Status: st, Match: func(MemorySummary) bool { return false }}); err != nil {
+		if _, err := ListMemories(s, mdstore.MemoryQuery{Status: st, Match: func(mdstore.MemorySummary) bool { return false }}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	entries := func(dir string) int {
 		n := 0
-		eachIndexRecord(s.readMemoryIndex(dir), func(r indexRecord) {
+		eachIndexRecord(readMemoryIndex(s, dir), func(r indexRecord) {
 			if !bytes.HasPrefix(r.rel, []byte(dir+"/")) {
 				t.Fatalf("%s in the index of %s", r.rel, dir)
 			}
@@ -315,7 +317,7 @@ func TestDeferredIndexWritesAfterAnUpgrade(t *testing.T) {
 			}
 		}
 	}
-	never := func(MemorySummary) bool { return false }
+	never := func(mdstore.MemorySummary) bool { return false }
 	os.MkdirAll(s.Path(".cache"), 0o755)
 	for round := range 100 {
 		os.RemoveAll(s.Path(memoryIndexDir))
@@ -323,13 +325,13 @@ func TestDeferredIndexWritesAfterAnUpgrade(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, st := range []string{"inbox", "trash"} {
-			if _, err := s.ListMemories(MemoryQuery{Status: st, DeferIndex: true, Match: never}); err != nil {
+			if _, err := ListMemories(s, mdstore.MemoryQuery{Status: st, DeferIndex: true, Match: never}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		s.WriteCaches()
 		for _, dir := range []string{"memory/inbox", "memory/trash"} {
-			if s.readMemoryIndex(dir) == nil {
+			if readMemoryIndex(s, dir) == nil {
 				t.Fatalf("round %d: no index of %s", round, dir)
 			}
 		}
@@ -355,7 +357,7 @@ func TestIndexWriteRemovesStaleTemporaryFiles(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ListMemories(MemoryQuery{Status: "inbox", Match: func(MemorySummary) bool { return true }}); err != nil {
+	if _, err := ListMemories(s, mdstore.MemoryQuery{Status: "inbox", Match: func(mdstore.MemorySummary) bool { return true }}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
@@ -364,7 +366,7 @@ func TestIndexWriteRemovesStaleTemporaryFiles(t *testing.T) {
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("a write in progress lost its temporary file: %v", err)
 	}
-	if s.readMemoryIndex("memory/inbox") == nil {
+	if readMemoryIndex(s, "memory/inbox") == nil {
 		t.Error("no index written")
 	}
 }

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/curator-dev/curator/mdstore"
 
 	"github.com/curator-dev/curator/internal/durable"
 	"github.com/curator-dev/curator/mdstore/internal/filestat"
@@ -72,26 +74,26 @@ type indexRecord struct {
 }
 
 // summary is the record's summary.
-func (r indexRecord) summary() MemorySummary {
-	return MemorySummary{Type: string(r.typ), IngestionTime: r.ingestion, ObservationDue: r.due, BriefHash: r.briefHash}
+func (r indexRecord) summary() mdstore.MemorySummary {
+	return mdstore.MemorySummary{Type: string(r.typ), IngestionTime: r.ingestion, ObservationDue: r.due, BriefHash: r.briefHash}
 }
 
 // readMemoryIndex returns the entries of a memory folder's index file (nil
 // when there is no usable one: missing, damaged, or holding an entry of
 // another folder).
-func (s *Store) readMemoryIndex(folder string) []byte {
-	return s.memoryIndexOf(folder, os.ReadFile)
+func readMemoryIndex(s *mdstore.Store, folder string) []byte {
+	return memoryIndexOf(s, folder, os.ReadFile)
 }
 
 // mappedMemoryIndex is readMemoryIndex with the file mapped, not read: no
 // copy and no new pages, but the mapping is never released (see
-// MapCaches).
-func (s *Store) mappedMemoryIndex(folder string) []byte {
-	return s.memoryIndexOf(folder, mapFile)
+// MapFiles).
+func mappedMemoryIndex(s *mdstore.Store, folder string) []byte {
+	return memoryIndexOf(s, folder, mapFile)
 }
 
 // memoryIndexOf is readMemoryIndex, the file's bytes got by read.
-func (s *Store) memoryIndexOf(folder string, read func(string) ([]byte, error)) []byte {
+func memoryIndexOf(s *mdstore.Store, folder string, read func(string) ([]byte, error)) []byte {
 	data, err := read(filepath.Join(s.Dir, memoryIndexFile(folder)))
 	if err != nil || !bytes.HasPrefix(data, []byte(indexMagic)) {
 		return nil
@@ -164,7 +166,7 @@ func appendIndexTime(b []byte, t time.Time) []byte {
 	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
 }
 
-func appendIndexRecord(b []byte, rel string, f filestat.Stat, sum MemorySummary, prefix int, fields []byte) []byte {
+func appendIndexRecord(b []byte, rel string, f filestat.Stat, sum mdstore.MemorySummary, prefix int, fields []byte) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(len(rel)))
 	b = append(b, rel...)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(sum.Type)))
@@ -188,19 +190,19 @@ func appendIndexRecord(b []byte, rel string, f filestat.Stat, sum MemorySummary,
 // files, which changes little from run to run, so most entries are found
 // where the previous one ended, in memory order; the others by a hash of
 // the name.
-func (s *Store) indexedFiles(folders []string, outside func(r indexRecord, f *filestat.Stat) bool) ([]string, *indexUpdate, error) {
-	up, err := s.scanFolders(folders)
+func indexedFiles(s *mdstore.Store, folders []string, outside func(r indexRecord, f *filestat.Stat) bool) ([]string, *indexUpdate, error) {
+	up, err := scanFolders(s, folders)
 	if err != nil {
 		return nil, nil, err
 	}
-	return up.match(s.readMemoryIndex, outside), up, nil
+	return up.match(func(folder string) []byte { return readMemoryIndex(s, folder) }, outside), up, nil
 }
 
 // scanFolders states the files of folders, for an index update.
-func (s *Store) scanFolders(folders []string) (*indexUpdate, error) {
+func scanFolders(s *mdstore.Store, folders []string) (*indexUpdate, error) {
 	up := &indexUpdate{prefix: s.DedupPrefix()}
 	for _, dir := range folders {
-		files, err := filestat.Scan(s.Path(dir), IsRecordName)
+		files, err := filestat.Scan(s.Path(dir), mdstore.IsRecordName)
 		if err != nil {
 			return nil, err
 		}
@@ -306,16 +308,16 @@ type fileRef struct {
 }
 
 // add records what reading the listing's i-th file found.
-func (up *indexUpdate) add(i int, m *Memory) {
+func (up *indexUpdate) add(i int, m *mdstore.Memory) {
 	ref := up.read[i]
 	up.learn(&ref.folder.files[ref.i], ref.folder.dir+"/"+ref.folder.files[ref.i].Name, m)
 }
 
 // learn records what reading the file f (at rel) found, unless the index
 // holds it already.
-func (up *indexUpdate) learn(f *filestat.Stat, rel string, m *Memory) {
+func (up *indexUpdate) learn(f *filestat.Stat, rel string, m *mdstore.Memory) {
 	if f.Regular && f.Record == nil {
-		fields, ok := PackMemory(m)
+		fields, ok := mdstore.PackMemory(m)
 		if !ok {
 			fields = nil
 		}
@@ -336,7 +338,7 @@ func (up *indexUpdate) learn(f *filestat.Stat, rel string, m *Memory) {
 // The files the listing read are the ones a run that follows may move
 // away: those that are gone by now are left out, so that the next listing
 // finds every entry where the previous one ended.
-func (up *indexUpdate) save(s *Store) {
+func (up *indexUpdate) save(s *mdstore.Store) {
 	for _, ref := range up.read {
 		f := &ref.folder.files[ref.i]
 		if f.Record != nil {
@@ -403,7 +405,7 @@ func removeStaleTemps(dir string) {
 type KnownMemories struct {
 	Known []KnownMemory
 	Stale []string
-	s     *Store
+	s     *mdstore.Store
 	up    *indexUpdate
 	stale map[string]int // place in Stale, by path; made on first Learn
 	known map[string]int // place in Known, by path; made when a known file is learned
@@ -423,19 +425,19 @@ type PackedMemory struct {
 	stat          *filestat.Stat // the file as the listing stated it
 }
 
-// KnownMemories reads the memory index for the files of folders (store-
+// Memories reads the memory index for the files of folders (store-
 // relative, as MemoryFolders gives them). With mapped, the index files are
 // mapped instead of read (a tenth of a second less at 100,000 entries);
 // their mapping lives as long as the process, so a process should ask
 // for it once, as the live listing does when it opens.
-func (s *Store) KnownMemories(folders []string, mapped bool) (*KnownMemories, error) {
-	up, err := s.scanFolders(folders)
+func Memories(s *mdstore.Store, folders []string, mapped bool) (*KnownMemories, error) {
+	up, err := scanFolders(s, folders)
 	if err != nil {
 		return nil, err
 	}
-	index := s.readMemoryIndex
+	index := func(folder string) []byte { return readMemoryIndex(s, folder) }
 	if mapped {
-		index = s.mappedMemoryIndex
+		index = func(folder string) []byte { return mappedMemoryIndex(s, folder) }
 	}
 	k := &KnownMemories{s: s, Known: make([]KnownMemory, 0, up.files()), up: up}
 	var types internedTypes
@@ -451,7 +453,7 @@ func (s *Store) KnownMemories(folders []string, mapped bool) (*KnownMemories, er
 
 // Learn records in the index what reading the file rel found: a stale
 // file, or a known one whose packed fields the caller found damaged.
-func (k *KnownMemories) Learn(rel string, m *Memory) {
+func (k *KnownMemories) Learn(rel string, m *mdstore.Memory) {
 	if k.stale == nil {
 		k.stale = make(map[string]int, len(k.Stale))
 		for i, r := range k.Stale {
@@ -482,7 +484,7 @@ func (k *KnownMemories) Save() { k.up.save(k.s) }
 type internedTypes struct{ other map[string]string }
 
 func (t *internedTypes) of(b []byte) string {
-	for _, typ := range MemoryTypes {
+	for _, typ := range mdstore.MemoryTypes {
 		if typ == string(b) {
 			return typ
 		}

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"unsafe"
 )
 
-// mapCaches: the caches a run reads whole are mapped (MapCaches).
+// mapCaches: the caches a run reads whole are mapped (MapFiles).
 var mapCaches atomic.Bool
 
-// MapCaches says, for the whole process, whether the caches a run reads
+// MapFiles says, for the whole process, whether the caches a run reads
 // whole (the bullet index, the playbook's candidate indexes) are mapped
 // instead of read into memory: a run then neither copies them nor touches
 // new heap pages for them. A mapping is never released (strings and
@@ -17,9 +17,9 @@ var mapCaches atomic.Bool
 // even once a later run has replaced it, so only a process that reads them
 // a few times and ends (a command, not a server or a watcher) should map
 // them. Off until set; main sets it from the command.
-func MapCaches(on bool) { mapCaches.Store(on) }
+func MapFiles(on bool) { mapCaches.Store(on) }
 
-// readCache is a cache file's bytes: mapped when MapCaches is on, else
+// readCache is a cache file's bytes: mapped when MapFiles is on, else
 // read. The bytes must not be written.
 func readCache(path string) ([]byte, error) {
 	if mapCaches.Load() {

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/curator-dev/curator/mdstore"
 
 	"github.com/curator-dev/curator/internal/durable"
 )
@@ -23,7 +25,7 @@ const mergeLogIDsPath = ".cache/merge-log-ids"
 // process that asks again (the MCP server, at every query) keeps what it
 // learnt of each log, by the same path, size and times, and reads the
 // cache file only for a log it has not seen so.
-func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
+func MergeLogIDs(s *mdstore.Store) ([]string, []*mdstore.InvalidFile, error) {
 	files, err := s.MergeLogFiles()
 	if err != nil {
 		return nil, nil, err
@@ -34,14 +36,14 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 	kept := make(map[string]string, len(files))
 	dirty := false
 	var ids []string
-	var bad []*InvalidFile
+	var bad []*mdstore.InvalidFile
 	for _, f := range files {
 		rel, st := f.Rel, f.Stat
 		key := rel + "\t" + strconv.FormatInt(st.Size, 10) + "\t" + strconv.FormatInt(st.Mtime, 10) + "\t" + strconv.FormatInt(st.Ctime, 10)
 		line, hit := seen[key]
 		if !hit && st.Regular {
 			if !read {
-				cache, read = s.readMergeLogIDCache(), true
+				cache, read = readMergeLogIDCache(s), true
 			}
 			line, hit = cache[key]
 		}
@@ -67,7 +69,7 @@ func (s *Store) MergeLogIDs() ([]string, []*InvalidFile, error) {
 		save = err != nil || len(kept) != len(seen)
 	}
 	if save {
-		s.QueueCache(mergeLogIDsPath, func() { s.saveMergeLogIDCache(kept) })
+		s.QueueCache(mergeLogIDsPath, func() { saveMergeLogIDCache(s, kept) })
 	}
 	return ids, bad, nil
 }
@@ -96,8 +98,8 @@ func rememberMergeLogs(dir string, kept map[string]string) {
 }
 
 // readMergeLogIDs reads the ids of one merge-log file.
-func readMergeLogIDs(path, rel string) ([]string, []*InvalidFile) {
-	lines, bad := ReadMergeLog(path, rel)
+func readMergeLogIDs(path, rel string) ([]string, []*mdstore.InvalidFile) {
+	lines, bad := mdstore.ReadMergeLog(path, rel)
 	var ids []string
 	for _, l := range lines {
 		for _, id := range l.IDs() {
@@ -111,7 +113,7 @@ func readMergeLogIDs(path, rel string) ([]string, []*InvalidFile) {
 
 // readMergeLogIDCache reads the cache: "path\tsize\tmtime\tctime\tids" lines
 // (an unusable cache is empty).
-func (s *Store) readMergeLogIDCache() map[string]string {
+func readMergeLogIDCache(s *mdstore.Store) map[string]string {
 	out := map[string]string{}
 	data, err := os.ReadFile(filepath.Join(s.Dir, mergeLogIDsPath))
 	if err != nil {
@@ -127,7 +129,7 @@ func (s *Store) readMergeLogIDCache() map[string]string {
 
 // saveMergeLogIDCache writes the cache (best effort: a cache that cannot be
 // written only costs speed next time).
-func (s *Store) saveMergeLogIDCache(kept map[string]string) {
+func saveMergeLogIDCache(s *mdstore.Store, kept map[string]string) {
 	keys := make([]string, 0, len(kept))
 	for k := range kept {
 		keys = append(keys, k)

@@ -1,4 +1,4 @@
-package mdstore
+package cache
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/curator-dev/curator/mdstore"
 	"github.com/curator-dev/curator/mdstore/internal/filestat"
 )
 
@@ -14,7 +15,7 @@ import (
 func FuzzMemoryIndex(f *testing.F) {
 	// Seed: the index a real windowed listing writes.
 	dir := f.TempDir()
-	s, _, err := Init(dir)
+	s, _, err := mdstore.Init(dir)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -25,8 +26,8 @@ func FuzzMemoryIndex(f *testing.F) {
 			f.Fatal(err)
 		}
 	}
-	q := MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
-	if _, err := s.ListMemories(q); err != nil {
+	q := mdstore.MemoryQuery{Status: "inbox", From: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), To: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+	if _, err := ListMemories(s, q); err != nil {
 		f.Fatal(err)
 	}
 	if data, err := os.ReadFile(s.Path(memoryIndexFile("memory/inbox"))); err == nil {

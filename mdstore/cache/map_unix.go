@@ -1,6 +1,6 @@
 //go:build unix
 
-package mdstore
+package cache
 
 import (
 	"os"
