@@ -38,3 +38,24 @@ func TestMCPRefusesAsTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPWarnsAsTheCommand: a memory added without importance factors is
+// stored, and both the command and the MCP tool say the next pass will
+// trash it; with a factor neither says so.
+func TestMCPWarnsAsTheCommand(t *testing.T) {
+	dir := memoryStore(t)
+	t.Chdir(dir)
+	cs := mcpSession(t, dir)
+	const warning = "has no importance factors, so it scores 0 and the next memory curate pass will trash it"
+	if _, stderr := curatorExit(t, dir, "memory", "add", "--type", "fact", "--id", "f-cli", "--brief", "no factors"); !strings.Contains(stderr, "f-cli "+warning) {
+		t.Errorf("memory add without factors: stderr %q, want the warning", stderr)
+	}
+	got := call(t, cs, "add_memory", map[string]any{"type": "fact", "id": "f-mcp", "brief": "no factors"})
+	if ws, _ := got["warnings"].([]any); len(ws) != 1 || ws[0] != "f-mcp "+warning {
+		t.Errorf("add_memory without factors: %v, want the warning", got)
+	}
+	got = call(t, cs, "add_memory", map[string]any{"type": "fact", "id": "f-scored", "brief": "a factor", "importance_factors": map[string]any{"proximity": 0.9}})
+	if _, ok := got["warnings"]; ok || got["id"] != "f-scored" {
+		t.Errorf("add_memory with a factor: %v, want no warning", got)
+	}
+}

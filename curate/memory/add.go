@@ -33,6 +33,9 @@ type Moved struct {
 	// Unreadable is why the file of a deleted memory could not be read,
 	// when it was removed as it was (git history keeps it).
 	Unreadable string `json:"-"`
+	// Warnings are what the caller should know of the memory it added:
+	// one without importance factors scores 0, so the next pass trashes it.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Check refuses a new memory whose type, confidence, importance factors
@@ -91,5 +94,9 @@ func Add(_ context.Context, tx *mdstore.Tx, req AddRequest) (*Moved, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Moved{Commit: commit, ID: m.ID, Path: m.Path, From: m.Path}, nil
+	rep := &Moved{Commit: commit, ID: m.ID, Path: m.Path, From: m.Path}
+	if len(rec.Factors) == 0 {
+		rep.Warnings = append(rep.Warnings, m.ID+" has no importance factors, so it scores 0 and the next memory curate pass will trash it")
+	}
+	return rep, nil
 }

@@ -99,9 +99,8 @@ func Add(opts *AddOptions) error {
 	if err != nil {
 		return err
 	}
-	if len(rec.Factors) == 0 {
-		opts.Warn("warning: %s has no importance factors, so it scores 0 and the next memory curate pass will trash it\n"+
-			"  (give --proximity, --surprisal, --entity-priority or --unambiguity, or --quiet to hide this)\n", rep.ID)
+	for _, w := range rep.Warnings { // the factors missing: the flags that give them
+		opts.Warn("warning: %s\n  (give --proximity, --surprisal, --entity-priority or --unambiguity, or --quiet to hide this)\n", w)
 	}
 	if opts.Globals.JSON {
 		return opts.PrintJSON(rep)
