@@ -9,7 +9,6 @@ import (
 
 	"github.com/curator-dev/curator/cmd/curator/cmdutil"
 	"github.com/curator-dev/curator/curate/playbook"
-	"github.com/curator-dev/curator/mdstore"
 )
 
 // NewCmd builds the `curator context` group.
@@ -38,15 +37,28 @@ func inputArg(c *cli.Context) (string, error) {
 	return c.Args().First(), nil
 }
 
-// readInput reads a file, or stdin for "-" or "", and returns the name to
-// use in messages.
+// maxInput is the most a command reads of its input file or stdin: more
+// is refused, never cut (a reflection or an answer is refused past 1 MiB
+// by its own check; an imported playbook may be larger).
+const maxInput = 1 << 30
+
+// readInput reads a file, or stdin for "-" or "", whole, and returns the
+// name to use in messages.
 func readInput(env cmdutil.Env, file string) (string, []byte, error) {
-	if file == "" || file == "-" {
-		data, err := io.ReadAll(io.LimitReader(env.IO.In, mdstore.MaxRecordSize+1))
-		return "stdin", data, err
+	name, in := "stdin", env.IO.In
+	if file != "" && file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return file, nil, err
+		}
+		defer f.Close()
+		name, in = file, f
 	}
-	data, err := os.ReadFile(file)
-	return file, data, err
+	data, err := io.ReadAll(io.LimitReader(in, maxInput+1))
+	if err == nil && len(data) > maxInput {
+		err = cmdutil.Blocked(fmt.Errorf("%s: more than 1 GiB, too large to read", name))
+	}
+	return name, data, err
 }
 
 // short is a commit hash as the human output shows it.
