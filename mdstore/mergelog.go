@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,7 +153,8 @@ func ReadMergeLog(path, rel string) ([]MergeLogLine, []*InvalidFile) {
 	var bad []*InvalidFile
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), MaxRecordSize)
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
@@ -163,7 +165,9 @@ func ReadMergeLog(path, rel string) ([]MergeLogLine, []*InvalidFile) {
 		}
 		out = append(out, l)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: "merge log line longer than 1 MiB; the lines after it are not read"})
+	} else if err != nil {
 		bad = append(bad, &InvalidFile{Path: rel, Msg: fmt.Sprintf("merge log: %v", err)})
 	}
 	return out, bad

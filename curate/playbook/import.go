@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -148,7 +149,8 @@ func ParseACE(data []byte) ([]ImportedBullet, error) {
 	section := "OTHERS"
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), mdstore.MaxRecordSize)
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), " \t\r")
 		if strings.HasPrefix(line, "## ") {
 			section = strings.TrimSpace(line[3:])
@@ -176,6 +178,9 @@ func ParseACE(data []byte) ([]ImportedBullet, error) {
 			return nil, fmt.Errorf("line %d: bullet [%s] has no content", n, b.OriginalID)
 		}
 		out = append(out, b)
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("line %d: longer than a bullet may be (1 MiB)", n)
 	}
 	return out, sc.Err()
 }

@@ -73,7 +73,8 @@ func Score(opts *ScoreOptions) error {
 		scores = []LineScore{}
 		emit = func(n int, s float64) { scores = append(scores, LineScore{Line: n, Score: math.Round(s*1e4) / 1e4}) }
 	}
-	for n := 1; in.Scan(); n++ {
+	n := 1
+	for ; in.Scan(); n++ {
 		line := strings.TrimRight(in.Text(), "\r")
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -81,16 +82,19 @@ func Score(opts *ScoreOptions) error {
 		a, b, ok := strings.Cut(line, "\t")
 		if !ok {
 			out.Flush()
-			return cli.Exit(fmt.Sprintf("similarity score: line %d has no TAB between the two texts", n), 2)
+			return cmdutil.Usagef("similarity score: line %d has no TAB between the two texts", n)
 		}
 		s, err := scorer.Score(a, b)
 		if err != nil {
 			out.Flush()
-			return cli.Exit(fmt.Sprintf("similarity score: line %d: %v", n, err), 1)
+			return fmt.Errorf("similarity score: line %d: %w", n, err)
 		}
 		emit(n, s)
 	}
-	if err := in.Err(); err != nil {
+	if err := in.Err(); errors.Is(err, bufio.ErrTooLong) {
+		out.Flush()
+		return cmdutil.Usagef("similarity score: line %d is longer than 16 MiB", n)
+	} else if err != nil {
 		return fmt.Errorf("reading stdin: %w", err)
 	}
 	if err := scorer.Close(); err != nil {
