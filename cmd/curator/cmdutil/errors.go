@@ -9,7 +9,6 @@ import (
 	"github.com/curator-dev/curator/config"
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/internal/safepath"
-	"github.com/curator-dev/curator/internal/secrets"
 	"github.com/curator-dev/curator/mdstore"
 )
 
@@ -76,16 +75,6 @@ func CheckID(what, id string) error {
 		return Usagef("%s: %w", what, err)
 	}
 	return nil
-}
-
-// RefuseSecret turns a secret found in a command's input into exit 3: the
-// message names where (a file, a command) and the field and rule, never
-// the secret; nothing is stored.
-func RefuseSecret(where string, err *secrets.Error) error {
-	if err == nil {
-		return nil
-	}
-	return Blocked(fmt.Errorf("%s: %w; nothing was stored", where, err))
 }
 
 // ExitCode is the one table from errors to exit statuses.

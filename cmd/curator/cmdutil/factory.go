@@ -62,20 +62,6 @@ func (e Env) OpenTx() (*mdstore.Tx, error) {
 	return e.Begin(s)
 }
 
-// Save records a run in tx with the factory's save options.
-func (e Env) Save(tx *mdstore.Tx, r *mdstore.Run) (string, error) {
-	return tx.Save(r, e.SaveOptions()...)
-}
-
-// WithOutput is the same invocation writing to other streams, with --json
-// set as asked: a command run on another's behalf (watch runs curations)
-// reports into a buffer its caller reads.
-func (e Env) WithOutput(io *IOStreams, asJSON bool) Env {
-	e.IO = io
-	e.Globals.JSON = asJSON
-	return e
-}
-
 // EnvWith is an invocation with the given global flags, for commands run
 // without a command line (the MCP server's tools).
 func (f *Factory) EnvWith(g Globals) Env {

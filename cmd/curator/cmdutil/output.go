@@ -32,14 +32,6 @@ func (e Env) Warn(format string, a ...any) {
 	fmt.Fprint(e.IO.ErrOut, e.IO.ErrStyle().Warning(fmt.Sprintf(format, a...)))
 }
 
-// InvalidList is never nil, so JSON reports show [] rather than null.
-func InvalidList(inv []*mdstore.InvalidFile) []*mdstore.InvalidFile {
-	if inv == nil {
-		return []*mdstore.InvalidFile{}
-	}
-	return inv
-}
-
 // NonNil is never nil, so JSON reports show [] rather than null.
 func NonNil[T any](s []T) []T {
 	if s == nil {
@@ -67,14 +59,6 @@ func CheckOneOf(flag, v string, set []string) error {
 		}
 	}
 	return Usagef("--%s %q: want one of %s", flag, v, strings.Join(set, ", "))
-}
-
-// CheckUnit is a usage error unless v is in [0,1].
-func CheckUnit(flag string, v float64) error {
-	if v < 0 || v > 1 {
-		return Usagef("--%s %v: want a number in [0,1]", flag, v)
-	}
-	return nil
 }
 
 // Plural is "1 entry" or "3 entries".

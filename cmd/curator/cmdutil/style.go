@@ -22,21 +22,18 @@ const (
 	StatusOK      = "ok"
 	StatusBlocked = "blocked"
 	StatusWarning = "warning"
-	StatusOver    = "over"
 )
 
 var statusSymbol = map[string]string{
 	StatusOK:      "✅",
 	StatusBlocked: "❌",
 	StatusWarning: "⚠️ ",
-	StatusOver:    "🔴",
 }
 
 var statusColor = map[string]string{
 	StatusOK:      green,
 	StatusBlocked: red,
 	StatusWarning: yellow,
-	StatusOver:    red,
 }
 
 // ANSI colour codes.
@@ -45,8 +42,6 @@ const (
 	green  = "32"
 	yellow = "33"
 	cyan   = "36"
-	dim    = "2"
-	bold   = "1"
 )
 
 // Decision colours: the same palette for every command that reports
@@ -113,15 +108,6 @@ func (s Style) Error(text string) string { return s.paint(red, text) }
 
 // Warning paints a warning yellow.
 func (s Style) Warning(text string) string { return s.paint(yellow, text) }
-
-// Success paints text green.
-func (s Style) Success(text string) string { return s.paint(green, text) }
-
-// Bold makes text bold.
-func (s Style) Bold(text string) string { return s.paint(bold, text) }
-
-// Dim makes text faint (ids, paths, details).
-func (s Style) Dim(text string) string { return s.paint(dim, text) }
 
 // paint wraps text in an ANSI colour, keeping a trailing newline outside
 // the escape codes.

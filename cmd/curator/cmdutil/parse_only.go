@@ -5,8 +5,9 @@ import (
 )
 
 // ParseOnly runs cmd's flag parsing on args (the words after the command's
-// name) inside an app with the global flags, for tests: the command is
-// built with a run function that records its options instead of running.
+// name) inside an app with the global flags: the command is built with a
+// run function that records its options instead of running (watch's
+// --curate-flags, and tests).
 func ParseOnly(cmd *cli.Command, args ...string) error {
 	AddGlobalFlags(cmd)
 	// The command-line conventions the program gives every command: flag
