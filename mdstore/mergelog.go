@@ -166,7 +166,7 @@ func ReadMergeLog(path, rel string) ([]MergeLogLine, []*InvalidFile) {
 		out = append(out, l)
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: "merge log line longer than 1 MiB; the lines after it are not read"})
+		bad = append(bad, &InvalidFile{Path: rel, Line: n, Msg: "merge log line of 1 MiB or longer; the lines after it are not read"})
 	} else if err != nil {
 		bad = append(bad, &InvalidFile{Path: rel, Msg: fmt.Sprintf("merge log: %v", err)})
 	}

@@ -38,3 +38,22 @@ func TestInputReadWholeFromStdin(t *testing.T) {
 		t.Errorf("%d bullet files, want %d", len(files), n)
 	}
 }
+
+// TestInputTooLargeRefusedBeforeRead: a file over 1 GiB is refused by its
+// size (exit 3), without being read.
+func TestInputTooLargeRefusedBeforeRead(t *testing.T) {
+	dir := memoryStore(t)
+	big := filepath.Join(t.TempDir(), "big.txt")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1<<30 + 1); err != nil { // sparse: nothing written
+		t.Fatal(err)
+	}
+	f.Close()
+	code, stderr := curatorExit(t, dir, "context", "import", "--format", "ace", big)
+	if code != 3 || !strings.Contains(stderr, "more than 1 GiB") {
+		t.Errorf("context import of 1 GiB and a byte: exit %d, %q; want exit 3 saying it is too large", code, stderr)
+	}
+}

@@ -60,7 +60,7 @@ func TestACEExportImportsBackAsTheSameBullets(t *testing.T) {
 // refused with its number, never read as the end of the playbook.
 func TestParseACENamesTheLineTooLong(t *testing.T) {
 	data := "## STRATEGIES\n[s-1] helpful=1 harmful=0 :: first\n[s-2] " + strings.Repeat("x", 2<<20) + "\n[s-3] third\n"
-	if _, err := ParseACE([]byte(data)); err == nil || !strings.Contains(err.Error(), "line 3: longer than") {
+	if _, err := ParseACE([]byte(data)); err == nil || !strings.Contains(err.Error(), "line 3: 1 MiB or longer") {
 		t.Errorf("ParseACE of a 2 MiB line: %v, want line 3 named", err)
 	}
 }

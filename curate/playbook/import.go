@@ -180,7 +180,7 @@ func ParseACE(data []byte) ([]ImportedBullet, error) {
 		out = append(out, b)
 	}
 	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return nil, fmt.Errorf("line %d: longer than a bullet may be (1 MiB)", n)
+		return nil, fmt.Errorf("line %d: 1 MiB or longer, more than a bullet may be", n)
 	}
 	return out, sc.Err()
 }

@@ -54,7 +54,7 @@ func memoryIndexFile(folder string) string {
 // indexMagic starts the index file (its format: per entry the path, type,
 // size, mtime, ingestion time, observation due time, the dedup prefix in
 // runes, the brief's hash and the packed fields, a uvarint length first,
-// in binary). Format 5: packed fields nest at most maxPackedDepth deep (a
+// in binary). Format 5: packed fields nest at most packed.MaxDepth deep (a
 // format 4 file may hold deeper ones, which do not unpack: read again).
 const indexMagic = "curator-memory-index-5\n"
 

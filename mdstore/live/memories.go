@@ -62,7 +62,7 @@ import (
 // are ordered by path; ListMemories leaves their order unspecified.
 //
 // Opening: every file of the memory folders is stated, and the memory
-// index (cache.KnownMemories) gives the records of those it knows as
+// index (cache.Memories) gives the records of those it knows as
 // they are; only the others are read, and the index learns them (a
 // missing or damaged index makes the opening read every file, and write
 // it). The same goes for a listing that reads everything again after lost

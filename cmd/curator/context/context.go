@@ -1,6 +1,7 @@
 package contextcmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -38,14 +39,15 @@ func inputArg(c *cli.Context) (string, error) {
 }
 
 // maxInput is the most a command reads of its input file or stdin: more
-// is refused, never cut (a reflection or an answer is refused past 1 MiB
-// by its own check; an imported playbook may be larger).
+// is refused, never cut. (A reflection is refused past 1 MiB by its own
+// check; an imported playbook and a curation answer may be larger.)
 const maxInput = 1 << 30
 
 // readInput reads a file, or stdin for "-" or "", whole, and returns the
-// name to use in messages.
+// name to use in messages. A regular file is refused by its size before
+// it is read, and read into a buffer of that size.
 func readInput(env cmdutil.Env, file string) (string, []byte, error) {
-	name, in := "stdin", env.IO.In
+	name, in, size := "stdin", env.IO.In, int64(0)
 	if file != "" && file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
@@ -53,12 +55,22 @@ func readInput(env cmdutil.Env, file string) (string, []byte, error) {
 		}
 		defer f.Close()
 		name, in = file, f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
 	}
-	data, err := io.ReadAll(io.LimitReader(in, maxInput+1))
-	if err == nil && len(data) > maxInput {
-		err = cmdutil.Blocked(fmt.Errorf("%s: more than 1 GiB, too large to read", name))
+	tooLarge := cmdutil.Blocked(fmt.Errorf("%s: more than 1 GiB, too large to read", name))
+	if size > maxInput {
+		return name, nil, tooLarge
 	}
-	return name, data, err
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(in, maxInput+1)); err != nil {
+		return name, nil, err
+	}
+	if buf.Len() > maxInput {
+		return name, nil, tooLarge
+	}
+	return name, buf.Bytes(), nil
 }
 
 // short is a commit hash as the human output shows it.

@@ -93,7 +93,7 @@ func Score(opts *ScoreOptions) error {
 	}
 	if err := in.Err(); errors.Is(err, bufio.ErrTooLong) {
 		out.Flush()
-		return cmdutil.Usagef("similarity score: line %d is longer than 16 MiB", n)
+		return cmdutil.Blocked(fmt.Errorf("similarity score: line %d is 16 MiB or longer", n))
 	} else if err != nil {
 		return fmt.Errorf("reading stdin: %w", err)
 	}
