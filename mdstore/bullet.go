@@ -89,6 +89,9 @@ func (s *Store) ReadBullet(rel string) (*Bullet, error) {
 
 // DecodeBullet decodes and checks a parsed bullet document found at rel.
 func DecodeBullet(rel string, d *frontmatter.Document) (*Bullet, error) {
+	if !d.HasFrontmatter() {
+		return nil, &InvalidFile{Path: rel, Line: 1, Msg: "no frontmatter (a bullet starts with ---, its fields, ---)"}
+	}
 	b := &Bullet{Path: rel, Doc: d}
 	if err := d.Decode(b); err != nil {
 		return nil, InvalidFileOf(rel, err)

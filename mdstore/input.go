@@ -41,6 +41,9 @@ func (s *Store) ReadDocument(rel string) (*frontmatter.Document, error) {
 	if !utf8.Valid(data) {
 		return nil, &InvalidFile{Path: rel, Line: invalidUTF8Line(data), Msg: "invalid UTF-8"}
 	}
+	if bytes.HasPrefix(data, byteOrderMark) {
+		return nil, bomError(rel)
+	}
 	d, err := frontmatter.Parse(data)
 	if err != nil {
 		return nil, InvalidFileOf(rel, err)
@@ -63,11 +66,23 @@ func (s *Store) ReadBody(rel string) (string, error) {
 	if !utf8.Valid(data) {
 		return "", &InvalidFile{Path: rel, Line: invalidUTF8Line(data), Msg: "invalid UTF-8"}
 	}
+	if bytes.HasPrefix(data, byteOrderMark) {
+		return "", bomError(rel)
+	}
 	d, err := frontmatter.Split(data)
 	if err != nil {
 		return "", InvalidFileOf(rel, err)
 	}
 	return string(d.Body()), nil
+}
+
+// byteOrderMark is UTF-8's byte-order mark, which some editors put first.
+var byteOrderMark = []byte("\xef\xbb\xbf")
+
+// bomError refuses a record that starts with a byte-order mark: its
+// frontmatter would not be found, and the record read as having none.
+func bomError(rel string) error {
+	return &InvalidFile{Path: rel, Line: 1, Msg: "starts with a UTF-8 byte-order mark: save the file without it (a record starts with ---)"}
 }
 
 // readRecordFile reads a record file after the checks of the path itself: no
