@@ -187,3 +187,24 @@ func TestPlanAnswerMergeShape(t *testing.T) {
 		t.Error("priority \"urgent\" accepted")
 	}
 }
+
+// TestAnswerIsOneObject: a second document after the answer, or a byte
+// that is not UTF-8, refuses it with its line instead of being dropped or
+// read as U+FFFD.
+func TestAnswerIsOneObject(t *testing.T) {
+	one := `{"curation_actions":[{"action":"new_bullet","category":"pattern","content":"cache outputs"}]}`
+	for _, c := range []struct{ data, want string }{
+		{one + "\n" + one, "line 2: more after"},
+		{one + " trailing", "line 1: more after"},
+		{"{\n\"curation_actions\": [{\"action\": \"new_bullet\", \"content\": \"caf\xe9\"}]}", "line 2: invalid UTF-8"},
+	} {
+		var doc CurationDocument
+		if err := decodeAnswer([]byte(c.data), &doc); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("decodeAnswer(%q): %v, want %q", c.data, err, c.want)
+		}
+	}
+	var doc CurationDocument
+	if err := decodeAnswer([]byte(one+"\n\n  \n"), &doc); err != nil || len(doc.CurationActions) != 1 {
+		t.Errorf("one object and blank lines: %v, %d actions", err, len(doc.CurationActions))
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"unicode/utf8"
 )
 
 // StripComments blanks the // and /* */ comments of a JSON document that
@@ -52,13 +54,32 @@ func lineOf(data []byte, off int) int {
 }
 
 // decodeAnswer reads a curation document, comments and all; a syntax error
-// names its line.
+// names its line. The answer is one JSON object: anything after it, or a
+// byte that is not UTF-8, refuses it (JSON would read the one as the end
+// and the other as U+FFFD, and lose what was meant).
 func decodeAnswer(data []byte, doc *CurationDocument) error {
+	if !utf8.Valid(data) {
+		bad := 0
+		for bad < len(data) {
+			r, n := utf8.DecodeRune(data[bad:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			bad += n
+		}
+		return fmt.Errorf("line %d: invalid UTF-8", lineOf(data, bad))
+	}
 	clean, err := StripComments(data)
 	if err != nil {
 		return err
 	}
-	err = json.NewDecoder(bytes.NewReader(clean)).Decode(doc)
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	err = dec.Decode(doc)
+	if err == nil {
+		if _, more := dec.Token(); more != io.EOF {
+			return fmt.Errorf("line %d: more after the curation document's object (an answer is one JSON object)", lineOf(clean, int(dec.InputOffset())+1))
+		}
+	}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
