@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/curator-dev/curator/internal/refuse"
 	"github.com/curator-dev/curator/mdstore"
@@ -38,8 +39,8 @@ type Moved struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Check refuses a new memory whose type, confidence, importance factors
-// or id cannot be stored.
+// Check refuses a new memory whose type, confidence, importance factors,
+// id or text fields cannot be stored.
 func (r AddRequest) Check() error {
 	m := r.Record
 	if !slices.Contains(mdstore.MemoryTypes, m.Type) {
@@ -59,6 +60,17 @@ func (r AddRequest) Check() error {
 		}
 		if v := m.Factors[name]; !(v >= 0 && v <= 1) {
 			return refuse.Requestf("importance_factors.%s %v: want a number in [0,1]", name, v)
+		}
+	}
+	// YAML would store such text as !!binary, and read it back changed.
+	for _, f := range [...]struct{ param, text string }{{"brief", m.Brief}, {"author", m.Author}, {"scenario", m.Scenario}, {"id", m.ID}} {
+		if !utf8.ValidString(f.text) {
+			return refuse.Phrasef(f.param, "is not valid UTF-8")
+		}
+	}
+	for _, t := range m.Tags {
+		if !utf8.ValidString(t) {
+			return refuse.Phrasef("tags", "hold text that is not valid UTF-8")
 		}
 	}
 	if m.ID != "" {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -192,5 +193,29 @@ func TestUseCasesReport(t *testing.T) {
 	}
 	if _, err := PurgeTrash(ctx, tx, PurgeRequest{OlderThan: -time.Hour}); !refuse.IsRequest(err) {
 		t.Fatalf("purge older than -1h: %v, want a wrong request", err)
+	}
+}
+
+// TestAddRefusesTextThatIsNotUTF8: a field that is not UTF-8 is a refused
+// request naming it (YAML would store it as !!binary and read it back
+// changed), never a memory stored.
+func TestAddRefusesTextThatIsNotUTF8(t *testing.T) {
+	for _, c := range []struct {
+		rec   mdstore.NewMemory
+		param string
+	}{
+		{mdstore.NewMemory{Type: "fact", Brief: "caf\xe9 latte"}, "brief"},
+		{mdstore.NewMemory{Type: "fact", Brief: "b", Author: "\xff"}, "author"},
+		{mdstore.NewMemory{Type: "lesson", Brief: "b", Scenario: "x\xc3"}, "scenario"},
+		{mdstore.NewMemory{Type: "fact", Brief: "b", Tags: []string{"ok", "\xfe"}}, "tags"},
+	} {
+		err := AddRequest{Record: c.rec}.Check()
+		var pe *refuse.ParamError
+		if !refuse.IsRequest(err) || !errors.As(err, &pe) || pe.Param != c.param {
+			t.Errorf("%+v: %v, want a refused request naming %s", c.rec, err, c.param)
+		}
+	}
+	if err := (AddRequest{Record: mdstore.NewMemory{Type: "fact", Brief: "café latte ☕", Tags: []string{"naïve"}}}).Check(); err != nil {
+		t.Errorf("UTF-8 text refused: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package memorycmd
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -55,6 +56,9 @@ func parseSet(kv string) (memory.Set, error) {
 	key, raw, ok := strings.Cut(kv, "=")
 	if !ok || key == "" {
 		return memory.Set{}, cmdutil.Usagef("--set %q: want key=value", kv)
+	}
+	if !utf8.ValidString(kv) {
+		return memory.Set{}, cmdutil.Usagef("--set %q: not valid UTF-8", kv)
 	}
 	v, err := frontmatter.ParseValue(raw)
 	if err != nil {
