@@ -70,3 +70,28 @@ func TestConfigIsStrict(t *testing.T) {
 		t.Errorf("an empty file: %v", err)
 	}
 }
+
+// TestOneDocument: what a second YAML document in config.yaml says would
+// never be read, so one is refused with its line; an empty one (a stray
+// "---" at the end) says nothing and passes.
+func TestOneDocument(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		ok   bool
+	}{
+		{"memory:\n  dedup_prefix: 10\n---\nbogus_key: 1\n", false},
+		{"memory:\n  dedup_prefix: 10\n...\ngarbage: [\n", false},
+		{"memory:\n  dedup_prefix: 10\n---\nhello\n", false},
+		{"memory:\n  dedup_prefix: 10\n---\n", true},
+		{"---\nmemory:\n  dedup_prefix: 10\n", true},
+		{"# nothing but a comment\n", true},
+	} {
+		_, err := Parse("config.yaml", []byte(c.text))
+		if c.ok != (err == nil) || (err != nil && !errors.Is(err, ErrInvalid)) {
+			t.Errorf("%q: %v, want ok %v", c.text, err, c.ok)
+		}
+	}
+	if _, err := Parse("config.yaml", []byte("memory:\n  dedup_prefix: 10\n---\nbogus_key: 1\n")); err == nil || !strings.Contains(err.Error(), "config.yaml:3:") {
+		t.Errorf("the second document's line is not named: %v", err)
+	}
+}

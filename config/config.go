@@ -1,7 +1,9 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -183,8 +185,24 @@ func Load(path string) (Config, error) {
 func Parse(path string, data []byte) (Config, error) {
 	c := Default()
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return c, fmt.Errorf("%s: %w: %v", path, ErrInvalid, err)
+	}
+	// config.yaml is one document: what a second would say is never read
+	// (an empty one, a stray "---" at the end, says nothing).
+	for {
+		var more yaml.Node
+		err := dec.Decode(&more)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return c, fmt.Errorf("%s: %w: after the first document: %v", path, ErrInvalid, err)
+		}
+		if empty := len(more.Content) == 0 || more.Content[0].Kind == yaml.ScalarNode && more.Content[0].Value == ""; !empty {
+			return c, fmt.Errorf("%s:%d: %w: a second YAML document; config.yaml is one document", path, more.Line, ErrInvalid)
+		}
 	}
 	if err := checkConfig(path, &doc); err != nil {
 		return c, err
