@@ -321,6 +321,8 @@ func TestCorruptStateKeptAside(t *testing.T) {
 	}
 	p := filepath.Join(f.env.Home.Dir, StateName("shop"))
 	os.WriteFile(p, []byte(`{"pipeline_id": "trunc`), 0o644)
+	stopped := f.clock.Add(time.Minute) // both corruptions found in one second
+	f.env.Now = func() time.Time { return stopped }
 	r, err := f.env.resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
 	if err != nil {
 		t.Fatal(err)
@@ -339,6 +341,22 @@ func TestCorruptStateKeptAside(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(r.Warnings, "\n"), "corrupt") {
 		t.Errorf("not reported: %q", r.Warnings)
+	}
+	// A second corrupt state, in the same second, is kept beside the first.
+	os.WriteFile(p, []byte(`{"B": `), 0o644)
+	r, err = f.env.resume(ProjectRequest{Project: "shop", ProjectPath: f.project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.apply(r)
+	aside, _ = filepath.Glob(p + ".corrupt-*")
+	kept := map[string]bool{}
+	for _, a := range aside {
+		data, _ := os.ReadFile(a)
+		kept[string(data)] = true
+	}
+	if len(aside) != 2 || !kept[`{"pipeline_id": "trunc`] || !kept[`{"B": `] {
+		t.Errorf("the second corrupt state replaced the first: %v %v", aside, kept)
 	}
 }
 

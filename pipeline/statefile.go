@@ -40,7 +40,8 @@ func ParseState(data []byte) (*State, error) {
 }
 
 // loadState reads a project's state. A state file that cannot be read is
-// never overwritten: it is moved aside to .corrupt-<time> (reported) and the
+// never overwritten: it is moved aside to .corrupt-<time> (-2, -3, … after
+// one kept aside in the same second; reported) and the
 // newest readable backup is returned as Previous for reconstruction.
 func loadState(h Home, project string, backups int, now time.Time) (*loaded, error) {
 	name := StateName(project)
@@ -59,7 +60,7 @@ func loadState(h Home, project string, backups int, now time.Time) (*loaded, err
 	if perr == nil {
 		return &loaded{State: st, Raw: data}, nil
 	}
-	aside := name + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+	aside := asideName(h, name+".corrupt-"+now.UTC().Format("20060102T150405Z"))
 	l := &loaded{Aside: &File{Name: aside, From: name, Data: data},
 		Problem: fmt.Sprintf("state file %s is corrupt (%v); kept aside as %s and reconstructed", path, perr, aside)}
 	for i := 1; i <= max(backups, 5); i++ {
@@ -75,6 +76,25 @@ func loadState(h Home, project string, backups int, now time.Time) (*loaded, err
 		}
 	}
 	return l, nil
+}
+
+// asideName is name, or name-2, name-3, … : the first no file of the home
+// has, so that a corrupt state kept aside never replaces one kept before
+// in the same second.
+func asideName(h Home, name string) string {
+	for n := 1; ; n++ {
+		try := name
+		if n > 1 {
+			try = fmt.Sprintf("%s-%d", name, n)
+		}
+		p, err := h.Path(try)
+		if err != nil {
+			return try
+		}
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			return try
+		}
+	}
 }
 
 // stateFiles renders the new state and rotates the backups: the state being
