@@ -64,3 +64,24 @@ func TestParseACENamesTheLineTooLong(t *testing.T) {
 		t.Errorf("ParseACE of a 2 MiB line: %v, want line 3 named", err)
 	}
 }
+
+// TestImportRefusesCountsItCannotKeep: a counter too large for a count,
+// not a whole number, or negative refuses the import with its line or
+// skill, never stored as another number or left in the bullet's text.
+func TestImportRefusesCountsItCannotKeep(t *testing.T) {
+	for _, line := range []string{
+		"[S-1] helpful=99999999999999999999 harmful=0 :: text",
+		"[S-1] helpful=-1 harmful=0 :: text",
+		"[S-1] helpful=x harmful=0 :: text",
+	} {
+		if _, err := ParseACE([]byte("## STRATEGIES\n" + line + "\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("ParseACE(%q): %v, want line 2 refused", line, err)
+		}
+	}
+	if bs, err := ParseACE([]byte("## STRATEGIES\n[S-1] helpful=3 harmful=1 :: keep helpful=x as text\n")); err != nil || len(bs) != 1 || bs[0].Helpful != 3 {
+		t.Errorf("a good line: %+v, %v", bs, err)
+	}
+	if _, err := ParseKayba([]byte(`{"skills": [{"id": "s-1", "content": "text", "helpful": -5, "harmful": -7}]}`)); err == nil {
+		t.Error("ParseKayba took negative counts")
+	}
+}

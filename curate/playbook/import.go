@@ -139,6 +139,9 @@ var (
 	aceLineRE     = regexp.MustCompile(`^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(.*)$`)
 	aceCountersRE = regexp.MustCompile(`^((?:\s*(?:helpful|harmful|neutral)\s*=\s*\d+)+)\s*::\s*(.*)$`)
 	aceCounterRE  = regexp.MustCompile(`(helpful|harmful|neutral)\s*=\s*(\d+)`)
+	// aceBadCountersRE is a line that gives counters the way ACE writes
+	// them but with a value that is not a whole number (helpful=-1, =x).
+	aceBadCountersRE = regexp.MustCompile(`^\s*(?:helpful|harmful|neutral)\s*=\s*\S*.*::`)
 )
 
 // ParseACE reads the ACE text playbook: `## SECTION` headings, then lines
@@ -161,9 +164,14 @@ func ParseACE(data []byte) ([]ImportedBullet, error) {
 			continue
 		}
 		b := ImportedBullet{OriginalID: m[1], Section: section, Category: SectionCategory(section), Content: m[2], Line: n}
-		if c := aceCountersRE.FindStringSubmatch(m[2]); c != nil {
+		if c := aceCountersRE.FindStringSubmatch(m[2]); c == nil && aceBadCountersRE.MatchString(m[2]) {
+			return nil, fmt.Errorf("line %d: bullet [%s]: its counters are not whole numbers (helpful=N harmful=N :: content)", n, m[1])
+		} else if c != nil {
 			for _, kv := range aceCounterRE.FindAllStringSubmatch(c[1], -1) {
-				v, _ := strconv.Atoi(kv[2])
+				v, err := strconv.Atoi(kv[2])
+				if err != nil {
+					return nil, fmt.Errorf("line %d: bullet [%s]: %s=%s is not a count curator can keep", n, b.OriginalID, kv[1], kv[2])
+				}
 				switch kv[1] {
 				case "helpful":
 					b.Helpful = v
@@ -240,6 +248,9 @@ func ParseKayba(data []byte) ([]ImportedBullet, error) {
 		}
 		b := ImportedBullet{OriginalID: s.ID, Section: s.Section, Category: SectionCategory(s.Section), Content: strings.TrimSpace(content)}
 		b.Helpful, b.Harmful = firstInt(s.Helpful, s.HelpfulCount), firstInt(s.Harmful, s.HarmfulCount)
+		if b.Helpful < 0 || b.Harmful < 0 {
+			return nil, fmt.Errorf("skills[%d] (%s): helpful %d, harmful %d: a count is never negative", i, s.ID, b.Helpful, b.Harmful)
+		}
 		out = append(out, b)
 	}
 	return out, nil
