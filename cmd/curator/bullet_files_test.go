@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBulletWithoutFrontmatterLeftUntouched: a bullet file whose
@@ -49,6 +51,75 @@ func TestBulletWithoutFrontmatterLeftUntouched(t *testing.T) {
 		got, err := os.ReadFile(filepath.Join(b, name))
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("%s changed: %q, want %q (%v)", name, got, data, err)
+		}
+	}
+}
+
+// TestBulletsSharingAnIDNamedAndLeftAlone: two files with one id (two
+// categories, or bullets/ and archive/) are both named as invalid input
+// and neither is read or written; a query once showed one of them and
+// hid the other, and a curation reinforced whichever it kept.
+func TestBulletsSharingAnIDNamedAndLeftAlone(t *testing.T) {
+	dir := memoryStore(t)
+	bullet := func(cat, id, text string) []byte {
+		return []byte("---\nid: " + id + "\ncategory: " + cat + "\nconfidence: 0.8\npriority: 6\nhelpful_count: 2\n---\n" + text + "\n")
+	}
+	files := map[string][]byte{
+		"context/bullets/strategy/STRAT-001.md": bullet("strategy", "STRAT-001", "Run the whole test suite before every commit."),
+		"context/bullets/api/STRAT-001.md":      bullet("api", "STRAT-001", "Page through list endpoints until the cursor is empty."),
+		"context/bullets/strategy/STRAT-002.md": bullet("strategy", "STRAT-002", "Read the error message before changing any code."),
+		"context/archive/strategy/STRAT-002.md": bullet("strategy", "STRAT-002", "Read the error message before changing any code."),
+		"context/bullets/strategy/STRAT-003.md": bullet("strategy", "STRAT-003", "Write the failing test first."),
+	}
+	for rel, data := range files {
+		p := filepath.Join(dir, ".curator", rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"context", "query"}, {"context", "stats"}} {
+		code, stderr := curatorExit(t, dir, args...)
+		if code != 5 {
+			t.Errorf("%v: exit %d, want 5\n%s", args, code, stderr)
+		}
+		for rel := range files {
+			if shared := !strings.Contains(rel, "STRAT-003"); shared != strings.Contains(stderr, rel) {
+				t.Errorf("%v: %s named %v, want %v:\n%s", args, rel, !shared, shared, stderr)
+			}
+		}
+	}
+	q := exec.Command("curator", "--json", "context", "query", "--text", "page through list endpoints until the cursor is empty")
+	q.Dir = dir
+	outb, _ := q.Output() // exit 5: the files are named
+	out := string(outb)
+	if !strings.Contains(out, `"bullets": []`) || strings.Contains(out, `"id": "STRAT-00`) {
+		t.Errorf("a bullet whose id another file has is answered:\n%s", out)
+	}
+	// The MCP server's kept playbook names them on every answer, not only
+	// on the one that read them.
+	past := time.Now().Add(-time.Hour) // folders not changed lately: the playbook is kept
+	for _, d := range []string{"bullets/strategy", "bullets/api", "archive/strategy", "bullets", "archive"} {
+		os.Chtimes(filepath.Join(dir, ".curator/context", d), past, past)
+	}
+	cs := mcpSession(t, dir)
+	for i := range 2 {
+		res := call(t, cs, "query_playbook", map[string]any{"text": "run the whole test suite"})
+		if inv, _ := res["invalid"].([]any); len(inv) != 4 {
+			t.Errorf("query_playbook call %d: %d invalid files named, want 4: %v", i+1, len(inv), res["invalid"])
+		}
+	}
+	refl := filepath.Join(t.TempDir(), "r.md")
+	os.WriteFile(refl, []byte("---\nid: r-1\nlessons:\n  - content: Page through list endpoints until the cursor is empty.\n    category: api\n    confidence: 0.9\n---\n"), 0o644)
+	curator(t, dir, "context", "reflect", refl)
+	if code, stderr := curatorExit(t, dir, "context", "curate"); code != 5 {
+		t.Errorf("context curate: exit %d, want 5\n%s", code, stderr)
+	}
+	for rel, data := range files {
+		if got, _ := os.ReadFile(filepath.Join(dir, ".curator", rel)); rel != "context/bullets/strategy/STRAT-003.md" && !bytes.Equal(got, data) {
+			t.Errorf("%s changed:\n%s", rel, got)
 		}
 	}
 }

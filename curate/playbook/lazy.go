@@ -34,6 +34,9 @@ type lazyBullets struct {
 	token func(category string) uint64
 	// failed are the bullets whose file could not be read when needed.
 	failed map[*mdstore.Bullet]bool
+	// shared are the files left out because another file has their id
+	// (withUniqueIDs), reported by every answer from this listing.
+	shared []*mdstore.InvalidFile
 	// listing is the bullet index's listing the playbook was read from
 	// (a warm playbook asks it whether the folders changed since).
 	listing *cache.IndexedBullets
@@ -140,15 +143,12 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	}
 	invalid := append(ib.Invalid, bad...)
 	sums, sorted := mergeByID(ib.Active, ib.Archived)
-	if !sorted { // an id twice (bulletid.Known reports it): the later one is kept
+	var shared []*mdstore.InvalidFile
+	if !sorted { // an id in two files: neither is the playbook's
 		all := append(append([]*cache.BulletSummary(nil), ib.Active...), ib.Archived...)
 		slices.SortStableFunc(all, func(a, b *cache.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
-		sums = all[:0]
-		for i, sum := range all {
-			if i+1 == len(all) || all[i+1].ID != sum.ID {
-				sums = append(sums, sum)
-			}
-		}
+		sums, shared = withUniqueIDs(all, func(b *cache.BulletSummary) string { return b.ID }, func(b *cache.BulletSummary) string { return b.Path })
+		invalid = append(invalid, shared...)
 	}
 	keys := make([]string, len(sums))
 	for i, sum := range sums {
@@ -158,7 +158,7 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 		Now: now.UTC(), IDs: ids, bullets: newLazyBulletSet(keys, func(i int) *mdstore.Bullet { return sums[i].Bullet() }),
 		origPath: map[string]string{}, touched: map[string]bool{}, active: map[string]int{},
 		Secrets: s.Secrets(),
-		lazy:    &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken, listing: ib},
+		lazy:    &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken, listing: ib, shared: shared},
 	}
 	for _, sum := range sums {
 		if sum.IsActive {

@@ -72,7 +72,7 @@ func (w *Warm) Query(ctx context.Context, s *mdstore.Store, q QueryRequest) (*Qu
 	if w.pb.Matcher != nil {
 		w.pb.Matcher.stored = cache.CandidateIndexesOf(s)
 	}
-	invalid := append(append([]*mdstore.InvalidFile(nil), w.pb.lazy.listing.Invalid...), bad...)
+	invalid := append(append(append([]*mdstore.InvalidFile(nil), w.pb.lazy.listing.Invalid...), w.pb.lazy.shared...), bad...)
 	rep, err := answer(w.pb, w.e, invalid, q)
 	if err != nil {
 		w.pb = nil // a bullet file that could not be read: read again next time
