@@ -216,6 +216,9 @@ func (m *Memory) check() error {
 	if m.IngestionTime.IsZero() {
 		return bad("ingestion_time", "missing")
 	}
+	if err := m.checkObservation(bad); err != nil {
+		return err
+	}
 	m.Status = statusOfPath(m.Path)
 	return nil
 }

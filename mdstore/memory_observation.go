@@ -2,12 +2,55 @@ package mdstore
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
 // ObservationPending is the outcome of an observation window that is open
 // (observation.outcome).
 const ObservationPending = "pending"
+
+// ObservationOutcomes are the outcomes an observation may have (SPEC §2.1).
+var ObservationOutcomes = []string{ObservationPending, "held", "superseded", "trashed", "contradicted"}
+
+// checkObservation refuses an observation block a pass could not read: an
+// outcome given that is not one of ObservationOutcomes (a block without
+// one holds no window), a started_at or
+// closed_at that is not a time, a window_days that is not a whole number of
+// days; a pending window needs started_at and window_days (else the pass
+// that closes due windows would pass it over without a word).
+func (m *Memory) checkObservation(bad func(key, format string, a ...any) error) error {
+	o := m.Observation
+	if o == nil {
+		return nil
+	}
+	outcome, _ := o["outcome"].(string)
+	if v, given := o["outcome"]; given && !oneOf(outcome, ObservationOutcomes) {
+		return bad("observation", "outcome %v is not one of %s", v, strings.Join(ObservationOutcomes, ", "))
+	}
+	for _, k := range []string{"started_at", "closed_at"} {
+		switch v := o[k].(type) {
+		case nil, time.Time:
+		case string:
+			if _, err := ParseTime(v); err != nil {
+				return bad("observation", "%s: %v", k, err)
+			}
+		default:
+			return bad("observation", "%s: %v is not a timestamp", k, v)
+		}
+	}
+	if v, ok := o["window_days"]; ok {
+		if d, isInt := v.(int); !isInt || d < 0 {
+			return bad("observation", "window_days: %v is not a whole number of days", v)
+		}
+	}
+	if outcome == ObservationPending {
+		if _, _, ok := m.ObservationWindow(); !ok {
+			return bad("observation", "a pending window needs started_at and window_days")
+		}
+	}
+	return nil
+}
 
 // timeLayouts are the forms a timestamp may take in a record or a request:
 // RFC 3339, and without a zone (UTC).
