@@ -245,10 +245,19 @@ func (s *Store) ListReflections(status string) (*ReflectionList, error) {
 	res := &ReflectionList{}
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, ".") || e.IsDir() || !(strings.HasSuffix(n, ".md") || strings.HasSuffix(n, ".json")) {
+		if strings.HasPrefix(n, ".") {
 			continue
 		}
-		r, err := s.ReadReflection(dir + "/" + n)
+		lower := strings.ToLower(n)
+		if !strings.HasSuffix(lower, ".md") && !strings.HasSuffix(lower, ".json") {
+			continue
+		}
+		if !strings.HasSuffix(n, ".md") && !strings.HasSuffix(n, ".json") {
+			// x.JSON looks like a reflection and is none: said, not passed over
+			res.Invalid = append(res.Invalid, &InvalidFile{Path: dir + "/" + n, Msg: "a reflection file ends in .md or .json (lower case)"})
+			continue
+		}
+		r, err := s.ReadReflection(dir + "/" + n) // a folder named *.md is not a regular file: reported
 		if err != nil {
 			res.Invalid = append(res.Invalid, InvalidFileOf(dir+"/"+n, err))
 			continue
