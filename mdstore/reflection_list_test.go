@@ -29,3 +29,19 @@ func TestReflectionsThatLookLikeOneAreNamed(t *testing.T) {
 		t.Errorf("named %v, want the folder and x.JSON", named)
 	}
 }
+
+// TestReflectionKeyGivenTwice: a JSON reflection that gives a key twice
+// is refused with the key and its lines (JSON would keep the last).
+func TestReflectionKeyGivenTwice(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{`{"id": "r-1", "id": "r-2", "lessons": [{"content": "c", "category": "api", "confidence": 0.5}]}`, "id is given twice"},
+		{"{\"id\": \"r-1\", \"lessons\": [{\"content\": \"c\",\n \"category\": \"api\", \"confidence\": 0.5,\n \"confidence\": 0.9}]}", "lessons[0].confidence is given twice (first on line 2)"},
+	} {
+		if _, err := ParseReflection("r.json", []byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.data, err, c.want)
+		}
+	}
+	if _, err := ParseReflection("r.json", []byte(`{"id": "r-1", "lessons": [{"content": "c", "category": "api", "confidence": 0.5}, {"content": "d", "category": "api", "confidence": 0.6}]}`)); err != nil {
+		t.Errorf("keys once each: %v", err)
+	}
+}
