@@ -135,6 +135,43 @@ func TestRecoverFinishesACrashedRun(t *testing.T) {
 	}
 }
 
+// TestRecoverRemovesTheCrashedWritesTemps: the temporary files a killed
+// run's atomic writes left beside the files it wrote are removed when its
+// journal is replayed; another's, beside other files, are not touched.
+func TestRecoverRemovesTheCrashedWritesTemps(t *testing.T) {
+	needGit(t)
+	s, _ := newStore(t)
+	cs := &Changeset{}
+	cs.Write("memory/inbox/a.md", []byte("x\n"))
+	func() {
+		defer func() { recover() }()
+		s.save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
+			if step == "journal" {
+				panic("crash")
+			}
+		}})
+	}()
+	// what a write killed half way leaves, and a file that is not the run's
+	left := s.Path("memory/inbox/.tmp-a.md-2066067483")
+	other := s.Path("memory/inbox/.tmp-b.md-12345")
+	os.WriteFile(left, []byte("half"), 0o644)
+	os.WriteFile(other, []byte("other"), 0o644)
+	l, err := s.takeLock(time.Second) // Lock recovers
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
+		t.Error("journal not replayed")
+	}
+	if _, err := os.Stat(left); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the crashed write's temporary file is left: %v", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a temporary file of another file was removed: %v", err)
+	}
+}
+
 func TestLockNamesTheHolder(t *testing.T) {
 	s, _ := newStore(t)
 	l, err := s.takeLock(time.Second)

@@ -141,6 +141,7 @@ func (s *Store) recover() ([]Recovered, error) {
 		if err := syncAll(s.Dir); err != nil {
 			return done, err
 		}
+		s.removeWriteTemps(c)
 		r := Recovered{RunID: h.Commit.RunID}
 		if !h.NoGit {
 			recorded, err := s.runRecorded(h.Commit)
@@ -166,4 +167,52 @@ func (s *Store) recover() ([]Recovered, error) {
 		done = append(done, r)
 	}
 	return done, nil
+}
+
+// removeWriteTemps removes what the killed run's atomic writes left beside
+// the files it wrote: a temporary file .tmp-<name>-<random> in the file's
+// folder (internal/durable). The replay has written those files whole, so
+// the temporary ones hold nothing that is not on disk; left, they would sit
+// in the store untracked, for a user's `git add -A` to commit. Only the
+// temporaries of the run's own files are removed, each folder read once.
+func (s *Store) removeWriteTemps(c *Changeset) {
+	names := map[string]map[string]bool{} // folder → names written in it
+	root := ""
+	for _, ch := range c.Changes {
+		if ch.Delete {
+			continue
+		}
+		top := s.Dir
+		if ch.Root {
+			if root == "" {
+				r, err := s.OpenRepo()
+				if err != nil {
+					continue
+				}
+				root = r.Root()
+			}
+			top = root
+		}
+		target := filepath.Join(top, filepath.FromSlash(ch.Path))
+		dir := filepath.Dir(target)
+		if names[dir] == nil {
+			names[dir] = map[string]bool{}
+		}
+		names[dir][filepath.Base(target)] = true
+	}
+	for dir, written := range names {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			rest, ok := strings.CutPrefix(e.Name(), ".tmp-")
+			if !ok || !e.Type().IsRegular() {
+				continue
+			}
+			if i := strings.LastIndexByte(rest, '-'); i > 0 && written[rest[:i]] {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
 }

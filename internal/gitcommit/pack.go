@@ -39,7 +39,7 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, erro
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(dir, "tmp_pack_")
+	f, err := os.CreateTemp(dir, tempName("pack"))
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func writePack(gitDir string, objs []plumbing.EncodedObject) (*pendingPack, erro
 		p.discard()
 		return nil, err
 	}
-	fi, err := os.CreateTemp(dir, "tmp_idx_")
+	fi, err := os.CreateTemp(dir, tempName("idx"))
 	if err != nil {
 		p.discard()
 		return nil, err
@@ -295,4 +295,12 @@ func objectHeader(t plumbing.ObjectType, size int64) []byte {
 		size >>= 7
 	}
 	return b
+}
+
+// tempName is the prefix of a pack or index being written: git's tmp_
+// prefix (git gc knows it), then curator and the process id, so that a
+// later run (curator sync's pack repair) can tell the leftovers of a killed
+// curator from the files of a git that is running.
+func tempName(kind string) string {
+	return fmt.Sprintf("tmp_%s_curator-%d-", kind, os.Getpid())
 }

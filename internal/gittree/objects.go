@@ -24,8 +24,10 @@ import (
 // loose objects. An object found in neither (an alternate's, a pack written
 // after Open), or one that does not read, is asked of the fallback storage.
 type Objects struct {
-	dir      string
-	packs    []*pack
+	dir    string
+	packs  []*pack
+	opened map[string]bool // the index files of packs
+
 	fallback storer.EncodedObjectStorer
 	in       packReader
 	zr       io.ReadCloser
@@ -70,13 +72,26 @@ func OpenObjects(gitDir string, fallback storer.EncodedObjectStorer) *Objects {
 		return o
 	}
 	o.dir = filepath.Join(gitDir, "objects")
+	o.opened = map[string]bool{}
+	o.openNewPacks()
+	return o
+}
+
+// openNewPacks opens the packs whose indexes were not opened before; false
+// when there is none.
+func (o *Objects) openNewPacks() bool {
 	idxs, _ := filepath.Glob(filepath.Join(o.dir, "pack", "pack-*.idx"))
+	added := false
 	for _, name := range idxs {
+		if o.opened[name] {
+			continue
+		}
 		if p := openPack(name); p != nil {
 			o.packs = append(o.packs, p)
+			o.opened[name], added = true, true
 		}
 	}
-	return o
+	return added
 }
 
 // openPack opens one version-2 pack index and its pack (nil when either
@@ -155,8 +170,19 @@ func (p *pack) offset(h plumbing.Hash) (int64, bool) {
 // without storing it.
 var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 
-// Read is the type and content of object h.
+// Read is the type and content of object h. An object found nowhere is
+// looked for once more in the packs written since they were listed, as git
+// does: a git gc running meanwhile packs loose objects into a new pack and
+// removes them.
 func (o *Objects) Read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	t, b, err := o.read(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && o.dir != "" && o.openNewPacks() {
+		return o.read(h)
+	}
+	return t, b, err
+}
+
+func (o *Objects) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 	if h == emptyTree {
 		return plumbing.TreeObject, []byte{}, nil
 	}

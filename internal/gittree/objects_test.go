@@ -174,3 +174,25 @@ func packOf(t *testing.T, dir string) string {
 	}
 	return idx[0]
 }
+
+// TestObjectsReadAfterGC: objects listed while they were loose are read
+// after a git gc packed them into a pack written since and removed them
+// (a gc that runs beside a sync), not "object not found".
+func TestObjectsReadAfterGC(t *testing.T) {
+	dir := t.TempDir()
+	gitRun(t, dir, "init", "-q")
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("a memory\n"), 0o644)
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "-m", "one")
+	blob := plumbing.NewHash(strings.TrimSpace(gitRun(t, dir, "rev-parse", "HEAD:a.md")))
+	o := OpenObjects(filepath.Join(dir, ".git"), nil) // no pack yet: every object loose
+	defer o.Close()
+	gitRun(t, dir, "gc", "-q", "--prune=now")
+	if _, err := os.Stat(filepath.Join(dir, ".git/objects", blob.String()[:2], blob.String()[2:])); !os.IsNotExist(err) {
+		t.Fatalf("the blob is still loose after git gc: %v", err)
+	}
+	b, err := o.ReadType(blob, plumbing.BlobObject)
+	if err != nil || string(b) != "a memory\n" {
+		t.Errorf("after git gc: %q, %v", b, err)
+	}
+}
