@@ -15,10 +15,10 @@ var ObservationOutcomes = []string{ObservationPending, "held", "superseded", "tr
 
 // checkObservation refuses an observation block a pass could not read: an
 // outcome given that is not one of ObservationOutcomes (a block without
-// one holds no window), a started_at or
-// closed_at that is not a time, a window_days that is not a whole number of
-// days; a pending window needs started_at and window_days (else the pass
-// that closes due windows would pass it over without a word).
+// one holds no window), a started_at or closed_at that is not a time, a
+// window_days that is not a whole number of days; a pending window needs
+// started_at and window_days (else the pass that closes due windows would
+// pass it over without a word).
 func (m *Memory) checkObservation(bad func(key, format string, a ...any) error) error {
 	o := m.Observation
 	if o == nil {
