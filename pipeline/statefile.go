@@ -82,11 +82,8 @@ func loadState(h Home, project string, backups int, now time.Time) (*loaded, err
 // has, so that a corrupt state kept aside never replaces one kept before
 // in the same second.
 func asideName(h Home, name string) string {
-	for n := 1; ; n++ {
-		try := name
-		if n > 1 {
-			try = fmt.Sprintf("%s-%d", name, n)
-		}
+	try := name
+	for n := 2; n <= 1000; n++ { // a home that cannot be stated gets the last
 		p, err := h.Path(try)
 		if err != nil {
 			return try
@@ -94,7 +91,9 @@ func asideName(h Home, name string) string {
 		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 			return try
 		}
+		try = fmt.Sprintf("%s-%d", name, n)
 	}
+	return try
 }
 
 // stateFiles renders the new state and rotates the backups: the state being

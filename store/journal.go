@@ -174,26 +174,17 @@ func (s *Store) recover() ([]Recovered, error) {
 // folder (internal/durable). The replay has written those files whole, so
 // the temporary ones hold nothing that is not on disk; left, they would sit
 // in the store untracked, for a user's `git add -A` to commit. Only the
-// temporaries of the run's own files are removed, each folder read once.
+// temporaries of the run's own files in the store are removed (every
+// writer there holds the lock), each folder read once.
 func (s *Store) removeWriteTemps(c *Changeset) {
 	names := map[string]map[string]bool{} // folder → names written in it
-	root := ""
 	for _, ch := range c.Changes {
-		if ch.Delete {
+		// A file outside the store (CLAUDE.md) may be written meanwhile by
+		// a command that takes no lock: its temporaries are not looked at.
+		if ch.Delete || ch.Root {
 			continue
 		}
-		top := s.Dir
-		if ch.Root {
-			if root == "" {
-				r, err := s.OpenRepo()
-				if err != nil {
-					continue
-				}
-				root = r.Root()
-			}
-			top = root
-		}
-		target := filepath.Join(top, filepath.FromSlash(ch.Path))
+		target := filepath.Join(s.Dir, filepath.FromSlash(ch.Path))
 		dir := filepath.Dir(target)
 		if names[dir] == nil {
 			names[dir] = map[string]bool{}

@@ -72,7 +72,7 @@ func TestImportRefusesCountsItCannotKeep(t *testing.T) {
 	for _, line := range []string{
 		"[S-1] helpful=99999999999999999999 harmful=0 :: text",
 		"[S-1] helpful=-1 harmful=0 :: text",
-		"[S-1] helpful=x harmful=0 :: text",
+		"[S-1] helpful=1.5 harmful=0 :: text",
 	} {
 		if _, err := ParseACE([]byte("## STRATEGIES\n" + line + "\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
 			t.Errorf("ParseACE(%q): %v, want line 2 refused", line, err)
@@ -80,6 +80,12 @@ func TestImportRefusesCountsItCannotKeep(t *testing.T) {
 	}
 	if bs, err := ParseACE([]byte("## STRATEGIES\n[S-1] helpful=3 harmful=1 :: keep helpful=x as text\n")); err != nil || len(bs) != 1 || bs[0].Helpful != 3 {
 		t.Errorf("a good line: %+v, %v", bs, err)
+	}
+	// text before "::" that is not only counters is the bullet's content, as it always was
+	for _, line := range []string{"[S-2] helpful=3 harmful=0 usage=2 :: text", "[S-2] helpful=3, harmful=0 :: text", "[S-2] helpful = tests :: run them"} {
+		if bs, err := ParseACE([]byte("## STRATEGIES\n" + line + "\n")); err != nil || len(bs) != 1 {
+			t.Errorf("ParseACE(%q): %+v, %v; want it read as content", line, bs, err)
+		}
 	}
 	if _, err := ParseKayba([]byte(`{"skills": [{"id": "s-1", "content": "text", "helpful": -5, "harmful": -7}]}`)); err == nil {
 		t.Error("ParseKayba took negative counts")

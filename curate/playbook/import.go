@@ -139,9 +139,10 @@ var (
 	aceLineRE     = regexp.MustCompile(`^\s*(?:[-*]\s+)?\[([^\]\s]+)\]\s*(.*)$`)
 	aceCountersRE = regexp.MustCompile(`^((?:\s*(?:helpful|harmful|neutral)\s*=\s*\d+)+)\s*::\s*(.*)$`)
 	aceCounterRE  = regexp.MustCompile(`(helpful|harmful|neutral)\s*=\s*(\d+)`)
-	// aceBadCountersRE is a line that gives counters the way ACE writes
-	// them but with a value that is not a whole number (helpful=-1, =x).
-	aceBadCountersRE = regexp.MustCompile(`^\s*(?:helpful|harmful|neutral)\s*=\s*\S*.*::`)
+	// aceBadCountersRE is a line that gives nothing but counters before
+	// "::", the way ACE writes them, with a number that is not a whole
+	// one (helpful=-1, helpful=1.5); other text before "::" is content.
+	aceBadCountersRE = regexp.MustCompile(`^(?:\s*(?:helpful|harmful|neutral)\s*=\s*-?[\d.]+)+\s*::`)
 )
 
 // ParseACE reads the ACE text playbook: `## SECTION` headings, then lines

@@ -49,8 +49,10 @@ const bulletIndexPath = ".cache/bullet-index"
 // bulletIndexMagic starts the file: then the analyser's version line, the
 // word table (count, then each word), the folders (count, then each
 // folder's path, times, racy flag and token), the entries, and a CRC-32C
-// of all that (a damaged file is rebuilt).
-const bulletIndexMagic = "curator-bullet-index-4\n"
+// of all that (a damaged file is rebuilt). Format 5: the same layout; an
+// index of format 4 may hold entries of files that are no longer bullets
+// (no frontmatter, a byte-order mark first), so it is read again.
+const bulletIndexMagic = "curator-bullet-index-5\n"
 
 // Analyser gives the words that the candidate index keeps of a bullet's
 // content. Version names the analysis: an index written with another
