@@ -251,7 +251,7 @@ func PlaybookBlock(storeDir string) (string, []*mdstore.InvalidFile, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	list, err := s.ListBullets(false)
+	list, err := s.ListBullets(true) // the archive too: an id it shares with an active bullet is named
 	if err != nil {
 		return "", nil, err
 	}

@@ -238,6 +238,9 @@ type BulletList struct {
 	Active   []*Bullet
 	Archived []*Bullet
 	Invalid  []*InvalidFile
+	// SharedIDs are the ids that more than one file has: those files are
+	// in Invalid, none of them in Active or Archived.
+	SharedIDs []string
 }
 
 // All returns active then archived bullets.
@@ -246,7 +249,8 @@ func (l *BulletList) All() []*Bullet {
 }
 
 // ListBullets reads every bullet, active and (when archived is set)
-// archived, sorted by id. Unreadable files are reported, never touched.
+// archived, sorted by id. Unreadable files are reported, never touched, and
+// so are the files of an id that another file listed also has (UniqueIDs).
 func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 	res := &BulletList{}
 	roots := []string{"context/bullets"}
@@ -279,8 +283,18 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 			}
 		}
 	}
-	SortBullets(res.Active)
-	SortBullets(res.Archived)
+	all := append(res.Active, res.Archived...)
+	slices.SortStableFunc(all, func(a, b *Bullet) int { return strings.Compare(a.ID, b.ID) }) // in listing order within an id
+	all, sharing, shared := UniqueIDs(all, func(b *Bullet) string { return b.ID }, func(b *Bullet) string { return b.Path })
+	res.Invalid, res.SharedIDs = append(res.Invalid, sharing...), shared
+	res.Active, res.Archived = nil, nil
+	for _, b := range all {
+		if b.IsActive {
+			res.Active = append(res.Active, b)
+		} else {
+			res.Archived = append(res.Archived, b)
+		}
+	}
 	return res, nil
 }
 

@@ -80,7 +80,7 @@ func TestBulletsSharingAnIDNamedAndLeftAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{{"context", "query"}, {"context", "stats"}} {
+	for _, args := range [][]string{{"context", "query"}, {"context", "stats"}, {"context", "export", "--format", "ace"}} {
 		code, stderr := curatorExit(t, dir, args...)
 		if code != 5 {
 			t.Errorf("%v: exit %d, want 5\n%s", args, code, stderr)
@@ -116,6 +116,18 @@ func TestBulletsSharingAnIDNamedAndLeftAlone(t *testing.T) {
 	curator(t, dir, "context", "reflect", refl)
 	if code, stderr := curatorExit(t, dir, "context", "curate"); code != 5 {
 		t.Errorf("context curate: exit %d, want 5\n%s", code, stderr)
+	}
+	// a reflection that marks one of them helpful waits: its feedback is
+	// not lost, nor given to a guess
+	refl2 := filepath.Join(t.TempDir(), "r2.md")
+	os.WriteFile(refl2, []byte("---\nid: r-2\nhelpful_bullets: [STRAT-001]\nlessons:\n  - content: Keep the build green on the main branch.\n    category: strategy\n    confidence: 0.9\n---\n"), 0o644)
+	curator(t, dir, "context", "reflect", refl2)
+	code, stderr := curatorExit(t, dir, "context", "curate")
+	if code != 5 || !strings.Contains(stderr, "helpful_bullets names STRAT-001, an id that more than one bullet file has") {
+		t.Errorf("context curate of a reflection naming a shared id: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".curator/context/reflections/pending/r-2.md")); err != nil {
+		t.Errorf("the reflection naming a shared id is not pending: %v", err)
 	}
 	for rel, data := range files {
 		if got, _ := os.ReadFile(filepath.Join(dir, ".curator", rel)); rel != "context/bullets/strategy/STRAT-003.md" && !bytes.Equal(got, data) {

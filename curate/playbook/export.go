@@ -26,7 +26,7 @@ func Export(_ context.Context, s *mdstore.Store, req ExportRequest) (*ExportRepo
 	if err := req.Check(); err != nil {
 		return nil, err
 	}
-	list, err := s.ListBullets(false)
+	list, err := s.ListBullets(true) // the archive too: an id it shares with an active bullet is named
 	if err != nil {
 		return nil, err
 	}

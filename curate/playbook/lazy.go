@@ -35,7 +35,7 @@ type lazyBullets struct {
 	// failed are the bullets whose file could not be read when needed.
 	failed map[*mdstore.Bullet]bool
 	// shared are the files left out because another file has their id
-	// (withUniqueIDs), reported by every answer from this listing.
+	// (mdstore.UniqueIDs), reported by every answer from this listing.
 	shared []*mdstore.InvalidFile
 	// listing is the bullet index's listing the playbook was read from
 	// (a warm playbook asks it whether the folders changed since).
@@ -144,10 +144,11 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	invalid := append(ib.Invalid, bad...)
 	sums, sorted := mergeByID(ib.Active, ib.Archived)
 	var shared []*mdstore.InvalidFile
+	var sharedIDs []string
 	if !sorted { // an id in two files: neither is the playbook's
 		all := append(append([]*cache.BulletSummary(nil), ib.Active...), ib.Archived...)
 		slices.SortStableFunc(all, func(a, b *cache.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
-		sums, shared = withUniqueIDs(all, func(b *cache.BulletSummary) string { return b.ID }, func(b *cache.BulletSummary) string { return b.Path })
+		sums, shared, sharedIDs = mdstore.UniqueIDs(all, func(b *cache.BulletSummary) string { return b.ID }, func(b *cache.BulletSummary) string { return b.Path })
 		invalid = append(invalid, shared...)
 	}
 	keys := make([]string, len(sums))
@@ -157,8 +158,8 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	pb := &Playbook{
 		Now: now.UTC(), IDs: ids, bullets: newLazyBulletSet(keys, func(i int) *mdstore.Bullet { return sums[i].Bullet() }),
 		origPath: map[string]string{}, touched: map[string]bool{}, active: map[string]int{},
-		Secrets: s.Secrets(),
-		lazy:    &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken, listing: ib, shared: shared},
+		Secrets: s.Secrets(), sharedIDs: sharedIDs,
+		lazy: &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken, listing: ib, shared: shared},
 	}
 	for _, sum := range sums {
 		if sum.IsActive {

@@ -54,6 +54,8 @@ func DefaultSettings() Settings {
 // HeldReflection is a reflection that was not curated because it looks
 // like it holds a secret; it stays pending and nothing of it is written.
 type HeldReflection struct {
+	// Why says what holds it when it is not a secret ("" for a secret).
+	Why          string `json:"why,omitempty"`
 	ReflectionID string `json:"reflection_id"`
 	Path         string `json:"path"`
 	Lesson       int    `json:"lesson,omitempty"` // 1-based; 0 for the reflection's own fields
@@ -69,6 +71,9 @@ func (h HeldReflection) Error() string {
 // Problem says where the secret is: "lesson 2 looks like it holds a
 // secret (github-token)", "task looks like …".
 func (h HeldReflection) Problem() string {
+	if h.Why != "" {
+		return h.Why
+	}
 	where := h.Field
 	if h.Lesson > 0 {
 		where = fmt.Sprintf("lesson %d", h.Lesson)
@@ -158,6 +163,9 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 			continue
 		}
 		if held[i] = heldFor(pb.Secrets, r); held[i] != nil {
+			continue
+		}
+		if held[i] = namesSharedID(pb, r); held[i] != nil {
 			continue
 		}
 		for k, l := range r.Lessons {
@@ -254,6 +262,24 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 
 // heldFor returns the first secret-looking field of a reflection (any
 // field: a merged reflection is committed whole).
+// namesSharedID holds a reflection that marks helpful or harmful a bullet
+// id more than one file has: which bullet it meant is not for a run to
+// guess, and its feedback is kept until one file is renamed.
+func namesSharedID(pb *Playbook, r *mdstore.Reflection) *HeldReflection {
+	for _, f := range []struct {
+		field string
+		ids   []string
+	}{{"helpful_bullets", r.HelpfulBullets}, {"harmful_bullets", r.HarmfulBullets}} {
+		for _, id := range f.ids {
+			if slices.Contains(pb.sharedIDs, id) {
+				return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Field: f.field, Kind: "shared id",
+					Why: fmt.Sprintf("%s names %s, an id that more than one bullet file has (rename one of them, then curate again)", f.field, id)}
+			}
+		}
+	}
+	return nil
+}
+
 func heldFor(p *secrets.Policy, r *mdstore.Reflection) *HeldReflection {
 	if e := r.CheckSecrets(p); e != nil {
 		return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: mdstore.LessonOf(e.Field), Field: e.Field, Line: e.Line, Kind: e.Rule}

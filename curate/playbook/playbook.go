@@ -31,6 +31,9 @@ type Playbook struct {
 	Matcher *CategoryMatcher
 	// Secrets is the store's secret policy (nil: the built-in rules).
 	Secrets *secrets.Policy
+	// sharedIDs are ids that more than one bullet file has: none of those
+	// files is in the playbook, and a reflection that names one waits.
+	sharedIDs []string
 	// Sensitive tells the sensitive lessons, whose bullets wait for
 	// review (nil: only the sensitive tag).
 	Sensitive *Sensitivity

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -60,12 +59,9 @@ func load(s *mdstore.Store, e similar.Engine, newMatcher func() Matcher, now tim
 	}
 	prefixes := s.Config.IDPrefixes
 	ids := bulletid.NewAllocator(prefixes, known...)
-	all := list.All()
-	slices.SortStableFunc(all, func(a, b *mdstore.Bullet) int { return strings.Compare(a.ID, b.ID) })
-	all, shared := withUniqueIDs(all, func(b *mdstore.Bullet) string { return b.ID }, func(b *mdstore.Bullet) string { return b.Path })
-	pb = New(all, ids, newMatcher, now)
-	pb.Secrets = s.Secrets()
-	return pb, append(append(list.Invalid, bad...), shared...), nil
+	pb = New(list.All(), ids, newMatcher, now) // no id twice: ListBullets reports those files
+	pb.Secrets, pb.sharedIDs = s.Secrets(), list.SharedIDs
+	return pb, append(list.Invalid, bad...), nil
 }
 
 // Run is a prepared `context curate` run: its plan, the files it
