@@ -107,15 +107,7 @@ func TestRecoverFinishesACrashedRun(t *testing.T) {
 	s, dir := newStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
-	crash := errors.New("crash")
-	func() {
-		defer func() { recover() }()
-		s.save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
-			if step == "journal" {
-				panic(crash)
-			}
-		}})
-	}()
+	crashAt(s, cs, "journal")
 	if _, err := os.Stat(s.Path("memory/inbox/a.md")); err == nil {
 		t.Fatal("file written before the simulated crash point")
 	}
@@ -143,14 +135,7 @@ func TestRecoverRemovesTheCrashedWritesTemps(t *testing.T) {
 	s, _ := newStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
-	func() {
-		defer func() { recover() }()
-		s.save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
-			if step == "journal" {
-				panic("crash")
-			}
-		}})
-	}()
+	crashAt(s, cs, "journal")
 	// what a write killed half way leaves, and a file that is not the run's
 	left := s.Path("memory/inbox/.tmp-a.md-2066067483")
 	other := s.Path("memory/inbox/.tmp-b.md-12345")
@@ -196,14 +181,7 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 	s, dir := committedStore(t)
 	cs := &Changeset{}
 	cs.Write("memory/inbox/a.md", []byte("x\n"))
-	func() {
-		defer func() { recover() }()
-		s.save(cs, info("crashed"), SaveOptions{Stage: func(step string) {
-			if step == "committed" {
-				panic("crash")
-			}
-		}})
-	}()
+	crashAt(s, cs, "committed")
 	os.WriteFile(filepath.Join(dir, "user.txt"), []byte("u\n"), 0o644)
 	gitCmd(t, dir, "add", "user.txt")
 	gitCmd(t, dir, "commit", "-qm", "user work")
@@ -218,4 +196,15 @@ func TestRecoverDoesNotCommitTwice(t *testing.T) {
 	if st := gitCmd(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("status after recovery:\n%s", st)
 	}
+}
+
+// crashAt saves cs as run "crashed" and stops it, as a kill would, after
+// the save's step.
+func crashAt(s *Store, cs *Changeset, step string) {
+	defer func() { recover() }()
+	s.save(cs, info("crashed"), SaveOptions{Stage: func(at string) {
+		if at == step {
+			panic("crash")
+		}
+	}})
 }
