@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestCommitLargeRunWritesAPack(t *testing.T) {
@@ -62,6 +64,27 @@ func TestPackJoinsLargeObjectsFromPieces(t *testing.T) {
 		want, _ := os.ReadFile(filepath.Join(dir, ".curator/memory/inbox", name))
 		if got := gitCmd(t, dir, "show", "HEAD:.curator/memory/inbox/"+name); got != string(want) {
 			t.Errorf("%s: git reads %d bytes, the file has %d", name, len(got), len(want))
+		}
+	}
+}
+
+// TestPackTempNamesSayCurators: a pack and its index being written are
+// named tmp_pack_curator-<pid>- and tmp_idx_curator-<pid>-, the names by
+// which curator sync's pack repair removes a killed run's leftovers (and
+// keeps a running git's tmp_ files).
+func TestPackTempNamesSayCurators(t *testing.T) {
+	gitDir := filepath.Join(t.TempDir(), ".git")
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(plumbing.BlobObject)
+	obj.Write([]byte("a memory\n"))
+	p, err := writePack(gitDir, []plumbing.EncodedObject{obj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.discard()
+	for kind, name := range map[string]string{"pack": p.tmpPack, "idx": p.tmpIdx} {
+		if want := fmt.Sprintf("tmp_%s_curator-%d-", kind, os.Getpid()); !strings.HasPrefix(filepath.Base(name), want) {
+			t.Errorf("the %s is written as %s, want a name starting %s", kind, filepath.Base(name), want)
 		}
 	}
 }

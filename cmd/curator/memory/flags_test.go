@@ -171,6 +171,8 @@ func TestUpdateFlags(t *testing.T) {
 		{"--set", "brief", "m-1"},          // no =
 		{"--set", "=x", "m-1"},             // no key
 		{"--set", "tags=[unclosed", "m-1"}, // not YAML
+		{"--set", "k\xff=v", "m-1"},        // a key that is not UTF-8
+		{"--set", "brief=caf\xe9", "m-1"},  // a value that is not UTF-8 (YAML would store !!binary)
 	} {
 		_, err := parse(t, NewCmdUpdate, args...)
 		wantUsage(t, args, err)
