@@ -111,11 +111,7 @@ func TestRecoverFinishesACrashedRun(t *testing.T) {
 	if _, err := os.Stat(s.Path("memory/inbox/a.md")); err == nil {
 		t.Fatal("file written before the simulated crash point")
 	}
-	l, err := s.takeLock(time.Second) // Lock recovers
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Unlock()
+	recoverStore(t, s)
 	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
 		t.Error("journal not replayed")
 	}
@@ -141,11 +137,7 @@ func TestRecoverRemovesTheCrashedWritesTemps(t *testing.T) {
 	other := s.Path("memory/inbox/.tmp-b.md-12345")
 	os.WriteFile(left, []byte("half"), 0o644)
 	os.WriteFile(other, []byte("other"), 0o644)
-	l, err := s.takeLock(time.Second) // Lock recovers
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Unlock()
+	recoverStore(t, s)
 	if b, _ := os.ReadFile(s.Path("memory/inbox/a.md")); string(b) != "x\n" {
 		t.Error("journal not replayed")
 	}
@@ -207,4 +199,15 @@ func crashAt(s *Store, cs *Changeset, step string) {
 			panic("crash")
 		}
 	}})
+}
+
+// recoverStore takes the store's lock, which replays what a crashed run
+// left, and lets it go.
+func recoverStore(t *testing.T, s *Store) {
+	t.Helper()
+	l, err := s.takeLock(time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
 }
