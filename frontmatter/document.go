@@ -171,6 +171,9 @@ func (d *Document) root() (*yaml.Node, error) {
 }
 
 func (d *Document) parse(y []byte) (*yaml.Node, error) {
+	if m, ok := plainYAML(y); ok {
+		return m, nil
+	}
 	var n yaml.Node
 	if err := yaml.Unmarshal(y, &n); err != nil {
 		return nil, d.wrap(err)
