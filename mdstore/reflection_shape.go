@@ -106,15 +106,11 @@ func checkReflectionShape(n *yaml.Node) *shapeError {
 // checkFields checks the known keys of a mapping against shapes; prefix
 // names the mapping in messages ("lessons[0].").
 func checkFields(n *yaml.Node, prefix string, shapes map[string]fieldShape) *shapeError {
-	seen := map[string]int{}
+	if err := givenTwice(n, prefix); err != nil {
+		return err
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, resolve(n.Content[i+1])
-		// JSON lets a key come twice and keeps the last; which one was
-		// meant is not for curator to guess.
-		if first, twice := seen[k]; twice {
-			return &shapeError{line: n.Content[i].Line, msg: fmt.Sprintf("%s%s is given twice (first on line %d)", prefix, k, first)}
-		}
-		seen[k] = n.Content[i].Line
 		s, ok := shapes[k]
 		if !ok || isNull(v) {
 			continue

@@ -197,6 +197,7 @@ func ParseACE(data []byte) ([]ImportedBullet, error) {
 // ParseKayba reads a kayba (agentic-context-engine) skillbook JSON:
 // {"skills": {id: skill} or [skill]}, each skill with id, section, content
 // (or insight/issue), helpful/harmful (or helpful_count/harmful_count).
+// A key given twice in one object is refused, naming its line.
 func ParseKayba(data []byte) ([]ImportedBullet, error) {
 	var doc struct {
 		Skills  json.RawMessage `json:"skills"`
@@ -204,6 +205,9 @@ func ParseKayba(data []byte) ([]ImportedBullet, error) {
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("skillbook JSON: %w", err)
+	}
+	if err := mdstore.KeyGivenTwice(data); err != nil {
+		return nil, err
 	}
 	raw := doc.Skills
 	if len(raw) == 0 {

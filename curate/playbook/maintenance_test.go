@@ -164,6 +164,24 @@ func TestParseKayba(t *testing.T) {
 	}
 }
 
+// TestParseKaybaKeyGivenTwice: a skillbook that gives a key twice is
+// refused, naming the key and both lines, not read as the last one.
+func TestParseKaybaKeyGivenTwice(t *testing.T) {
+	for _, tc := range []struct{ json, want string }{
+		{"{\n\"skills\": [{\"id\": \"s-1\", \"content\": \"kept?\"}],\n\"skills\": [{\"id\": \"s-2\", \"content\": \"or this?\"}]\n}",
+			"line 3: skills is given twice (first on line 2)"},
+		{"{\"skills\": {\"s-1\": {\"content\": \"a\"},\n \"s-1\": {\"content\": \"b\"}}}",
+			"line 2: skills.s-1 is given twice (first on line 1)"},
+		{"{\"skills\": [{\"id\": \"s-1\", \"content\": \"a\",\n \"content\": \"b\"}]}",
+			"line 2: skills[0].content is given twice (first on line 1)"},
+	} {
+		in, err := ParseKayba([]byte(tc.json))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("ParseKayba(%q) = %+v, %v; want error %q", tc.json, in, err, tc.want)
+		}
+	}
+}
+
 func TestInjectIdempotent(t *testing.T) {
 	file := []byte("# Project\n\nSome notes.\n")
 	b := bullet("STRAT-001", "strategy", "Check the docs.", 1, 0, 0.6)
