@@ -273,11 +273,11 @@ func workTree(dir string, old *object.Tree) ([]File, error) {
 			}
 			return nil
 		}
-		if !e.Type().IsRegular() || RecordKind(rel) == "" {
+		if RecordKind(rel) == "" {
 			return nil
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
+		data, kept, err := workFile(p, e)
+		if err != nil || !kept {
 			return err
 		}
 		f := File{Path: rel, New: data}
@@ -304,6 +304,21 @@ func workTree(dir string, old *object.Tree) ([]File, error) {
 		out = append(out, File{Path: name, Old: data})
 	}
 	return out, nil
+}
+
+// workFile is a work tree file as git keeps it: a regular file's bytes, a
+// symlink's target path, so that an unchanged symlink equals its
+// committed version. Anything else git does not keep (kept false).
+func workFile(p string, e fs.DirEntry) (data []byte, kept bool, err error) {
+	switch {
+	case e.Type().IsRegular():
+		data, err = os.ReadFile(p)
+		return data, true, err
+	case e.Type()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		return []byte(target), true, err
+	}
+	return nil, false, nil
 }
 
 // Staged reads the record files of the store in dir whose version in
