@@ -124,6 +124,9 @@ func checkFields(n *yaml.Node, prefix string, shapes map[string]fieldShape) *sha
 
 // checkShape checks one value against its field's shape.
 func checkShape(v *yaml.Node, key string, s fieldShape) *shapeError {
+	if (s.kind == shapeNumber || s.kind == shapeWhole || s.kind == shapePriority) && overflows(v) {
+		return tooLargeShape(v, key)
+	}
 	switch s.kind {
 	case shapeText:
 		if v.Kind != yaml.ScalarNode {
@@ -150,6 +153,8 @@ func checkShape(v *yaml.Node, key string, s fieldShape) *shapeError {
 			e = resolve(e)
 			item := fmt.Sprintf("%s[%d]", key, j)
 			switch {
+			case s.kind == shapeWholeList && overflows(e):
+				return tooLargeShape(e, item)
 			case s.kind == shapeLessons && e.Kind == yaml.MappingNode:
 				if err := checkFields(e, item+".", lessonShapes); err != nil {
 					return err
@@ -171,6 +176,12 @@ func wrongShape(v *yaml.Node, key, want string) *shapeError {
 		msg = key + ": " + msg
 	}
 	return &shapeError{line: v.Line, msg: msg}
+}
+
+// tooLargeShape is a number too large to hold, which YAML reads as text:
+// told as a number out of range, not as a string.
+func tooLargeShape(v *yaml.Node, key string) *shapeError {
+	return &shapeError{line: v.Line, msg: key + ": " + fmt.Sprintf(tooLarge, v.Value)}
 }
 
 // described is a value's kind in the user's words, with a short scalar.
