@@ -42,6 +42,24 @@ func plainYAML(y []byte) (*yaml.Node, bool) {
 // is left to the parser (and its limits).
 const maxPlainYAML = 64 << 10
 
+// commonKeys are the keys of curator's records, kept once for every
+// frontmatter that gives them. Every other key, and every value, is a copy
+// of its own: a record's fields keep only their own text alive, never the
+// whole frontmatter.
+var commonKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range strings.Fields(`agent archived_at at author brief category confidence content content_confidence
+		created_at curated_lessons curator_status duplicate_of from harmful_bullets harmful_count
+		helpful_bullets helpful_count id importance_factors ingestion_time is_active last_used_at
+		lessons maturity merged_from observation original_id outcome parent_bullet_id priority
+		reason run scenario score section source_cases source_reflections started_at status tags
+		task trashed type updated_at usage_count validation version window_days proximity
+		surprisal entity_priority unambiguity`) {
+		m[k] = k
+	}
+	return m
+}()
+
 // plainReader walks the lines of a frontmatter for plainYAML: the current
 // line's number (from 1), its indentation and the text after it.
 type plainReader struct {
@@ -112,7 +130,13 @@ func (r *plainReader) mapping(indent int) (*yaml.Node, bool) {
 		if colon <= 0 || !plainKey(r.text[:colon]) {
 			return nil, false
 		}
-		key := r.scalar(r.text[:colon], r.line, indent+1)
+		k := r.text[:colon]
+		if common, ok := commonKeys[k]; ok {
+			k = common
+		} else {
+			k = strings.Clone(k)
+		}
+		key := r.scalar(k, r.line, indent+1)
 		rest := r.text[colon+1:]
 		line := r.line
 		var v *yaml.Node
@@ -216,7 +240,7 @@ func (r *plainReader) oneLineScalar(v string, line, col int) (*yaml.Node, bool) 
 		if q == '\'' {
 			style = yaml.SingleQuotedStyle
 		}
-		return r.node(yaml.ScalarNode, style, "!!str", in, line, col), true
+		return r.node(yaml.ScalarNode, style, "!!str", strings.Clone(in), line, col), true
 	}
 	return r.plainScalar(v, line, col)
 }
@@ -256,7 +280,7 @@ func (r *plainReader) plainScalar(v string, line, col int) (*yaml.Node, bool) {
 	if strings.Contains(v, ": ") || strings.Contains(v, " #") || !printable(v) {
 		return nil, false
 	}
-	return r.scalar(v, line, col), true
+	return r.scalar(strings.Clone(v), line, col), true
 }
 
 // printable reports whether every character of v is one YAML reads as
