@@ -163,8 +163,12 @@ func (p *pendingPack) discard() {
 
 // writeLoose writes objects as loose object files (zlib, each by
 // temporary file and rename, so a full disk leaves no partial object). An
-// object git has already is written again rather than looked up.
+// object git has already is written again rather than looked up. Each is
+// compressed in memory first and written with one call: a tree of
+// thousands of entries would otherwise be thousands of small writes.
 func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
+	var buf bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
 	for _, o := range objs {
 		data, err := objectBytes(o)
 		if err != nil {
@@ -179,11 +183,15 @@ func writeLoose(gitDir string, objs []plumbing.EncodedObject) error {
 		if err != nil {
 			return err
 		}
-		zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
+		buf.Reset()
+		zw.Reset(&buf)
 		fmt.Fprintf(zw, "%s %d\x00", o.Type(), len(data))
 		_, err = zw.Write(data)
 		if cerr := zw.Close(); err == nil {
 			err = cerr
+		}
+		if err == nil {
+			_, err = f.Write(buf.Bytes())
 		}
 		if err == nil {
 			err = durable.Later(f)
