@@ -1,7 +1,6 @@
 package frontmatter
 
 import (
-	"bytes"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -10,24 +9,25 @@ import (
 )
 
 // plainYAML reads the layout curator writes — a block mapping of plain
-// keys whose values are plain one-line scalars, block sequences of them,
-// nested block mappings, or the empty flow collections "[]" and "{}" —
-// into the node the YAML parser makes of it (kinds, tags, styles, lines
-// and columns alike), without the parser, which costs more than reading
-// the file. It reports false for every other text (quotes, comments,
-// anchors, tags, block scalars, flow collections with items, tabs, blank
-// lines, a scalar that continues on the next line, ...), which the parser
-// reads instead.
+// keys whose values are one-line scalars (plain, or quoted without
+// escapes), block sequences of them, nested block mappings, or the empty
+// flow collections "[]" and "{}" — into the node the YAML parser makes of
+// it (kinds, tags, styles, lines and columns alike), without the parser,
+// which costs more than reading the file. It reports false for every other
+// text (escapes, comments, anchors, tags, block scalars, flow collections
+// with items, tabs, blank lines, a scalar that continues on the next line,
+// ...), which the parser reads instead.
 func plainYAML(y []byte) (*yaml.Node, bool) {
 	if len(y) == 0 || y[len(y)-1] != '\n' || len(y) > maxPlainYAML {
 		return nil, false
 	}
 	r := plainReader{y: string(y)}
-	// A line holds at most two nodes: a key and its value, or the
-	// collection a key opens and its first entry or key.
-	nodes := 2*bytes.Count(y, []byte("\n")) + 1
-	r.slab = make([]yaml.Node, nodes)
-	r.contents = make([]*yaml.Node, nodes)
+	// A document of n lines has at most 2n+1 nodes: the root, and for each
+	// line a key and its value, or a "key:" line's key and the collection it
+	// opens (the collection's first entry counted on its own line), or a
+	// sequence entry. The slab grows to that in chunks, so that a text
+	// refused early allocates little.
+	r.left = 2*strings.Count(r.y, "\n") + 1
 	if !r.next() || r.indent != 0 {
 		return nil, false
 	}
@@ -70,15 +70,25 @@ type plainReader struct {
 	text   string // the current line after its indentation, without "\n"
 	done   bool   // no line is left
 	// slab and contents hold the nodes and the collections' entries, so
-	// that a frontmatter costs a few allocations, not one per node.
+	// that a frontmatter costs a few allocations, not one per node; left
+	// is how many more nodes the document can have.
 	slab     []yaml.Node
 	contents []*yaml.Node
+	left     int
 	stack    []*yaml.Node // the entries of the collections being read
 }
 
-// content gives a collection the entries pushed on the stack since from.
+// slabChunk is how many nodes the slab grows by.
+const slabChunk = 64
+
+// content gives a collection the entries pushed on the stack since from,
+// in a slice of the contents slab whose capacity is its length: a caller
+// that appends to one collection's Content never writes over another's.
 func (r *plainReader) content(n *yaml.Node, from int) {
 	entries := r.stack[from:]
+	if len(entries) > len(r.contents) && len(entries) <= slabChunk {
+		r.contents = make([]*yaml.Node, min(slabChunk, max(r.left+len(r.stack), len(entries))))
+	}
 	if len(entries) <= len(r.contents) {
 		n.Content, r.contents = r.contents[:len(entries):len(entries)], r.contents[len(entries):]
 		copy(n.Content, entries)
@@ -88,14 +98,13 @@ func (r *plainReader) content(n *yaml.Node, from int) {
 	r.stack = r.stack[:from]
 }
 
-// node is a new node, from the reader's slab: one allocation for them all.
+// node is a new node, from the reader's slab.
 func (r *plainReader) node(kind yaml.Kind, style yaml.Style, tag, value string, line, col int) *yaml.Node {
-	var n *yaml.Node
-	if len(r.slab) > 0 {
-		n, r.slab = &r.slab[0], r.slab[1:]
-	} else {
-		n = new(yaml.Node)
+	if len(r.slab) == 0 {
+		r.slab = make([]yaml.Node, min(slabChunk, max(r.left, 1)))
 	}
+	n := &r.slab[0]
+	r.slab, r.left = r.slab[1:], r.left-1
 	n.Kind, n.Style, n.Tag, n.Value, n.Line, n.Column = kind, style, tag, value, line, col
 	return n
 }
@@ -165,7 +174,7 @@ func (r *plainReader) mapping(indent int) (*yaml.Node, bool) {
 			}
 			col := indent + colon + 1 + n + 1
 			var ok bool
-			if v, ok = r.flowOrPlain(rest[n:], line, col); !ok {
+			if v, ok = r.value(rest[n:], line, col); !ok {
 				return nil, false
 			}
 			if r.next() {
@@ -187,7 +196,7 @@ func (r *plainReader) mapping(indent int) (*yaml.Node, bool) {
 	return m, true
 }
 
-// sequence reads the "- " entries at indentation indent, each a plain
+// sequence reads the "- " entries at indentation indent, each a one-line
 // scalar.
 func (r *plainReader) sequence(indent int) (*yaml.Node, bool) {
 	s := r.node(yaml.SequenceNode, 0, "!!seq", "", r.line, indent+1)
@@ -210,14 +219,14 @@ func (r *plainReader) sequence(indent int) (*yaml.Node, bool) {
 }
 
 // isEntry reports whether a line (after its indentation) is a sequence
-// entry with a value on it.
+// entry: "-", one space, and a value.
 func isEntry(text string) bool {
 	return len(text) > 2 && text[0] == '-' && text[1] == ' ' && text[2] != ' '
 }
 
-// flowOrPlain is the value after "key: ": an empty flow collection or a
-// plain scalar.
-func (r *plainReader) flowOrPlain(v string, line, col int) (*yaml.Node, bool) {
+// value is the value after "key: ": an empty flow collection or a
+// one-line scalar.
+func (r *plainReader) value(v string, line, col int) (*yaml.Node, bool) {
 	switch v {
 	case "[]":
 		return r.node(yaml.SequenceNode, yaml.FlowStyle, "!!seq", "", line, col), true
@@ -263,8 +272,9 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 
 // plainScalar is a one-line plain scalar in block context, or false for
 // text that is not one (or might not be): one that starts with an
-// indicator (a "-" only before a digit or "."), holds ": " or " #", ends
-// in ":" or a space, or holds a character that printable refuses.
+// indicator character (a leading "-" is taken only before a digit or a
+// "."), holds ": " or " #", ends in ":" or a space, or holds a character
+// that printable refuses.
 func (r *plainReader) plainScalar(v string, line, col int) (*yaml.Node, bool) {
 	if len(v) == 0 || v[len(v)-1] == ' ' || v[len(v)-1] == ':' {
 		return nil, false
@@ -305,9 +315,10 @@ func printable(v string) bool {
 	return true
 }
 
-// yamlPrintable reports whether YAML reads r, outside ASCII, as a
-// character of a plain scalar (not a line break, a byte-order mark or a
-// character it refuses).
+// yamlPrintable reports whether r, outside ASCII, is a character plainYAML
+// takes in a scalar: not one YAML reads as a line break or refuses, and
+// not a byte-order mark (which YAML takes inside a text, but which is
+// left to it).
 func yamlPrintable(r rune) bool {
 	switch {
 	case r == 0x2028, r == 0x2029, r == 0xFEFF:
@@ -339,7 +350,8 @@ func (r *plainReader) scalar(v string, line, col int) *yaml.Node {
 
 // numberTag is the tag YAML resolves the numbers and times curator
 // writes to ("!!int" for "12", "!!float" for "0.95", "!!timestamp" for
-// "2026-11-29T09:12:00Z"), or "" for any other text.
+// "2026-11-29T09:12:00Z"), or "" when the text is not one of those
+// shapes (other numbers among them, which the caller has YAML resolve).
 func numberTag(v string) string {
 	digits := func(s string) bool {
 		for i := range len(s) {
@@ -352,7 +364,7 @@ func numberTag(v string) string {
 	switch {
 	case len(v) <= 18 && digits(v) && (v[0] != '0' || len(v) == 1):
 		return "!!int"
-	case len(v) <= 18 && v[0] != '0' || strings.HasPrefix(v, "0."):
+	case (len(v) <= 18 && v[0] != '0') || strings.HasPrefix(v, "0."):
 		if whole, frac, ok := strings.Cut(v, "."); ok && digits(whole) && digits(frac) {
 			return "!!float"
 		}

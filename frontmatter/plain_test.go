@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func parserReading(y []byte) (*yaml.Node, bool) {
 // sameNode reports where two nodes differ, or "" when they do not.
 func sameNode(a, b *yaml.Node, at string) string {
 	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value ||
-		a.Anchor != b.Anchor || a.Line != b.Line || a.Column != b.Column ||
+		a.Anchor != b.Anchor || a.Alias != b.Alias || (a.Content == nil) != (b.Content == nil) || a.Line != b.Line || a.Column != b.Column ||
 		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
 		len(a.Content) != len(b.Content) {
 		return fmt.Sprintf("%s: %+v, the parser %+v", at, *a, *b)
@@ -88,7 +89,7 @@ func genYAML(rnd *rand.Rand, depth, indent int, b *strings.Builder) {
 		}
 		switch r := rnd.Intn(10); {
 		case r < 5 || depth > 2:
-			fmt.Fprintf(b, "%s%s:%s%s\n", pad, key, strings.Repeat(" ", 1+rnd.Intn(2)/1), trickyScalars[rnd.Intn(len(trickyScalars))])
+			fmt.Fprintf(b, "%s%s:%s%s\n", pad, key, strings.Repeat(" ", 1+rnd.Intn(2)), trickyScalars[rnd.Intn(len(trickyScalars))])
 		case r < 7:
 			fmt.Fprintf(b, "%s%s:\n", pad, key)
 			entry := pad + strings.Repeat(" ", 2*rnd.Intn(2))
@@ -231,4 +232,21 @@ func BenchmarkParseRecord(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPlainRefusesEarlyCheaply: a long text refused on its first lines
+// allocates little, not nodes for every line it has.
+func TestPlainRefusesEarlyCheaply(t *testing.T) {
+	for _, y := range []string{"#" + strings.Repeat("\n", 65000), "a: b\n" + strings.Repeat("\n", 60000)} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, ok := plainYAML([]byte(y)); ok {
+			t.Fatalf("plainYAML read %q", y[:8])
+		}
+		runtime.ReadMemStats(&after)
+		// the text's own copy, and a chunk of nodes
+		if got := after.TotalAlloc - before.TotalAlloc; got > uint64(len(y))+64<<10 {
+			t.Errorf("refusing %q… allocated %d bytes", y[:4], got)
+		}
+	}
 }
