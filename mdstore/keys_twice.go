@@ -1,57 +1,117 @@
 package mdstore
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// JSON lets an object give a key twice and keeps the last; which one was
-// meant is not for curator to guess. JSON text is read as YAML, which
-// keeps the lines, to find such a key.
-
 // KeyGivenTwice refuses JSON text that gives a key twice in one object, at
-// any depth. The error names the line, the key by its path ("skills",
-// "skills[2].content") and the line it was first given on. Text that YAML
-// cannot read is left to the JSON decoder to report.
+// any depth: JSON keeps the last, and which one was meant is not for
+// curator to guess. Keys are compared as JSON reads them (escapes
+// decoded). The error names the line, the key by its path ("skills",
+// "skills[2].content") and the line it was first given on. The text is
+// read once, keeping only the keys of the objects still open; text that is
+// not JSON is left to the JSON decoder to report.
 func KeyGivenTwice(data []byte) error {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil {
-		return nil
-	}
-	if err := givenTwiceAnywhere(&doc, ""); err != nil {
+	if err := keyGivenTwice(data); err != nil {
 		return fmt.Errorf("line %d: %s", err.line, err.msg)
 	}
 	return nil
 }
 
-// givenTwiceAnywhere finds a key given twice in n or in any mapping inside
-// it; prefix names n in messages.
-func givenTwiceAnywhere(n *yaml.Node, prefix string) *shapeError {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			if err := givenTwiceAnywhere(c, prefix); err != nil {
-				return err
+// keyGivenTwice is KeyGivenTwice's finding, nil when there is none.
+func keyGivenTwice(data []byte) *shapeError {
+	// level is an object or array still open: an object's keys so far
+	// (each with the offset it was first given at) and current key, an
+	// array's current element.
+	type level struct {
+		object bool
+		keys   map[string]int
+		key    string
+		index  int
+	}
+	var open []level
+	wantKey := false
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '{':
+			open = append(open, level{object: true})
+			wantKey = true
+		case '[':
+			open = append(open, level{})
+			wantKey = false
+		case '}', ']':
+			if len(open) == 0 {
+				return nil
 			}
-		}
-	case yaml.MappingNode:
-		if err := givenTwice(n, prefix); err != nil {
-			return err
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if err := givenTwiceAnywhere(n.Content[i+1], prefix+n.Content[i].Value+"."); err != nil {
-				return err
+			open = open[:len(open)-1]
+			wantKey = false
+		case ',':
+			if len(open) == 0 {
+				return nil
 			}
-		}
-	case yaml.SequenceNode:
-		for j, e := range n.Content {
-			if err := givenTwiceAnywhere(e, fmt.Sprintf("%s[%d].", trimDot(prefix), j)); err != nil {
-				return err
+			if top := &open[len(open)-1]; top.object {
+				wantKey = true
+			} else {
+				top.index++
 			}
+		case '"':
+			end, escaped := stringEnd(data, i)
+			if end < 0 {
+				return nil
+			}
+			if wantKey && len(open) > 0 && open[len(open)-1].object {
+				key := string(data[i+1 : end])
+				if escaped && json.Unmarshal(data[i:end+1], &key) != nil {
+					return nil
+				}
+				top := &open[len(open)-1]
+				if first, twice := top.keys[key]; twice {
+					name := ""
+					for _, l := range open[:len(open)-1] {
+						if l.object {
+							name += l.key + "."
+						} else {
+							name = fmt.Sprintf("%s[%d].", trimDot(name), l.index)
+						}
+					}
+					return &shapeError{line: lineAt(data, i), msg: fmt.Sprintf("%s%s is given twice (first on line %d)", name, key, lineAt(data, first))}
+				}
+				if top.keys == nil {
+					top.keys = map[string]int{}
+				}
+				top.keys[key], top.key = i, key
+				wantKey = false
+			}
+			i = end
 		}
 	}
 	return nil
+}
+
+// stringEnd is the offset of the quote that closes the JSON string opening
+// at data[at], and whether the string holds an escape; -1 when it is not
+// closed.
+func stringEnd(data []byte, at int) (int, bool) {
+	escaped := false
+	for i := at + 1; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			escaped = true
+			i++
+		case '"':
+			return i, escaped
+		}
+	}
+	return -1, escaped
+}
+
+// lineAt is the line (from 1) of the byte at offset off.
+func lineAt(data []byte, off int) int {
+	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
 // givenTwice finds a key given twice in one mapping; prefix names the

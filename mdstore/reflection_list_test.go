@@ -36,6 +36,8 @@ func TestReflectionKeyGivenTwice(t *testing.T) {
 	for _, c := range []struct{ data, want string }{
 		{`{"id": "r-1", "id": "r-2", "lessons": [{"content": "c", "category": "api", "confidence": 0.5}]}`, "id is given twice"},
 		{"{\"id\": \"r-1\", \"lessons\": [{\"content\": \"c\",\n \"category\": \"api\", \"confidence\": 0.5,\n \"confidence\": 0.9}]}", "lessons[0].confidence is given twice (first on line 2)"},
+		// escapes YAML does not read, elsewhere in the text
+		{`{"id": "r-1", "lessons": [{"content": "see docs\/api \ud83d\ude80", "category": "api", "confidence": 0.5, "confidence": 0.9}]}`, "lessons[0].confidence is given twice (first on line 1)"},
 	} {
 		if _, err := ParseReflection("r.json", []byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.data, err, c.want)

@@ -75,9 +75,13 @@ func (e *shapeError) yamlError() error {
 }
 
 // checkJSONShape checks a JSON reflection's fields against their shapes
-// (JSON is read as YAML, which keeps the lines). Text that YAML cannot
-// read is left to the JSON decoder to report.
+// (JSON is read as YAML, which keeps the lines), and that it gives no key
+// twice (as JSON reads keys). Text that YAML cannot read is left to the
+// JSON decoder to report.
 func checkJSONShape(name string, data []byte) error {
+	if err := keyGivenTwice(data); err != nil {
+		return &InvalidFile{Path: name, Line: err.line, Msg: err.msg}
+	}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil {
 		return nil
