@@ -38,7 +38,7 @@ var (
 )
 
 // tooLarge says a number is beyond what curator can hold.
-const tooLarge = "%s is out of range, too large a number for curator to hold"
+const tooLarge = "%s is out of range, a number too far from 0 for curator to hold"
 
 // numberError is a bad number, as a YAML type error so that the document's
 // decoder reports it with the file line.

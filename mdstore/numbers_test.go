@@ -25,10 +25,10 @@ func TestMemoryNumbers(t *testing.T) {
 		{"importance_factors:\n  surprisal: .inf\n", "surprisal is +Inf, out of range", 6},
 		// YAML reads a number too large for a float as text: it is told
 		// as out of range, not as a string
-		{"content_confidence: 1e999\n", "content_confidence: 1e999 is out of range, too large a number for curator to hold", 6},
-		{"content_confidence: 99999999999999999999\n", "content_confidence: 99999999999999999999 is out of range, too large", 6},
-		{"content_confidence: 18446744073709551615\n", "content_confidence: 18446744073709551615 is out of range, too large", 6},
-		{"importance_factors:\n  proximity: -1e999\n", "importance_factors: proximity: -1e999 is out of range, too large", 7},
+		{"content_confidence: 1e999\n", "content_confidence: 1e999 is out of range, a number too far from 0 for curator to hold", 6},
+		{"content_confidence: 99999999999999999999\n", "content_confidence: 99999999999999999999 is out of range, a number too far from 0", 6},
+		{"content_confidence: 18446744073709551615\n", "content_confidence: 18446744073709551615 is out of range, a number too far from 0", 6},
+		{"importance_factors:\n  proximity: -1e999\n", "importance_factors: proximity: -1e999 is out of range, a number too far from 0", 7},
 		{"content_confidence: 4.0\n", "", 0},
 		{"content_confidence: 4\n", "", 0},
 	}
@@ -57,9 +57,9 @@ func TestBulletNumbers(t *testing.T) {
 		{"version: 1.1\n", "version: 1.1 is not a whole number"},
 		{"confidence: .nan\n", "confidence: .nan is not a finite number"},
 		{"confidence: -.inf\n", "confidence: -.inf is not a finite number"},
-		{"confidence: 1e999\n", "confidence: 1e999 is out of range, too large a number for curator to hold"},
-		{"helpful_count: 1e999\n", "helpful_count: 1e999 is out of range, too large"},
-		{"usage_count: 1e20\n", "usage_count: 1e20 is out of range, too large"},
+		{"confidence: 1e999\n", "confidence: 1e999 is out of range, a number too far from 0 for curator to hold"},
+		{"helpful_count: 1e999\n", "helpful_count: 1e999 is out of range, a number too far from 0"},
+		{"usage_count: 1e20\n", "usage_count: 1e20 is out of range, a number too far from 0"},
 	}
 	for _, c := range cases {
 		d, err := frontmatter.Parse([]byte(head + c.yaml + "---\nx\n"))
@@ -83,10 +83,10 @@ func TestReflectionNumbers(t *testing.T) {
 		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    confidence: .nan\n---\n", "confidence: .nan is not a finite number", 5},
 		{"r.md", "---\nid: r\nlessons:\n  - content: x\ncurated_lessons: [1.5]\n---\n", "curated_lessons: 1.5 is not a whole number", 5},
 		{"r.json", `{"id": "r", "lessons": [{"content": "x", "priority": 2.5}]}`, "priority", 1},
-		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    confidence: 1e999\n---\n", "lessons[0].confidence: 1e999 is out of range, too large", 5},
-		{"r.json", "{\"id\": \"r\",\n \"lessons\": [{\"content\": \"x\", \"confidence\": 1e999}]}", "lessons[0].confidence: 1e999 is out of range, too large", 2},
-		{"r.json", `{"id": "r", "lessons": [{"content": "x", "priority": -1e999}]}`, "lessons[0].priority: -1e999 is out of range, too large", 1},
-		{"r.md", "---\nid: r\nlessons:\n  - content: x\ncurated_lessons: [1e999]\n---\n", "curated_lessons[0]: 1e999 is out of range, too large", 5},
+		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    confidence: 1e999\n---\n", "lessons[0].confidence: 1e999 is out of range, a number too far from 0", 5},
+		{"r.json", "{\"id\": \"r\",\n \"lessons\": [{\"content\": \"x\", \"confidence\": 1e999}]}", "lessons[0].confidence: 1e999 is out of range, a number too far from 0", 2},
+		{"r.json", `{"id": "r", "lessons": [{"content": "x", "priority": -1e999}]}`, "lessons[0].priority: -1e999 is out of range, a number too far from 0", 1},
+		{"r.md", "---\nid: r\nlessons:\n  - content: x\ncurated_lessons: [1e999]\n---\n", "curated_lessons[0]: 1e999 is out of range, a number too far from 0", 5},
 		// quoted, it is text
 		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    confidence: \"1e999\"\n---\n", `lessons[0].confidence: want a number in [0,1], got a string ("1e999")`, 5},
 	}
