@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -11,10 +13,11 @@ import (
 // KeyGivenTwice refuses JSON text that gives a key twice in one object, at
 // any depth: JSON keeps the last, and which one was meant is not for
 // curator to guess. Keys are compared as JSON reads them (escapes
-// decoded). The error names the line, the key by its path ("skills",
-// "skills[2].content") and the line it was first given on. The text is
-// read once, keeping only the keys of the objects still open; text that is
-// not JSON is left to the JSON decoder to report.
+// decoded, bytes that are not UTF-8 read as U+FFFD). The error names the
+// line, the key by its path ("skills", "skills[2].content") and the line it
+// was first given on. The text is read once, keeping only the keys of the
+// objects still open; text that is not JSON (or nests deeper than the JSON
+// decoder reads) is left to the JSON decoder to report.
 func KeyGivenTwice(data []byte) error {
 	if err := keyGivenTwice(data); err != nil {
 		return fmt.Errorf("line %d: %s", err.line, err.msg)
@@ -24,6 +27,9 @@ func KeyGivenTwice(data []byte) error {
 
 // keyGivenTwice is KeyGivenTwice's finding, nil when there is none.
 func keyGivenTwice(data []byte) *shapeError {
+	if !json.Valid(data) {
+		return nil
+	}
 	// level is an object or array still open: an object's keys so far
 	// (each with the offset it was first given at) and current key, an
 	// array's current element.
@@ -65,20 +71,26 @@ func keyGivenTwice(data []byte) *shapeError {
 			}
 			if wantKey && len(open) > 0 && open[len(open)-1].object {
 				key := string(data[i+1 : end])
-				if escaped && json.Unmarshal(data[i:end+1], &key) != nil {
+				if (escaped || !utf8.Valid(data[i+1:end])) && json.Unmarshal(data[i:end+1], &key) != nil {
 					return nil
 				}
 				top := &open[len(open)-1]
 				if first, twice := top.keys[key]; twice {
-					name := ""
-					for _, l := range open[:len(open)-1] {
+					var name strings.Builder
+					for j, l := range open[:len(open)-1] {
+						if j > 0 && l.object {
+							name.WriteByte('.')
+						}
 						if l.object {
-							name += l.key + "."
+							name.WriteString(l.key)
 						} else {
-							name = fmt.Sprintf("%s[%d].", trimDot(name), l.index)
+							fmt.Fprintf(&name, "[%d]", l.index)
 						}
 					}
-					return &shapeError{line: lineAt(data, i), msg: fmt.Sprintf("%s%s is given twice (first on line %d)", name, key, lineAt(data, first))}
+					if name.Len() > 0 {
+						name.WriteByte('.')
+					}
+					return &shapeError{line: lineAt(data, i), msg: fmt.Sprintf("%s%s is given twice (first on line %d)", name.String(), key, lineAt(data, first))}
 				}
 				if top.keys == nil {
 					top.keys = map[string]int{}
@@ -126,11 +138,4 @@ func givenTwice(n *yaml.Node, prefix string) *shapeError {
 		seen[k.Value] = k.Line
 	}
 	return nil
-}
-
-func trimDot(prefix string) string {
-	if len(prefix) > 0 && prefix[len(prefix)-1] == '.' {
-		return prefix[:len(prefix)-1]
-	}
-	return prefix
 }

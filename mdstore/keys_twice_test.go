@@ -20,6 +20,14 @@ func TestKeyGivenTwiceAsJSONReadsKeys(t *testing.T) {
 		{"{\"skills\"\n: [], \"skills\"\n: []}", "line 2: skills is given twice (first on line 1)"},
 		{`{"` + strings.Repeat("k", 2000) + `":1,"` + strings.Repeat("k", 2000) + `":2}`, "line 1: " + strings.Repeat("k", 2000) + " is given twice (first on line 1)"},
 		{`[{"a":1},{"b":[1,{"c":1,"c":2}]}]`, "line 1: [1].b[1].c is given twice (first on line 1)"},
+		// bytes that are not UTF-8 are U+FFFD to JSON
+		{"{\"\xff\":1,\"\xfe\":2}", "line 1: \ufffd is given twice (first on line 1)"},
+		{"{\"\xff\":1,\"\\ufffd\":2}", "line 1: \ufffd is given twice (first on line 1)"},
+		// not JSON, or deeper than JSON is read: the decoder's to report
+		{"{\"id\": \"r-1\",\n \"lessons\": [{\"content\": \"c\"}}, \n\"id\": \"r-2\"}", ""},
+		{`{"id": "r-1"} {"a":1,"a":2}`, ""},
+		{`{,"a":1,"a":2}`, ""},
+		{`{"x":` + strings.Repeat("[", 20000) + `{"a":1,"a":2}` + strings.Repeat("]", 20000) + "}", ""},
 		// not given twice
 		{`{"a":{"k":1},"b":{"k":1},"c":[{"id":1},{"id":2}],"d":"d","e":"{\"x\":1,\"x\":2}","f":"\\"}`, ""},
 	} {
