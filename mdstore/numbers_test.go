@@ -87,6 +87,11 @@ func TestReflectionNumbers(t *testing.T) {
 		{"r.json", "{\"id\": \"r\",\n \"lessons\": [{\"content\": \"x\", \"confidence\": 1e999}]}", "lessons[0].confidence: 1e999 is out of range, a number too far from 0", 2},
 		{"r.json", `{"id": "r", "lessons": [{"content": "x", "priority": -1e999}]}`, "lessons[0].priority: -1e999 is out of range, a number too far from 0", 1},
 		{"r.md", "---\nid: r\nlessons:\n  - content: x\ncurated_lessons: [1e999]\n---\n", "curated_lessons[0]: 1e999 is out of range, a number too far from 0", 5},
+		// whole numbers no whole-number field holds, with their line
+		{"r.json", "{\"id\":\"r\",\n \"lessons\":[{\"content\":\"x\",\"priority\":9223372036854775808}]}", "lessons[0].priority: 9223372036854775808 is out of range, a number too far from 0", 2},
+		{"r.json", "{\"id\":\"r\",\n \"lessons\":[{\"content\":\"x\",\"priority\":1e19}]}", "lessons[0].priority: 1e19 is out of range, a number too far from 0", 2},
+		{"r.json", "{\"id\":\"r\", \"lessons\":[{\"content\":\"x\"}],\n \"curated_lessons\":[1, 9223372036854775808]}", "curated_lessons[1]: 9223372036854775808 is out of range, a number too far from 0", 2},
+		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    priority: 9223372036854775808\n---\n", "lessons[0].priority: 9223372036854775808 is out of range, a number too far from 0", 5},
 		// quoted, it is text
 		{"r.md", "---\nid: r\nlessons:\n  - content: x\n    confidence: \"1e999\"\n---\n", `lessons[0].confidence: want a number in [0,1], got a string ("1e999")`, 5},
 	}

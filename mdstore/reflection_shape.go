@@ -1,7 +1,10 @@
 package mdstore
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -128,7 +131,8 @@ func checkFields(n *yaml.Node, prefix string, shapes map[string]fieldShape) *sha
 
 // checkShape checks one value against its field's shape.
 func checkShape(v *yaml.Node, key string, s fieldShape) *shapeError {
-	if (s.kind == shapeNumber || s.kind == shapeWhole || s.kind == shapePriority) && overflows(v) {
+	if (s.kind == shapeNumber || s.kind == shapeWhole || s.kind == shapePriority) && overflows(v) ||
+		(s.kind == shapeWhole || s.kind == shapePriority) && outsideInt(v) {
 		return tooLargeShape(v, key)
 	}
 	switch s.kind {
@@ -157,7 +161,7 @@ func checkShape(v *yaml.Node, key string, s fieldShape) *shapeError {
 			e = resolve(e)
 			item := fmt.Sprintf("%s[%d]", key, j)
 			switch {
-			case s.kind == shapeWholeList && overflows(e):
+			case s.kind == shapeWholeList && (overflows(e) || outsideInt(e)):
 				return tooLargeShape(e, item)
 			case s.kind == shapeLessons && e.Kind == yaml.MappingNode:
 				if err := checkFields(e, item+".", lessonShapes); err != nil {
@@ -222,6 +226,22 @@ func resolve(n *yaml.Node) *yaml.Node {
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// outsideInt tells a number no whole-number field holds (a whole number
+// of twenty digits, 1e19): the JSON decoder would refuse it in its own
+// words, without the field's line.
+func outsideInt(n *yaml.Node) bool {
+	if !isNumber(n) {
+		return false
+	}
+	plain := strings.ReplaceAll(n.Value, "_", "")
+	if n.ShortTag() == "!!int" {
+		_, err := strconv.ParseInt(plain, 0, 64)
+		return errors.Is(err, strconv.ErrRange)
+	}
+	f, err := strconv.ParseFloat(plain, 64)
+	return err == nil && (f >= math.MaxInt64 || f < math.MinInt64)
+}
 
 func isNumber(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float")
