@@ -62,6 +62,11 @@ func checkIntNode(key string, n *yaml.Node) error {
 			return numberError(n, key, tooLarge, n.Value)
 		}
 	case "!!float":
+		// a whole number beyond the int range is read as a float, rounded
+		// to one that may fit: -9223372036854775809 to -2⁶³
+		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 10, strconv.IntSize); errors.Is(err, strconv.ErrRange) {
+			return numberError(n, key, tooLarge, n.Value)
+		}
 		f, err := strconv.ParseFloat(yamlFloat(n.Value), 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
 			return numberError(n, key, "%s is not a whole number", n.Value)

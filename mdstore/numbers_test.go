@@ -28,6 +28,7 @@ func TestMemoryNumbers(t *testing.T) {
 		{"content_confidence: 1e999\n", "content_confidence: 1e999 is out of range, a number too far from 0 for curator to hold", 6},
 		{"content_confidence: 99999999999999999999\n", "content_confidence: 99999999999999999999 is out of range, a number too far from 0", 6},
 		{"content_confidence: 18446744073709551615\n", "content_confidence: 18446744073709551615 is out of range, a number too far from 0", 6},
+		{"content_confidence: -9223372036854775809\n", "content_confidence: -9223372036854775809 is out of range, a number too far from 0", 6},
 		{"importance_factors:\n  proximity: -1e999\n", "importance_factors: proximity: -1e999 is out of range, a number too far from 0", 7},
 		{"content_confidence: 4.0\n", "", 0},
 		{"content_confidence: 4\n", "", 0},
