@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/curator-dev/curator/frontmatter"
@@ -45,10 +46,11 @@ func Apply(p *Plan, byID map[string]*mdstore.Memory, s *mdstore.Store, run strin
 		edit func(*mdstore.Changeset) error
 	}
 	var jobs []job
+	blocks := &trashedBlocks{}
 	for _, group := range [][]Action{p.Duplicates, p.Discarded} {
 		for _, a := range group {
 			m, t := byID[a.ID], Trashed{Reason: a.Reason, Run: run, DuplicateOf: a.DuplicateOf, Score: &a.Score}
-			jobs = append(jobs, job{m, mdstore.MemoryPath("trash", m.Type, m.ID), func(cs *mdstore.Changeset) error { return Trash(m, t, now, cs) }})
+			jobs = append(jobs, job{m, mdstore.MemoryPath("trash", m.Type, m.ID), func(cs *mdstore.Changeset) error { return trash(m, t, now, cs, blocks) }})
 		}
 	}
 	for _, a := range p.Promoted {
@@ -107,13 +109,68 @@ func (p *Plan) drop(ids map[string]bool) {
 
 // Trash moves a memory to the trash, recording why.
 func Trash(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset) error {
+	return trash(m, t, now, cs, nil)
+}
+
+// trash is Trash with the trashed blocks of a run encoded once each
+// (blocks nil: encoded here).
+func trash(m *mdstore.Memory, t Trashed, now time.Time, cs *mdstore.Changeset, blocks *trashedBlocks) error {
 	t.At = now.UTC().Format(time.RFC3339)
 	t.From = folderOf(m)
-	if err := setAll(m, "status", "trash", "trashed", t); err != nil {
+	var block any = t
+	if blocks != nil {
+		enc, err := blocks.encode(t)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.Path, err)
+		}
+		block = enc
+	}
+	if err := setAll(m, "status", statusTrash, "trashed", block); err != nil {
 		return err
 	}
 	cs.Move(m.Path, mdstore.MemoryPath("trash", m.Type, m.ID), m.Doc.Bytes())
 	return nil
+}
+
+// statusTrash is the status of a memory in the trash, encoded once.
+var statusTrash, _ = frontmatter.Encode("status", "trash")
+
+// trashedBlocks are the trashed blocks a run has encoded: most of a run's
+// trashed memories share one (the same reason, run, time and score), and
+// encoding it costs more than the edit.
+type trashedBlocks struct {
+	mu  sync.Mutex
+	enc map[trashedKey]frontmatter.Encoded
+}
+
+// trashedKey is a trashed block as a map key (its score by value).
+type trashedKey struct {
+	Trashed
+	score    float64
+	hasScore bool
+}
+
+// encode is the "trashed" key with t as its value, encoded once.
+func (b *trashedBlocks) encode(t Trashed) (frontmatter.Encoded, error) {
+	k := trashedKey{Trashed: t}
+	if t.Score != nil {
+		k.score, k.hasScore = *t.Score, true
+	}
+	k.Score = nil
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if enc, ok := b.enc[k]; ok {
+		return enc, nil
+	}
+	enc, err := frontmatter.Encode("trashed", t)
+	if err != nil {
+		return nil, err
+	}
+	if b.enc == nil {
+		b.enc = map[trashedKey]frontmatter.Encoded{}
+	}
+	b.enc[k] = enc
+	return enc, nil
 }
 
 // Promote moves a memory to confirmed/<type>/ and starts its observation
