@@ -56,26 +56,35 @@ func checkIntNode(key string, n *yaml.Node) error {
 	if overflows(n) {
 		return numberError(n, key, tooLarge, n.Value)
 	}
-	switch n.ShortTag() {
-	case "!!int":
-		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, strconv.IntSize); errors.Is(err, strconv.ErrRange) {
-			return numberError(n, key, tooLarge, n.Value)
-		}
-	case "!!float":
-		// a whole number beyond the int range is read as a float, rounded
-		// to one that may fit: -9223372036854775809 to -2⁶³
-		if _, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 10, strconv.IntSize); errors.Is(err, strconv.ErrRange) {
-			return numberError(n, key, tooLarge, n.Value)
-		}
+	if outsideInt(n) {
+		return numberError(n, key, tooLarge, n.Value)
+	}
+	if n.ShortTag() == "!!float" {
 		f, err := strconv.ParseFloat(yamlFloat(n.Value), 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
 			return numberError(n, key, "%s is not a whole number", n.Value)
 		}
-		if f < math.MinInt || f >= -math.MinInt {
-			return numberError(n, key, tooLarge, n.Value)
-		}
 	}
 	return nil
+}
+
+// outsideInt tells a number no whole-number field holds: a whole number
+// of twenty digits (read as an int or, one past the range, as a float
+// rounded to one that may fit: -9223372036854775809 to -2⁶³), or 1e19.
+func outsideInt(n *yaml.Node) bool {
+	if !isNumber(n) {
+		return false
+	}
+	plain := strings.ReplaceAll(n.Value, "_", "")
+	base := 10
+	if n.ShortTag() == "!!int" {
+		base = 0
+	}
+	if _, err := strconv.ParseInt(plain, base, strconv.IntSize); errors.Is(err, strconv.ErrRange) {
+		return true
+	}
+	f, err := strconv.ParseFloat(plain, 64)
+	return n.ShortTag() == "!!float" && err == nil && (f < math.MinInt || f >= -math.MinInt)
 }
 
 // checkFloatNode refuses .nan, .inf and -.inf, and a number too large to

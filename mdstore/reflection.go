@@ -130,12 +130,7 @@ func ParseReflection(name string, data []byte) (*Reflection, error) {
 func jsonError(name string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
-	line := func(off int64) int {
-		if off > int64(len(data)) {
-			off = int64(len(data))
-		}
-		return bytes.Count(data[:off], []byte("\n")) + 1
-	}
+	line := func(off int64) int { return lineAt(data, int(min(off, int64(len(data))))) }
 	switch {
 	case errors.As(err, &te):
 		return &InvalidFile{Path: name, Line: line(te.Offset), Msg: fmt.Sprintf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)}

@@ -1,10 +1,7 @@
 package mdstore
 
 import (
-	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -226,22 +223,6 @@ func resolve(n *yaml.Node) *yaml.Node {
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
-
-// outsideInt tells a number no whole-number field holds (a whole number
-// of twenty digits, 1e19): the JSON decoder would refuse it in its own
-// words, without the field's line.
-func outsideInt(n *yaml.Node) bool {
-	if !isNumber(n) {
-		return false
-	}
-	plain := strings.ReplaceAll(n.Value, "_", "")
-	if n.ShortTag() == "!!int" {
-		_, err := strconv.ParseInt(plain, 0, 64)
-		return errors.Is(err, strconv.ErrRange)
-	}
-	f, err := strconv.ParseFloat(plain, 64)
-	return err == nil && (f >= math.MaxInt64 || f < math.MinInt64)
-}
 
 func isNumber(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float")
