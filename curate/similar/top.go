@@ -1,6 +1,7 @@
 package similar
 
 import (
+	"cmp"
 	"container/heap"
 	"slices"
 	"sort"
@@ -32,13 +33,13 @@ func (ix *Index) Top(text string, min float64, limit int, accept func(id string)
 		// was a candidate there.
 		for _, floor := range topFloors {
 			if floor > min {
-				if out, n := sr.top(floor, limit, accept); n == limit {
+				if out, n := sr.top(max(floor, sr.reached(limit, accept)), limit, accept); n == limit {
 					return out
 				}
 			}
 		}
 	}
-	out, _ := sr.top(min, limit, accept)
+	out, _ := sr.top(max(min, sr.reached(limit, accept)), limit, accept)
 	return out
 }
 
@@ -81,10 +82,40 @@ func NewSearch(ixs []*Index, text string) *Search {
 	return sr
 }
 
-// Top is TopOf at min for the search's text.
+// Top is TopOf at min for the search's text. Asked again at a lower
+// floor, it takes the items scored before: when limit of them reach a
+// score above min, that score is the floor (every item that could be
+// among the limit highest reaches it), and fewer posting lists are read.
 func (sr *Search) Top(min float64, limit int, accept func(id string) bool) []Match {
-	out, _ := sr.top(min, limit, accept)
+	out, _ := sr.top(max(min, sr.reached(limit, accept)), limit, accept)
 	return out
+}
+
+// reached is the limit-th highest score, less topMargin, of the items
+// scored so far that accept takes (0: fewer were scored): at least limit
+// items reach it.
+func (sr *Search) reached(limit int, accept func(id string) bool) float64 {
+	if limit <= 0 || len(sr.scores) < limit {
+		return 0
+	}
+	type scored struct {
+		it *item
+		s  float64
+	}
+	ss := make([]scored, 0, len(sr.scores))
+	for it, s := range sr.scores {
+		ss = append(ss, scored{it, s})
+	}
+	slices.SortFunc(ss, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	n := 0
+	for _, x := range ss {
+		if accept == nil || accept(x.it.id) {
+			if n++; n == limit {
+				return max(0, x.s-topMargin)
+			}
+		}
+	}
+	return 0
 }
 
 // topFloors are the floors Top tries first, highest first.

@@ -2,6 +2,7 @@ package similar
 
 import (
 	"fmt"
+	"sort"
 	"testing"
 )
 
@@ -111,4 +112,53 @@ func TestSearchScoresEachItemOnce(t *testing.T) {
 // firstOf prints the first n matches.
 func firstOf(ms []Match, n int) string {
 	return fmt.Sprint(ms[:min(n, len(ms))])
+}
+
+// TestSearchRaisesItsFloor asks a search for the 20 highest and then for
+// the 5 highest at a low floor: the low floor is raised to the fifth
+// highest score the first found among the items the filter takes, and the
+// answers are those of a search at the low floor alone, with and without
+// a filter (a floor raised by the scores of items the filter refuses
+// would leave out items it takes).
+func TestSearchRaisesItsFloor(t *testing.T) {
+	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
+	ix, fresh := NewIndex(NewLexical()), NewIndex(NewLexical())
+	for i := range 2000 {
+		text := fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
+		id := fmt.Sprintf("m-%05d", i)
+		ix.Add(id, text)
+		fresh.Add(id, text)
+	}
+	odd := func(id string) bool { return id[len(id)-1]%2 == 1 }
+	raisedApart := false // a filter raised a floor to another score
+	for _, q := range []string{"pool runner retry", "the postgres pool uses cache", "deploy retry retry", "postgres pool cache timeout"} {
+		var floors []float64
+		for _, filter := range []func(string) bool{nil, odd} {
+			sr := NewSearch([]*Index{ix}, q)
+			sr.Top(0.5, 20, nil)
+			var known []float64
+			for it, s := range sr.scores {
+				if filter == nil || filter(it.id) {
+					known = append(known, s)
+				}
+			}
+			if len(known) < 5 {
+				t.Fatalf("%q: %d items scored, the test wants at least 5", q, len(known))
+			}
+			sort.Sort(sort.Reverse(sort.Float64Slice(known)))
+			floor := sr.reached(5, filter)
+			if want := known[4] - topMargin; floor != want {
+				t.Fatalf("%q: floor raised to %v, want %v", q, floor, want)
+			}
+			floors = append(floors, floor)
+			want := firstOf(TopOf([]*Index{fresh}, q, 0.1, 5, filter), 5)
+			if got := firstOf(sr.Top(0.1, 5, filter), 5); got != want {
+				t.Fatalf("%q at 0.1 after 0.5: %s, want %s", q, got, want)
+			}
+		}
+		raisedApart = raisedApart || floors[0] != floors[1]
+	}
+	if !raisedApart {
+		t.Fatal("no query has the filter raise its floor to another score; the test wants one")
+	}
 }
