@@ -32,7 +32,8 @@ import (
 //
 // Each entry also holds the record's packed fields (PackMemory), so that
 // the live listing opens from the index: it reads only the files the
-// index does not know as they are now.
+// index does not know, by the folders' names (MemoriesByName), and states
+// the others afterwards (Verify).
 //
 // A folder's file is read and rewritten as bytes: an entry that is still
 // valid is copied as it is, so a store of 100,000 entries costs a copy, not
@@ -200,13 +201,24 @@ func indexedFiles(s *mdstore.Store, folders []string, outside func(r indexRecord
 
 // scanFolders states the files of folders, for an index update.
 func scanFolders(s *mdstore.Store, folders []string) (*indexUpdate, error) {
+	return listFolders(s, folders, true)
+}
+
+// listFolders lists the files of folders for an index update, each stated
+// when stated is set; otherwise only their names and types are read, and
+// match takes the index's size and mtime of each file it knows.
+func listFolders(s *mdstore.Store, folders []string, stated bool) (*indexUpdate, error) {
 	up := &indexUpdate{prefix: s.DedupPrefix()}
 	for _, dir := range folders {
-		files, err := filestat.Scan(s.Path(dir), mdstore.IsRecordName)
+		list := filestat.Scan
+		if !stated {
+			list = filestat.Names
+		}
+		files, err := list(s.Path(dir), mdstore.IsRecordName)
 		if err != nil {
 			return nil, err
 		}
-		up.folders = append(up.folders, &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files))})
+		up.folders = append(up.folders, &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files)), unstated: !stated})
 	}
 	return up, nil
 }
@@ -229,9 +241,13 @@ func (up *indexUpdate) match(index func(folder string) []byte, outside func(r in
 		f.dirty = data == nil && len(f.files) > 0 // no index yet: write one
 		eachIndexRecord(data, func(r indexRecord) {
 			i, ok := f.find(r.rel[bytes.LastIndexByte(r.rel, '/')+1:])
-			if !ok || f.files[i].Record != nil || !f.files[i].Regular || f.files[i].Size != r.size || f.files[i].Mtime != r.mtime || r.prefix != up.prefix {
+			if !ok || f.files[i].Record != nil || !f.files[i].Regular || r.prefix != up.prefix ||
+				!f.unstated && (f.files[i].Size != r.size || f.files[i].Mtime != r.mtime) {
 				f.dirty = true // gone, changed, a second entry, or another dedup prefix: dropped
 				return
+			}
+			if f.unstated {
+				f.files[i].Size, f.files[i].Mtime = r.size, r.mtime // as indexed, until stated
 			}
 			f.files[i].Record = r.raw
 			f.skip[i] = outside(r, &f.files[i])
@@ -265,8 +281,11 @@ type scannedFolder struct {
 	skip  []bool          // the index shows the file lies outside the listing
 	next  int             // where the next index entry is expected
 	dirty bool            // its index file is to be written
-	pos   map[uint64]int
-	seed  maphash.Seed
+	// unstated: only the names were read; a file the index knows has the
+	// index's size and mtime (KnownMemories.Verify states them).
+	unstated bool
+	pos      map[uint64]int
+	seed     maphash.Seed
 }
 
 // find returns the place of a file name in files: first where the previous
@@ -409,6 +428,39 @@ type KnownMemories struct {
 	up    *indexUpdate
 	stale map[string]int // place in Stale, by path; made on first Learn
 	known map[string]int // place in Known, by path; made when a known file is learned
+	// unverified: Known was taken from the index by name (MemoriesByName).
+	unverified bool
+}
+
+// verify is Verify for one folder listed by name: the files the index
+// knew (those with a record) whose stat is not the index's.
+func (f *scannedFolder) verify(s *mdstore.Store) []string {
+	dir := s.Path(f.dir)
+	d, err := os.Open(dir)
+	if err != nil {
+		var all []string // the folder is gone or unreadable: every file is
+		for i := range f.files {
+			if f.files[i].Record != nil {
+				all = append(all, f.dir+"/"+f.files[i].Name)
+			}
+		}
+		return all
+	}
+	defer d.Close()
+	fd := int(d.Fd())
+	var changed []string
+	for i := range f.files {
+		want := &f.files[i]
+		if want.Record == nil {
+			continue
+		}
+		got := filestat.Stat{Name: want.Name}
+		filestat.At(fd, dir, &got)
+		if !got.Regular || got.Linked || got.Size != want.Size || got.Mtime != want.Mtime {
+			changed = append(changed, f.dir+"/"+want.Name)
+		}
+	}
+	return changed
 }
 
 // KnownMemory is a file the memory index knows as it is.
@@ -431,7 +483,21 @@ type PackedMemory struct {
 // their mapping lives as long as the process, so a process should ask
 // for it once, as the live listing does when it opens.
 func Memories(s *mdstore.Store, folders []string, mapped bool) (*KnownMemories, error) {
-	up, err := scanFolders(s, folders)
+	return memories(s, folders, mapped, true)
+}
+
+// MemoriesByName is Memories without a stat of the files the index knows:
+// the folders' names are read and matched with the index, the files it
+// does not know are stated (Stale, to be read), and the others are taken
+// as the index holds them, unchecked. An edit made in place (without a
+// rename) since the index was written is not seen until Verify states
+// them. At 100,000 files it spares about 0.3 s of CPU.
+func MemoriesByName(s *mdstore.Store, folders []string, mapped bool) (*KnownMemories, error) {
+	return memories(s, folders, mapped, false)
+}
+
+func memories(s *mdstore.Store, folders []string, mapped, stated bool) (*KnownMemories, error) {
+	up, err := listFolders(s, folders, stated)
 	if err != nil {
 		return nil, err
 	}
@@ -448,7 +514,34 @@ func Memories(s *mdstore.Store, folders []string, mapped bool) (*KnownMemories, 
 		k.Known = append(k.Known, KnownMemory{string(r.rel), PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}})
 		return true
 	})
+	if !stated {
+		// The files to read are stated now, for the index to learn them
+		// with their size and mtime.
+		for _, ref := range up.read {
+			f := &ref.folder.files[ref.i]
+			st, ok := filestat.File(s.Path(ref.folder.dir + "/" + f.Name))
+			st.Name, st.Regular, st.Record = f.Name, ok, f.Record
+			*f = st
+		}
+		k.unverified = true
+	}
 	return k, nil
+}
+
+// Verify states the files that MemoriesByName took as the index holds
+// them, and returns, sorted, those that are not (their size or mtime
+// changed, or they are no longer regular files of one link): the caller
+// reads them again. Nil after Memories, which stated them all.
+func (k *KnownMemories) Verify() []string {
+	if !k.unverified {
+		return nil
+	}
+	var changed []string
+	for _, f := range k.up.folders {
+		changed = append(changed, f.verify(k.s)...)
+	}
+	sort.Strings(changed)
+	return changed
 }
 
 // Learn records in the index what reading the file rel found: a stale

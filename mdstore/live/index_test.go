@@ -131,10 +131,21 @@ func TestLiveMemoriesRepairTheIndex(t *testing.T) {
 }
 
 // A file changed, added or removed behind the index (while no listing
-// followed the store) is seen: only it is read.
+// followed the store) is seen: the opening reads the files the folders
+// name that the index does not know, then states every file it knows and
+// marks those edited in place (a longer brief; the same length with
+// another mtime; a second hard link), which the next listing reads.
 func TestLiveMemoriesSeeAFileChangedBehindTheIndex(t *testing.T) {
 	s := indexedStore(t)
 	putFile(t, s, "memory/inbox/m00.md", liveMem("m00", "fact", 0, "a brief that is now longer"))
+	putFile(t, s, "memory/confirmed/fact/m01.md", liveMem("m01", "fact", 1, "brief M01"))
+	past := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	if err := os.Chtimes(s.Path("memory/confirmed/fact/m01.md"), past, past); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(s.Path("memory/inbox/m04.md"), s.Path("m04-elsewhere.md")); err != nil {
+		t.Fatal(err)
+	}
 	putFile(t, s, "memory/confirmed/fact/new.md", liveMem("new", "fact", 5, "new"))
 	moveFile(t, s, "memory/trash/m03.md", "memory/inbox/m03.md")
 	if err := os.Remove(s.Path("memory/confirmed/concept/m02.md")); err != nil {
@@ -142,10 +153,14 @@ func TestLiveMemoriesSeeAFileChangedBehindTheIndex(t *testing.T) {
 	}
 	l := openLive(t, s)
 	needFollowing(t, l)
-	if l.reads != 4 { // the changed, new and moved files, and the unreadable one
-		t.Errorf("opening read %d files, want 4", l.reads)
+	if l.reads != 3 { // the new and moved files, and the unreadable one
+		t.Errorf("opening read %d files, want 3", l.reads)
 	}
+	<-l.verified
 	checkLive(t, l, s, "changed behind the index")
+	if l.reads < 6 { // and then the three edited in place
+		t.Errorf("%d files read after the opening's check, want at least 6", l.reads)
+	}
 	got, err := l.List(mdstore.MemoryQuery{Status: "inbox", Limit: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +168,9 @@ func TestLiveMemoriesSeeAFileChangedBehindTheIndex(t *testing.T) {
 	if len(got.Memories) != 1 || got.Memories[0].Brief != "a brief that is now longer" {
 		t.Errorf("first inbox record %+v, want the changed m00", got.Memories)
 	}
+	// The linked file is read again at every listing from now on.
+	putFile(t, s, "m04-elsewhere.md", liveMem("m04", "fact", 4, "edited through the other link"))
+	checkLive(t, l, s, "edited through another link")
 }
 
 // An opening of many records (the sorted orders are made beside the maps)
