@@ -376,8 +376,8 @@ func TestIndexWriteRemovesStaleTemporaryFiles(t *testing.T) {
 	}
 }
 
-// Listing by name and then stating (MemoriesByName, Verify) finds what
-// stating at once (Memories) finds: the files Verify names are exactly the
+// Listing by name and then stating (MemoriesByName, Unverified) finds
+// what stating at once (Memories) finds: the files Changed names are the
 // ones the index knows but Memories does not trust, whatever happened to
 // them behind the index — edits in place that change the size, or only
 // the mtime, a second hard link, a file replaced by a link or a folder, a
@@ -446,16 +446,18 @@ func TestMemoriesByNameThenVerifiedAreMemories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := stated.Verify(); v != nil {
-		t.Errorf("Memories stated every file, Verify says %v", v)
+	statedKnown, statedStale := stated.Known, stated.Stale
+	if u := stated.Unverified(); u != nil {
+		t.Errorf("Memories stated every file, yet leaves %v unverified", u)
 	}
-	changed := byName.Verify()
+	byNameKnown, byNameStale := byName.Known, byName.Stale
+	changed := byName.Unverified().Changed()
 	if want := []string{"memory/confirmed/fact/m01.md", "memory/inbox/m00.md", "memory/inbox/m02.md"}; fmt.Sprint(changed) != fmt.Sprint(want) {
-		t.Errorf("Verify: %v, want %v", changed, want)
+		t.Errorf("changed: %v, want %v", changed, want)
 	}
-	known := func(k *KnownMemories, leave []string) string {
+	known := func(k []KnownMemory, leave []string) string {
 		var out []string
-		for _, km := range k.Known {
+		for _, km := range k {
 			if !slices.Contains(leave, km.Rel) {
 				out = append(out, km.Rel)
 			}
@@ -463,11 +465,11 @@ func TestMemoriesByNameThenVerifiedAreMemories(t *testing.T) {
 		slices.Sort(out)
 		return fmt.Sprint(out)
 	}
-	if got, want := known(byName, changed), known(stated, nil); got != want {
-		t.Errorf("known by name, less what Verify names:\n%s\nknown stated:\n%s", got, want)
+	if got, want := known(byNameKnown, changed), known(statedKnown, nil); got != want {
+		t.Errorf("known by name, less what Changed names:\n%s\nknown stated:\n%s", got, want)
 	}
-	stale := slices.Sorted(slices.Values(append(slices.Clone(byName.Stale), changed...)))
-	if fmt.Sprint(stale) != fmt.Sprint(stated.Stale) {
-		t.Errorf("stale by name and what Verify names:\n%v\nstale stated:\n%v", stale, stated.Stale)
+	stale := slices.Sorted(slices.Values(append(slices.Clone(byNameStale), changed...)))
+	if fmt.Sprint(stale) != fmt.Sprint(statedStale) {
+		t.Errorf("stale by name and what Changed names:\n%v\nstale stated:\n%v", stale, statedStale)
 	}
 }

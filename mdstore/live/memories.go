@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
@@ -65,12 +67,14 @@ import (
 // memory index (cache.MemoriesByName) gives the records of those it
 // knows; only the others are read, and the index learns them (a missing
 // or damaged index makes the opening read every file, and write it).
-// Then, on another goroutine, every file the index gave is stated
-// (KnownMemories.Verify), and those whose size or mtime is not the
-// index's (edited in place while nothing followed the store) are marked
-// for the next List to read again: a List that comes before that check
-// ends (about a quarter of a second at 100,000 records) answers them as
-// the index holds them. A listing that reads everything again after lost
+// Then, on another goroutine, once no listing has begun for a tenth of a
+// second (five seconds after the opening at the latest) and on a thread
+// the system runs only when a core is idle, every file the index gave is
+// stated (KnownMemories.Unverified), and those whose size or mtime is not
+// the index's (edited in place while nothing followed the store) are
+// marked for the next List to read again: a List that comes before that
+// check ends (about a quarter of a second at 100,000 records) answers
+// them as the index holds them. A listing that reads everything again after lost
 // events states every file first (cache.Memories), until a List gives a
 // secrets policy: the index does not know which files hold a secret, so
 // from then on such a listing reads every file.
@@ -104,8 +108,12 @@ type Memories struct {
 	mapped      bool // the memory index was mapped (by the first opening)
 	// verified is closed once the opening's files are stated (verify);
 	// opened is what the opening took from the index by name, until then.
+	// lastList is when the latest listing began (Unix nanoseconds), and
+	// closing tells verify to give up.
 	verified chan struct{}
-	opened   *cache.KnownMemories
+	opened   *cache.Unverified
+	lastList atomic.Int64
+	closing  atomic.Bool
 }
 
 // Open starts following the store's memory folders and learns every
@@ -142,18 +150,40 @@ func Open(s *mdstore.Store) (*Memories, error) {
 	_ = l.refresh(nil, nil)     // a failure keeps the marks for List
 	if l.opened != nil {
 		verifying = true
+		l.lastList.Store(time.Now().UnixNano())
 		go l.verify(l.opened, f)
 		l.opened = nil
 	}
 	return l, nil
 }
 
+// verifyPause is how long the listing is left alone before the opening's
+// files are stated, and verifyLatest how long after the opening they are
+// stated at the latest: calls that come one after the other are not
+// slowed by it.
+const (
+	verifyPause  = 100 * time.Millisecond
+	verifyLatest = 5 * time.Second
+)
+
 // verify states the files the opening took from the memory index by name,
-// and marks those that changed for the next List to read again.
-func (l *Memories) verify(k *cache.KnownMemories, f *liveFollower) {
+// once the listing pauses, and marks those that changed for the next List
+// to read again.
+func (l *Memories) verify(u *cache.Unverified, f *liveFollower) {
 	defer close(l.verified)
-	idleThread() // run when a core is idle: the answers come first
-	changed := k.Verify()
+	latest := time.Now().Add(verifyLatest)
+	for !l.closing.Load() {
+		wait := verifyPause - time.Since(time.Unix(0, l.lastList.Load()))
+		if wait <= 0 || time.Now().After(latest) {
+			break
+		}
+		time.Sleep(max(wait, 10*time.Millisecond))
+	}
+	if l.closing.Load() {
+		return
+	}
+	idleThread() // and when a core is idle: the answers come first
+	changed := u.Changed()
 	if len(changed) == 0 {
 		return
 	}
@@ -219,6 +249,7 @@ func (l *Memories) ListWindow(q mdstore.MemoryQuery) (*Window, error) {
 // when they cannot answer it (the listing does not follow the files, or
 // has just stopped) and the files are to be read as ListMemories reads them.
 func (l *Memories) current(q mdstore.MemoryQuery) (bool, error) {
+	l.lastList.Store(time.Now().UnixNano())
 	if l.f == nil {
 		return false, nil
 	}
@@ -275,7 +306,8 @@ func (l *Memories) Close() error {
 		return nil
 	}
 	l.closed = true
-	<-l.verified // the opening's check of the files ends first (a few tenths of a second)
+	l.closing.Store(true)
+	<-l.verified // a check of the files under way ends first (a few tenths of a second)
 	var err error
 	if l.f != nil {
 		err = l.f.close()
@@ -469,7 +501,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 	}
 	l.apply(rels, read)
 	if byName {
-		l.opened = known
+		l.opened = known.Unverified()
 	}
 	return nil
 }
