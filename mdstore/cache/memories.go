@@ -573,7 +573,6 @@ func (f *unverifiedFolder) changed(s *mdstore.Store) []string {
 	return out
 }
 
-
 // Learn records in the index what reading the file rel found: a stale
 // file, or a known one whose packed fields the caller found damaged.
 func (k *KnownMemories) Learn(rel string, m *mdstore.Memory) {
