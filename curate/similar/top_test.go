@@ -12,10 +12,9 @@ import (
 // order, with the same scores, with and without a filter; also below
 // (1 − dirMix)/2, where every item is bounded from both sides.
 func TestTopAgreesWithBruteForce(t *testing.T) {
-	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
 	ix, bf := NewIndex(NewLexical()), NewBruteForce(NewLexical())
 	for i := range 3000 {
-		text := fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
+		text := repetitiveText(i)
 		id := fmt.Sprintf("m-%05d", i)
 		ix.Add(id, text)
 		bf.Add(id, text)
@@ -69,13 +68,12 @@ func (e *countingEngine) Score(a, b string) float64 {
 // candidate indexes and with an engine that scores every item, and no item
 // is scored twice in one search.
 func TestSearchScoresEachItemOnce(t *testing.T) {
-	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
 	counting := &countingEngine{lex: NewLexical(), scored: map[[2]string]int{}}
 	lexA, lexB := NewIndex(NewLexical()), NewIndex(NewLexical())
 	lex2A, lex2B := NewIndex(NewLexical()), NewIndex(NewLexical())
 	countA, countB := NewIndex(counting), NewIndex(counting)
 	for i := range 600 {
-		text := fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
+		text := repetitiveText(i)
 		id := fmt.Sprintf("m-%05d", i)
 		a, b := lexA, lex2A
 		ca := countA
@@ -121,10 +119,9 @@ func firstOf(ms []Match, n int) string {
 // a filter (a floor raised by the scores of items the filter refuses
 // would leave out items it takes).
 func TestSearchRaisesItsFloor(t *testing.T) {
-	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
 	ix, fresh := NewIndex(NewLexical()), NewIndex(NewLexical())
 	for i := range 2000 {
-		text := fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
+		text := repetitiveText(i)
 		id := fmt.Sprintf("m-%05d", i)
 		ix.Add(id, text)
 		fresh.Add(id, text)
@@ -161,4 +158,11 @@ func TestSearchRaisesItsFloor(t *testing.T) {
 	if !raisedApart {
 		t.Fatal("no query has the filter raise its floor to another score; the test wants one")
 	}
+}
+
+// repetitiveText is the i-th text of a store of repetitive words, where
+// nearly every item is a candidate and many bounds and scores are equal.
+func repetitiveText(i int) string {
+	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
+	return fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
 }

@@ -33,10 +33,8 @@ const scanBatch = 2048
 // 60,000 files a quarter of the cost of os.Lstat). A missing folder is
 // empty.
 func Scan(dir string, keep func(name string) bool) ([]Stat, error) {
-	f, err := os.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	} else if err != nil {
+	f, err := openFolder(dir)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -104,10 +102,8 @@ func Scan(dir string, keep func(name string) bool) ([]Stat, error) {
 // file they do not give it for); sizes and times are left zero, and
 // Linked false. A missing folder is empty.
 func Names(dir string, keep func(name string) bool) ([]Stat, error) {
-	f, err := os.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	} else if err != nil {
+	f, err := openFolder(dir)
+	if f == nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -125,4 +121,13 @@ func Names(dir string, keep func(name string) bool) ([]Stat, error) {
 			return nil, err
 		}
 	}
+}
+
+// openFolder opens a folder to list; nil and no error when it is missing.
+func openFolder(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return f, err
 }
