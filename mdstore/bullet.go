@@ -239,8 +239,10 @@ type BulletList struct {
 	Archived []*Bullet
 	Invalid  []*InvalidFile
 	// SharedIDs are the ids that more than one file has: those files are
-	// in Invalid, none of them in Active or Archived.
+	// in Invalid, none of them in Active or Archived; Sharing holds them as
+	// read (a curation holds a lesson that repeats one of them).
 	SharedIDs []string
+	Sharing   []*Bullet
 }
 
 // All returns active then archived bullets.
@@ -285,8 +287,14 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 	}
 	all := append(res.Active, res.Archived...)
 	slices.SortStableFunc(all, func(a, b *Bullet) int { return strings.Compare(a.ID, b.ID) }) // in listing order within an id
+	read := all
 	all, sharing, shared := UniqueIDs(all, func(b *Bullet) string { return b.ID }, func(b *Bullet) string { return b.Path })
 	res.Invalid, res.SharedIDs = append(res.Invalid, sharing...), shared
+	for _, b := range read {
+		if slices.Contains(shared, b.ID) {
+			res.Sharing = append(res.Sharing, b)
+		}
+	}
 	res.Active, res.Archived = nil, nil
 	for _, b := range all {
 		if b.IsActive {

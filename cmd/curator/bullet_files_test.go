@@ -114,8 +114,16 @@ func TestBulletsSharingAnIDNamedAndLeftAlone(t *testing.T) {
 	refl := filepath.Join(t.TempDir(), "r.md")
 	os.WriteFile(refl, []byte("---\nid: r-1\nlessons:\n  - content: Page through list endpoints until the cursor is empty.\n    category: api\n    confidence: 0.9\n---\n"), 0o644)
 	curator(t, dir, "context", "reflect", refl)
-	if code, stderr := curatorExit(t, dir, "context", "curate"); code != 5 {
-		t.Errorf("context curate: exit %d, want 5\n%s", code, stderr)
+	// a lesson that repeats one of them waits too: matched without them,
+	// it would become a third bullet of the same text
+	if code, stderr := curatorExit(t, dir, "context", "curate"); code != 5 || !strings.Contains(stderr, "lesson 1 repeats STRAT-001 (similarity 1.00 to context/bullets/api/STRAT-001.md), an id that more than one bullet file has") {
+		t.Errorf("context curate of a lesson repeating a shared id: exit %d, want 5 naming it\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".curator/context/reflections/pending/r-1.md")); err != nil {
+		t.Errorf("the reflection repeating a shared id's bullet is not pending: %v", err)
+	}
+	if made, _ := filepath.Glob(filepath.Join(dir, ".curator/context/bullets/*/*.md")); len(made) != 4 {
+		t.Errorf("bullet files after the curation: %v, want the 4 there were", made)
 	}
 	// a reflection that marks one of them helpful waits: its feedback is
 	// not lost, nor given to a guess

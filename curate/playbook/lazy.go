@@ -145,11 +145,19 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	sums, sorted := mergeByID(ib.Active, ib.Archived)
 	var shared []*mdstore.InvalidFile
 	var sharedIDs []string
+	var sharing []*mdstore.Bullet // the files of sharedIDs, read
 	if !sorted { // an id in two files: neither is the playbook's
 		all := append(append([]*cache.BulletSummary(nil), ib.Active...), ib.Archived...)
 		slices.SortStableFunc(all, func(a, b *cache.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
 		sums, shared, sharedIDs = mdstore.UniqueIDs(all, func(b *cache.BulletSummary) string { return b.ID }, func(b *cache.BulletSummary) string { return b.Path })
 		invalid = append(invalid, shared...)
+		for _, sum := range all {
+			if slices.Contains(sharedIDs, sum.ID) {
+				if b, err := s.ReadBullet(sum.Path); err == nil {
+					sharing = append(sharing, b)
+				}
+			}
+		}
 	}
 	keys := make([]string, len(sums))
 	for i, sum := range sums {
@@ -158,7 +166,7 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	pb := &Playbook{
 		Now: now.UTC(), IDs: ids, bullets: newLazyBulletSet(keys, func(i int) *mdstore.Bullet { return sums[i].Bullet() }),
 		origPath: map[string]string{}, touched: map[string]bool{}, active: map[string]int{},
-		Secrets: s.Secrets(), sharedIDs: sharedIDs,
+		Secrets: s.Secrets(), sharedIDs: sharedIDs, sharing: sharing,
 		lazy: &lazyBullets{store: s, sums: sums, lex: lex, words: ib.Words, token: ib.CategoryToken, listing: ib, shared: shared},
 	}
 	for _, sum := range sums {

@@ -168,6 +168,9 @@ func PlanCuration(pb *Playbook, refls []*mdstore.Reflection, set Settings) (*Pla
 		if held[i] = namesSharedID(pb, r); held[i] != nil {
 			continue
 		}
+		if held[i] = repeatsSharedID(pb, r, set); held[i] != nil {
+			continue
+		}
 		for k, l := range r.Lessons {
 			cat := NormCategory(l.Category)
 			if !slices.Contains(r.CuratedLessons, k+1) && (set.Category == "" || cat == set.Category) && matched(l, set) {
@@ -276,6 +279,42 @@ func namesSharedID(pb *Playbook, r *mdstore.Reflection) *HeldReflection {
 					Why: fmt.Sprintf("%s names %s, an id that more than one bullet file has (rename one of them, then curate again)", f.field, id)}
 			}
 		}
+	}
+	return nil
+}
+
+// repeatsSharedID holds a reflection one of whose lessons (of those the
+// run would match) repeats a bullet whose id more than one file has: a
+// similarity of at least MergeFloor to one of those files, which the
+// playbook leaves out. Matched without them, the lesson would become a new
+// bullet beside them; it waits until one file is renamed.
+func repeatsSharedID(pb *Playbook, r *mdstore.Reflection, set Settings) *HeldReflection {
+	if len(pb.sharing) == 0 || pb.Matcher == nil {
+		return nil
+	}
+	if pb.sharingMatcher == nil {
+		pb.sharingMatcher = pb.Matcher.newMatcher()
+		for _, b := range pb.sharing {
+			pb.sharingMatcher.Add(b.Path, b.Content)
+		}
+	}
+	for k, l := range r.Lessons {
+		cat := NormCategory(l.Category)
+		if slices.Contains(r.CuratedLessons, k+1) || set.Category != "" && cat != set.Category || !matched(l, set) {
+			continue
+		}
+		m, ok := pb.sharingMatcher.Best(l.Content, nil)
+		if !ok || m.Score < MergeFloor-Tolerance {
+			continue
+		}
+		id := ""
+		for _, b := range pb.sharing {
+			if b.Path == m.ID {
+				id = b.ID
+			}
+		}
+		return &HeldReflection{ReflectionID: r.ID, Path: r.Path, Lesson: k + 1, Field: fmt.Sprintf("lessons[%d].content", k), Kind: "shared id",
+			Why: fmt.Sprintf("lesson %d repeats %s (similarity %.2f to %s), an id that more than one bullet file has (rename one of them, then curate again)", k+1, id, m.Score, m.ID)}
 	}
 	return nil
 }

@@ -34,6 +34,11 @@ type Playbook struct {
 	// sharedIDs are ids that more than one bullet file has: none of those
 	// files is in the playbook, and a reflection that names one waits.
 	sharedIDs []string
+	// sharing are the bullets of those files, as read: a lesson that
+	// repeats one of them is held (repeatsSharedID), found through
+	// sharingMatcher (made on first need).
+	sharing        []*mdstore.Bullet
+	sharingMatcher Matcher
 	// Sensitive tells the sensitive lessons, whose bullets wait for
 	// review (nil: only the sensitive tag).
 	Sensitive *Sensitivity

@@ -60,7 +60,7 @@ func load(s *mdstore.Store, e similar.Engine, newMatcher func() Matcher, now tim
 	prefixes := s.Config.IDPrefixes
 	ids := bulletid.NewAllocator(prefixes, known...)
 	pb = New(list.All(), ids, newMatcher, now) // no id twice: ListBullets reports those files
-	pb.Secrets, pb.sharedIDs = s.Secrets(), list.SharedIDs
+	pb.Secrets, pb.sharedIDs, pb.sharing = s.Secrets(), list.SharedIDs, list.Sharing
 	return pb, append(list.Invalid, bad...), nil
 }
 
