@@ -146,7 +146,8 @@ func loadIndexed(s *mdstore.Store, e similar.Engine, now time.Time, readOnly boo
 	var shared []*mdstore.InvalidFile
 	var sharedIDs []string
 	var sharing []*mdstore.Bullet // the files of sharedIDs, read
-	if !sorted { // an id in two files: neither is the playbook's
+	// An id in two files: neither is the playbook's.
+	if !sorted {
 		all := append(append([]*cache.BulletSummary(nil), ib.Active...), ib.Archived...)
 		slices.SortStableFunc(all, func(a, b *cache.BulletSummary) int { return strings.Compare(a.ID, b.ID) })
 		sums, shared, sharedIDs = mdstore.UniqueIDs(all, func(b *cache.BulletSummary) string { return b.ID }, func(b *cache.BulletSummary) string { return b.Path })
