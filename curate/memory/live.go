@@ -11,9 +11,10 @@ import (
 // every record's fields held in memory and kept current from the file
 // system's events, so that list_entries answers a window from memory
 // instead of checking every file. It is opened in the background when the
-// server starts (about a quarter of a second at 100,000 entries with the
-// memory index, seconds without), and a listing waits for it: a listing of
-// its own would read every file the opening reads. Where it cannot follow the files it reads them itself, as
+// server starts (about half a second at 100,000 entries with the memory
+// index, seconds without), and a listing waits for it: a listing of its
+// own would state every file of the folder beside the opening, which does
+// the same. Where it cannot follow the files it reads them itself, as
 // `memory list` does; if it cannot be opened at all, list_entries reads
 // the files. Every way gives the same answer.
 type liveListing struct {

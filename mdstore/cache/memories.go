@@ -32,8 +32,7 @@ import (
 //
 // Each entry also holds the record's packed fields (PackMemory), so that
 // the live listing opens from the index: it reads only the files the
-// index does not know, by the folders' names (MemoriesByName), and states
-// the others afterwards (Unverified).
+// index does not know as they are now.
 //
 // A folder's file is read and rewritten as bytes: an entry that is still
 // valid is copied as it is, so a store of 100,000 entries costs a copy, not
@@ -201,24 +200,13 @@ func indexedFiles(s *mdstore.Store, folders []string, outside func(r indexRecord
 
 // scanFolders states the files of folders, for an index update.
 func scanFolders(s *mdstore.Store, folders []string) (*indexUpdate, error) {
-	return listFolders(s, folders, true)
-}
-
-// listFolders lists the files of folders for an index update, each stated
-// when stated is set; otherwise only their names and types are read, and
-// match takes the index's size and mtime of each file it knows.
-func listFolders(s *mdstore.Store, folders []string, stated bool) (*indexUpdate, error) {
 	up := &indexUpdate{prefix: s.DedupPrefix()}
 	for _, dir := range folders {
-		list := filestat.Scan
-		if !stated {
-			list = filestat.Names
-		}
-		files, err := list(s.Path(dir), mdstore.IsRecordName)
+		files, err := filestat.Scan(s.Path(dir), mdstore.IsRecordName)
 		if err != nil {
 			return nil, err
 		}
-		up.folders = append(up.folders, &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files)), unstated: !stated})
+		up.folders = append(up.folders, &scannedFolder{dir: dir, files: files, skip: make([]bool, len(files))})
 	}
 	return up, nil
 }
@@ -241,13 +229,9 @@ func (up *indexUpdate) match(index func(folder string) []byte, outside func(r in
 		f.dirty = data == nil && len(f.files) > 0 // no index yet: write one
 		eachIndexRecord(data, func(r indexRecord) {
 			i, ok := f.find(r.rel[bytes.LastIndexByte(r.rel, '/')+1:])
-			if !ok || f.files[i].Record != nil || !f.files[i].Regular || r.prefix != up.prefix ||
-				!f.unstated && (f.files[i].Size != r.size || f.files[i].Mtime != r.mtime) {
+			if !ok || f.files[i].Record != nil || !f.files[i].Regular || f.files[i].Size != r.size || f.files[i].Mtime != r.mtime || r.prefix != up.prefix {
 				f.dirty = true // gone, changed, a second entry, or another dedup prefix: dropped
 				return
-			}
-			if f.unstated {
-				f.files[i].Size, f.files[i].Mtime = r.size, r.mtime // as indexed, until stated
 			}
 			f.files[i].Record = r.raw
 			f.skip[i] = outside(r, &f.files[i])
@@ -281,11 +265,8 @@ type scannedFolder struct {
 	skip  []bool          // the index shows the file lies outside the listing
 	next  int             // where the next index entry is expected
 	dirty bool            // its index file is to be written
-	// unstated: only the names were read; a file the index knows has the
-	// index's size and mtime (KnownMemories.Unverified).
-	unstated bool
-	pos      map[uint64]int
-	seed     maphash.Seed
+	pos   map[uint64]int
+	seed  maphash.Seed
 }
 
 // find returns the place of a file name in files: first where the previous
@@ -428,8 +409,6 @@ type KnownMemories struct {
 	up    *indexUpdate
 	stale map[string]int // place in Stale, by path; made on first Learn
 	known map[string]int // place in Known, by path; made when a known file is learned
-	// unverified: Known was taken from the index by name (MemoriesByName).
-	unverified bool
 }
 
 // KnownMemory is a file the memory index knows as it is.
@@ -452,21 +431,7 @@ type PackedMemory struct {
 // their mapping lives as long as the process, so a process should ask
 // for it once, as the live listing does when it opens.
 func Memories(s *mdstore.Store, folders []string, mapped bool) (*KnownMemories, error) {
-	return memories(s, folders, mapped, true)
-}
-
-// MemoriesByName is Memories without a stat of the files the index knows:
-// the folders' names are read and matched with the index, the files it
-// does not know are stated (Stale, to be read), and the others are taken
-// as the index holds them, unchecked. An edit made in place (without a
-// rename) since the index was written is not seen until the files of
-// Unverified are stated. At 100,000 files it spares about 0.3 s of CPU.
-func MemoriesByName(s *mdstore.Store, folders []string, mapped bool) (*KnownMemories, error) {
-	return memories(s, folders, mapped, false)
-}
-
-func memories(s *mdstore.Store, folders []string, mapped, stated bool) (*KnownMemories, error) {
-	up, err := listFolders(s, folders, stated)
+	up, err := scanFolders(s, folders)
 	if err != nil {
 		return nil, err
 	}
@@ -483,94 +448,7 @@ func memories(s *mdstore.Store, folders []string, mapped, stated bool) (*KnownMe
 		k.Known = append(k.Known, KnownMemory{string(r.rel), PackedMemory{Type: types.of(r.typ), IngestionTime: r.ingestion, Fields: r.fields, stat: f}})
 		return true
 	})
-	if !stated {
-		// The files to read are stated now, for the index to learn them
-		// with their size and mtime.
-		for _, ref := range up.read {
-			f := &ref.folder.files[ref.i]
-			st, ok := filestat.File(s.Path(ref.folder.dir + "/" + f.Name))
-			st.Name, st.Regular, st.Record = f.Name, ok, f.Record
-			*f = st
-		}
-		k.unverified = true
-	}
 	return k, nil
-}
-
-// Unverified is what MemoriesByName took from the index unchecked: each
-// file's name, size and mtime as the index holds them, kept in a few
-// arrays without pointers (a caller that states them later holds 100,000
-// of them at little cost to the collector). Nil after Memories, which
-// stated every file.
-func (k *KnownMemories) Unverified() *Unverified {
-	if !k.unverified {
-		return nil
-	}
-	u := &Unverified{s: k.s}
-	for _, f := range k.up.folders {
-		uf := unverifiedFolder{dir: f.dir}
-		for i := range f.files {
-			if st := &f.files[i]; st.Record != nil {
-				uf.names = append(uf.names, st.Name...)
-				uf.ends = append(uf.ends, int32(len(uf.names)))
-				uf.sizes = append(uf.sizes, st.Size)
-				uf.mtimes = append(uf.mtimes, st.Mtime)
-			}
-		}
-		u.folders = append(u.folders, uf)
-	}
-	return u
-}
-
-// Unverified is the files of KnownMemories.Unverified.
-type Unverified struct {
-	s       *mdstore.Store
-	folders []unverifiedFolder
-}
-
-type unverifiedFolder struct {
-	dir           string
-	names         []byte  // the names, one after the other
-	ends          []int32 // where each name ends in names
-	sizes, mtimes []int64 // as the index holds them
-}
-
-// Changed states the files and returns, sorted, those that are not as the
-// index holds them (their size or mtime changed, or they are no longer
-// regular files of one link): the caller reads them again.
-func (u *Unverified) Changed() []string {
-	var changed []string
-	for _, f := range u.folders {
-		changed = append(changed, f.changed(u.s)...)
-	}
-	sort.Strings(changed)
-	return changed
-}
-
-// changed is Changed for one folder; a folder gone or unreadable has
-// every file changed.
-func (f *unverifiedFolder) changed(s *mdstore.Store) []string {
-	var out []string
-	dir := s.Path(f.dir)
-	d, err := os.Open(dir)
-	fd := -1
-	if err == nil {
-		defer d.Close()
-		fd = int(d.Fd())
-	}
-	start := int32(0)
-	for i, end := range f.ends {
-		name := string(f.names[start:end])
-		start = end
-		got := filestat.Stat{Name: name}
-		if fd >= 0 {
-			filestat.At(fd, dir, &got)
-		}
-		if !got.Regular || got.Linked || got.Size != f.sizes[i] || got.Mtime != f.mtimes[i] {
-			out = append(out, f.dir+"/"+name)
-		}
-	}
-	return out
 }
 
 // Learn records in the index what reading the file rel found: a stale

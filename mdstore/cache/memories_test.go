@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -373,103 +372,5 @@ func TestIndexWriteRemovesStaleTemporaryFiles(t *testing.T) {
 	}
 	if readMemoryIndex(s, "memory/inbox") == nil {
 		t.Error("no index written")
-	}
-}
-
-// Listing by name and then stating (MemoriesByName, Unverified) finds
-// what stating at once (Memories) finds: the files Changed names are the
-// ones the index knows but Memories does not trust, whatever happened to
-// them behind the index — edits in place that change the size, or only
-// the mtime, a second hard link, a file replaced by a link or a folder, a
-// new file, a removed one, an unreadable one.
-func TestMemoriesByNameThenVerifiedAreMemories(t *testing.T) {
-	s, _ := newStore(t)
-	for _, dir := range []string{"memory/inbox", "memory/confirmed/fact"} {
-		if err := os.MkdirAll(s.Path(dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	put := func(rel, id string) {
-		t.Helper()
-		data := fmt.Sprintf("---\nid: %s\ntype: fact\nbrief: brief of %s\ningestion_time: 2026-11-29T09:10:00Z\n---\n", id, id)
-		if err := os.WriteFile(s.Path(rel), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := range 40 {
-		id := fmt.Sprintf("m%02d", i)
-		put([]string{"memory/inbox/", "memory/confirmed/fact/"}[i%2]+id+".md", id)
-	}
-	if err := os.WriteFile(s.Path("memory/inbox/broken.md"), []byte("---\nid: [\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	folders := []string{"memory/inbox", "memory/confirmed/fact"}
-	if _, err := ListMemories(s, mdstore.MemoryQuery{From: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2020, 1, 2, 0, 0, 0, 0, time.UTC)}); err != nil {
-		t.Fatal(err)
-	}
-	past := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
-	// Behind the index: an edit in place with a longer brief; one of the
-	// same length with another mtime; a second link; a file replaced by a
-	// link, another by a folder; a new file; a removed one.
-	if err := os.WriteFile(s.Path("memory/inbox/m00.md"), []byte("---\nid: m00\ntype: fact\nbrief: a longer brief now\ningestion_time: 2026-11-29T09:10:00Z\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	put("memory/confirmed/fact/m01.md", "m01")
-	if err := os.Chtimes(s.Path("memory/confirmed/fact/m01.md"), past, past); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Link(s.Path("memory/inbox/m02.md"), s.Path("m02-elsewhere.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(s.Path("memory/inbox/m04.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("m06.md", s.Path("memory/inbox/m04.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(s.Path("memory/inbox/m08.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(s.Path("memory/inbox/m08.md"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	put("memory/inbox/new.md", "new")
-	if err := os.Remove(s.Path("memory/confirmed/fact/m03.md")); err != nil {
-		t.Fatal(err)
-	}
-
-	stated, err := Memories(s, folders, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName, err := MemoriesByName(s, folders, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	statedKnown, statedStale := stated.Known, stated.Stale
-	if u := stated.Unverified(); u != nil {
-		t.Errorf("Memories stated every file, yet leaves %v unverified", u)
-	}
-	byNameKnown, byNameStale := byName.Known, byName.Stale
-	changed := byName.Unverified().Changed()
-	if want := []string{"memory/confirmed/fact/m01.md", "memory/inbox/m00.md", "memory/inbox/m02.md"}; fmt.Sprint(changed) != fmt.Sprint(want) {
-		t.Errorf("changed: %v, want %v", changed, want)
-	}
-	known := func(k []KnownMemory, leave []string) string {
-		var out []string
-		for _, km := range k {
-			if !slices.Contains(leave, km.Rel) {
-				out = append(out, km.Rel)
-			}
-		}
-		slices.Sort(out)
-		return fmt.Sprint(out)
-	}
-	if got, want := known(byNameKnown, changed), known(statedKnown, nil); got != want {
-		t.Errorf("known by name, less what Changed names:\n%s\nknown stated:\n%s", got, want)
-	}
-	stale := slices.Sorted(slices.Values(append(slices.Clone(byNameStale), changed...)))
-	if fmt.Sprint(stale) != fmt.Sprint(statedStale) {
-		t.Errorf("stale by name and what Changed names:\n%v\nstale stated:\n%v", stale, statedStale)
 	}
 }

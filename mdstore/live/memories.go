@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/curator-dev/curator/internal/parallel"
 	"github.com/curator-dev/curator/internal/secrets"
@@ -63,21 +61,14 @@ import (
 // Records with the same ingestion_time and id (one file in two folders)
 // are ordered by path; ListMemories leaves their order unspecified.
 //
-// Opening: the names of the memory folders' files are read, and the
-// memory index (cache.MemoriesByName) gives the records of those it
-// knows; only the others are read, and the index learns them (a missing
-// or damaged index makes the opening read every file, and write it).
-// Then, on another goroutine, once no listing has begun for a tenth of a
-// second (five seconds after the opening at the latest) and on a thread
-// the system runs only when a core is idle, every file the index gave is
-// stated (KnownMemories.Unverified), and those whose size or mtime is not
-// the index's (edited in place while nothing followed the store) are
-// marked for the next List to read again: a List that comes before that
-// check ends (about a quarter of a second at 100,000 records) answers
-// them as the index holds them. A listing that reads everything again after lost
-// events states every file first (cache.Memories), until a List gives a
-// secrets policy: the index does not know which files hold a secret, so
-// from then on such a listing reads every file.
+// Opening: every file of the memory folders is stated, and the memory
+// index (cache.Memories) gives the records of those it knows as
+// they are; only the others are read, and the index learns them (a
+// missing or damaged index makes the opening read every file, and write
+// it). The same goes for a listing that reads everything again after lost
+// events, until a List gives a secrets policy: the index does not know
+// which files hold a secret, so from then on such a listing reads every
+// file.
 //
 // Bodies are never held, and a record's fields are held packed
 // (mdstore.PackMemory; for records opened from the index, in place in
@@ -106,14 +97,6 @@ type Memories struct {
 	undecodable map[string]*mdstore.InvalidFile
 	reads       int  // files read since Open
 	mapped      bool // the memory index was mapped (by the first opening)
-	// verified is closed once the opening's files are stated (verify);
-	// opened is what the opening took from the index by name, until then.
-	// lastList is when the latest listing began (Unix nanoseconds), and
-	// closing tells verify to give up.
-	verified chan struct{}
-	opened   *cache.Unverified
-	lastList atomic.Int64
-	closing  atomic.Bool
 }
 
 // Open starts following the store's memory folders and learns every
@@ -124,13 +107,7 @@ type Memories struct {
 // reading a folder is kept for the first List, which reports it as
 // ListMemories would.
 func Open(s *mdstore.Store) (*Memories, error) {
-	l := &Memories{s: s, verified: make(chan struct{})}
-	verifying := false
-	defer func() {
-		if !verifying {
-			close(l.verified)
-		}
-	}()
+	l := &Memories{s: s}
 	if !liveOrdered {
 		l.fallback = "file notifications on this system do not keep the order of changes"
 		return l, nil
@@ -148,50 +125,7 @@ func Open(s *mdstore.Store) (*Memories, error) {
 	l.reset()
 	f.lose(errors.New("start")) // the first refresh reads everything
 	_ = l.refresh(nil, nil)     // a failure keeps the marks for List
-	if l.opened != nil {
-		verifying = true
-		l.lastList.Store(time.Now().UnixNano())
-		go l.verify(l.opened, f)
-		l.opened = nil
-	}
 	return l, nil
-}
-
-// verifyPause is how long the listing is left alone before the opening's
-// files are stated, and verifyLatest how long after the opening they are
-// stated at the latest: calls that come one after the other are not
-// slowed by it.
-const (
-	verifyPause  = 100 * time.Millisecond
-	verifyLatest = 5 * time.Second
-)
-
-// verify states the files the opening took from the memory index by name,
-// once the listing pauses, and marks those that changed for the next List
-// to read again.
-func (l *Memories) verify(u *cache.Unverified, f *liveFollower) {
-	defer close(l.verified)
-	latest := time.Now().Add(verifyLatest)
-	for !l.closing.Load() {
-		wait := verifyPause - time.Since(time.Unix(0, l.lastList.Load()))
-		if wait <= 0 || time.Now().After(latest) {
-			break
-		}
-		time.Sleep(max(wait, 10*time.Millisecond))
-	}
-	if l.closing.Load() {
-		return
-	}
-	idleThread() // and when a core is idle: the answers come first
-	changed := u.Changed()
-	if len(changed) == 0 {
-		return
-	}
-	m := liveMarks{dirty: make(map[string]struct{}, len(changed))}
-	for _, rel := range changed {
-		m.dirty[rel] = struct{}{}
-	}
-	f.putBack(m)
 }
 
 // Fallback says why List reads the files as ListMemories does, or "" when
@@ -249,7 +183,6 @@ func (l *Memories) ListWindow(q mdstore.MemoryQuery) (*Window, error) {
 // when they cannot answer it (the listing does not follow the files, or
 // has just stopped) and the files are to be read as ListMemories reads them.
 func (l *Memories) current(q mdstore.MemoryQuery) (bool, error) {
-	l.lastList.Store(time.Now().UnixNano())
 	if l.f == nil {
 		return false, nil
 	}
@@ -306,8 +239,6 @@ func (l *Memories) Close() error {
 		return nil
 	}
 	l.closed = true
-	l.closing.Store(true)
-	<-l.verified // a check of the files under way ends first (a few tenths of a second)
 	var err error
 	if l.f != nil {
 		err = l.f.close()
@@ -354,7 +285,6 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 	}
 	dirty := marks.dirty
 	var known *cache.KnownMemories
-	byName := false
 	if marks.rescan != 0 {
 		dirty = make(map[string]struct{}, len(marks.dirty))
 		for rel := range marks.dirty {
@@ -384,13 +314,7 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 			// and those the events name, are read. The first opening
 			// maps it; later ones read it, so the mapping, never
 			// released, is made once per listing.
-			if !l.mapped {
-				// The opening: by name, the files stated after (verify).
-				known, _ = cache.MemoriesByName(l.s, folders, true)
-				byName = known != nil
-			} else {
-				known, _ = cache.Memories(l.s, folders, false)
-			}
+			known, _ = cache.Memories(l.s, folders, !l.mapped)
 			l.mapped = true
 		}
 		if known == nil {
@@ -500,9 +424,6 @@ func (l *Memories) refresh(pol *secrets.Policy, progress func(done, total int)) 
 		known.Save()
 	}
 	l.apply(rels, read)
-	if byName {
-		l.opened = known.Unverified()
-	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package live
 
 import (
 	"os"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -43,16 +42,4 @@ func remoteFS(dir string) (string, bool) {
 		return "Coda", true
 	}
 	return "", false
-}
-
-// idleThread gives the calling goroutine a thread of its own that the
-// system runs only when a core would otherwise be idle (SCHED_IDLE, or the
-// lowest priority where that is refused), for work that must not slow the
-// answers; the thread ends with the goroutine.
-func idleThread() {
-	runtime.LockOSThread()
-	attr := unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_IDLE}
-	if unix.SchedSetAttr(0, &attr, 0) != nil {
-		_ = unix.Setpriority(unix.PRIO_PROCESS, 0, 19)
-	}
 }

@@ -12,6 +12,3 @@ const liveOrdered = false
 func hardLinked(os.FileInfo) bool { return false }
 
 func remoteFS(string) (string, bool) { return "", false }
-
-// idleThread does nothing here: the work runs as any other.
-func idleThread() {}

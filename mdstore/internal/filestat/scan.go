@@ -33,8 +33,10 @@ const scanBatch = 2048
 // 60,000 files a quarter of the cost of os.Lstat). A missing folder is
 // empty.
 func Scan(dir string, keep func(name string) bool) ([]Stat, error) {
-	f, err := openFolder(dir)
-	if f == nil {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -94,40 +96,4 @@ func Scan(dir string, keep func(name string) bool) ([]Stat, error) {
 		out = append(out, *r...)
 	}
 	return out, nil
-}
-
-// Names lists the files of a folder whose names keep accepts, in the order
-// the folder lists them, without stating them: Regular says what the
-// folder's own records say of each (the system is asked for the type of a
-// file they do not give it for); sizes and times are left zero, and
-// Linked false. A missing folder is empty.
-func Names(dir string, keep func(name string) bool) ([]Stat, error) {
-	f, err := openFolder(dir)
-	if f == nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []Stat
-	for {
-		entries, err := f.ReadDir(scanBatch)
-		for _, e := range entries {
-			if keep(e.Name()) {
-				out = append(out, Stat{Name: e.Name(), Regular: e.Type().IsRegular()})
-			}
-		}
-		if err == io.EOF {
-			return out, nil
-		} else if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// openFolder opens a folder to list; nil and no error when it is missing.
-func openFolder(dir string) (*os.File, error) {
-	f, err := os.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	return f, err
 }

@@ -21,7 +21,7 @@ func File(p string) (Stat, bool) {
 	if unix.Lstat(p, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return Stat{}, false
 	}
-	return Stat{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Regular: true, Linked: st.Nlink > 1}, true
+	return Stat{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Regular: true}, true
 }
 
 // Dir gives a folder's modification and change times in nanoseconds;
