@@ -137,6 +137,17 @@ func TestBulletsSharingAnIDNamedAndLeftAlone(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".curator/context/reflections/pending/r-2.md")); err != nil {
 		t.Errorf("the reflection naming a shared id is not pending: %v", err)
 	}
+	// the same text filed in a category that has bullets of its own is
+	// matched with those alone, as it would be after the rename: curated
+	refl3 := filepath.Join(t.TempDir(), "r3.md")
+	os.WriteFile(refl3, []byte("---\nid: r-3\nlessons:\n  - content: Page through list endpoints until the cursor is empty.\n    category: strategy\n    confidence: 0.9\n---\n"), 0o644)
+	curator(t, dir, "context", "reflect", refl3)
+	if code, stderr := curatorExit(t, dir, "context", "curate"); code != 5 || strings.Contains(stderr, "r-3") {
+		t.Errorf("context curate of a lesson in a category with bullets of its own: exit %d, want 5 without holding r-3\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".curator/context/reflections/merged/r-3.md")); err != nil {
+		t.Errorf("the reflection whose lesson is matched in its own category is not merged: %v", err)
+	}
 	for rel, data := range files {
 		if got, _ := os.ReadFile(filepath.Join(dir, ".curator", rel)); rel != "context/bullets/strategy/STRAT-003.md" && !bytes.Equal(got, data) {
 			t.Errorf("%s changed:\n%s", rel, got)

@@ -284,26 +284,22 @@ func namesSharedID(pb *Playbook, r *mdstore.Reflection) *HeldReflection {
 }
 
 // repeatsSharedID holds a reflection one of whose lessons (of those the
-// run would match) repeats a bullet whose id more than one file has: a
-// similarity of at least MergeFloor to one of those files, which the
-// playbook leaves out. Matched without them, the lesson would become a new
-// bullet beside them; it waits until one file is renamed.
+// run would match) repeats an active bullet whose id more than one file
+// has: a similarity of at least MergeFloor to one of those files, among
+// those the lesson would be matched with were they in the playbook (the
+// lesson's category when it holds bullets or one of them, else every
+// category). Matched without them, the lesson would become a new bullet
+// beside them; it waits until one file is renamed.
 func repeatsSharedID(pb *Playbook, r *mdstore.Reflection, set Settings) *HeldReflection {
 	if len(pb.sharing) == 0 || pb.Matcher == nil {
 		return nil
-	}
-	if pb.sharingMatcher == nil {
-		pb.sharingMatcher = pb.Matcher.newMatcher()
-		for _, b := range pb.sharing {
-			pb.sharingMatcher.Add(b.Path, b.Content)
-		}
 	}
 	for k, l := range r.Lessons {
 		cat := NormCategory(l.Category)
 		if slices.Contains(r.CuratedLessons, k+1) || set.Category != "" && cat != set.Category || !matched(l, set) {
 			continue
 		}
-		m, ok := pb.sharingMatcher.Best(l.Content, nil)
+		m, ok := pb.sharedMatcher(cat).Best(l.Content, nil)
 		if !ok || m.Score < MergeFloor-Tolerance {
 			continue
 		}
@@ -317,6 +313,38 @@ func repeatsSharedID(pb *Playbook, r *mdstore.Reflection, set Settings) *HeldRef
 			Why: fmt.Sprintf("lesson %d repeats %s (similarity %.2f to %s), an id that more than one bullet file has (rename one of them, then curate again)", k+1, id, m.Score, m.ID)}
 	}
 	return nil
+}
+
+// sharedMatcher matches a lesson of category cat with the active bullets
+// of shared ids it would be matched with were they in the playbook: those
+// of cat when cat holds bullets or one of them, else all (made once per
+// category, by the file's path).
+func (pb *Playbook) sharedMatcher(cat string) Matcher {
+	var inCat, all []*mdstore.Bullet
+	for _, b := range pb.sharing {
+		if b.IsActive {
+			all = append(all, b)
+			if NormCategory(b.Category) == cat {
+				inCat = append(inCat, b)
+			}
+		}
+	}
+	key, of := "", all
+	if pb.Matcher.n[cat] > 0 || len(inCat) > 0 {
+		key, of = "category "+cat, inCat
+	}
+	if pb.sharingMatchers == nil {
+		pb.sharingMatchers = map[string]Matcher{}
+	}
+	m, ok := pb.sharingMatchers[key]
+	if !ok {
+		m = pb.Matcher.newMatcher()
+		for _, b := range of {
+			m.Add(b.Path, b.Content)
+		}
+		pb.sharingMatchers[key] = m
+	}
+	return m
 }
 
 func heldFor(p *secrets.Policy, r *mdstore.Reflection) *HeldReflection {

@@ -36,9 +36,9 @@ type Playbook struct {
 	sharedIDs []string
 	// sharing are the bullets of those files, as read: a lesson that
 	// repeats one of them is held (repeatsSharedID), found through
-	// sharingMatcher (made on first need).
-	sharing        []*mdstore.Bullet
-	sharingMatcher Matcher
+	// sharingMatchers (by the categories asked, made on first need).
+	sharing         []*mdstore.Bullet
+	sharingMatchers map[string]Matcher
 	// Sensitive tells the sensitive lessons, whose bullets wait for
 	// review (nil: only the sensitive tag).
 	Sensitive *Sensitivity
