@@ -97,6 +97,7 @@ func checkCurations(t *testing.T, s *Store, dir string, runs int, where map[stri
 	log := gitCmd(t, dir, "log", "--format=%B")
 	droppedByGit := runsDroppedByReset(t, dir)
 	leftByCheckout := runsLeftByCheckout(t, dir)
+	var stranded []string // the commits of runs left by a checkout
 	for i := 0; i < runs; i++ {
 		run := fmt.Sprintf("run-%03d", i)
 		if !strings.Contains(log, "Curator-Run: "+run+"\n") {
@@ -104,8 +105,9 @@ func checkCurations(t *testing.T, s *Store, dir string, runs int, where map[stri
 				t.Logf("run %d was dropped from the branch by git's reset (reflog: reset: moving to HEAD)", i)
 				continue
 			}
-			if leftByCheckout[run] {
-				t.Logf("run %d was left on the branch `git checkout -b` switched from (the new branch was created from its parent)", i)
+			if c, ok := leftByCheckout[run]; ok {
+				t.Logf("run %d was left on the branch `git checkout -b` switched from to a branch made from its parent", i)
+				stranded = append(stranded, c)
 				continue
 			}
 			t.Errorf("run %d is not in HEAD's history", i)
@@ -140,12 +142,26 @@ func checkCurations(t *testing.T, s *Store, dir string, runs int, where map[stri
 	if reverts > 0 {
 		t.Logf("%d store files reverted by user commits that wrote a stale index", reverts)
 	}
-	if len(leftByCheckout) > 0 {
-		// The switch carried the run's changes as staged ones: nothing
-		// of them is lost, the index and the work tree hold them.
+	if len(stranded) > 0 {
+		// The switch carried those runs' changes as staged ones: nothing
+		// of them is lost. Every staged change of the store is one of
+		// theirs (later runs committed the paths they changed again), and
+		// the work tree is the index.
+		theirs := map[string]bool{}
+		for _, c := range stranded {
+			for _, l := range strings.Split(strings.TrimSpace(gitCmd(t, dir, "diff", "--no-renames", "--name-status", c+"^", c, "--", ".curator")), "\n") {
+				theirs[l] = true
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSpace(gitCmd(t, dir, "diff", "--cached", "--no-renames", "--name-status", "HEAD", "--", ".curator")), "\n") {
+			if l != "" && !theirs[l] {
+				t.Errorf("staged change %q is not one of the runs left by the checkout", l)
+			}
+		}
 		if st := gitCmd(t, dir, "diff", "--name-status", "--", ".curator"); st != "" {
 			t.Errorf("store differs from the index after the runs:\n%s", st)
 		}
+		gitCmd(t, dir, "fsck", "--strict")
 		return
 	}
 	// The store in HEAD, in the index and on disk are the same.
@@ -202,35 +218,39 @@ func runsDroppedByReset(t *testing.T, dir string) map[string]bool {
 	return out
 }
 
-// runsLeftByCheckout are the runs committed on another branch than HEAD's
-// whose parent is the commit HEAD's branch was created from (its reflog:
-// "branch: Created from HEAD"): `git checkout -b` read HEAD before the run
-// committed and switched to the new branch after, carrying the run's
-// changes as staged ones (git's own race: a commit loop beside a
-// `checkout -b` loop leaves commits the same way).
-func runsLeftByCheckout(t *testing.T, dir string) map[string]bool {
+// runsLeftByCheckout are the runs (with their commits) that a `git
+// checkout -b` left on the branch it switched from, as HEAD's reflog
+// shows it: the run's commit C logged, then "checkout: moving from …"
+// from C to C's parent — the checkout read HEAD before the run committed,
+// made its branch there, and switched after, carrying the run's changes
+// as staged ones (git's own race: a `git commit` loop beside a `checkout
+// -b` loop leaves commits the same way). A branch moved while HEAD named
+// another would log the checkout first, from the parent to itself.
+func runsLeftByCheckout(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	out := map[string]bool{}
-	branch := strings.TrimSpace(gitCmd(t, dir, "symbolic-ref", "HEAD"))
-	data, err := os.ReadFile(filepath.Join(dir, ".git", "logs", filepath.FromSlash(branch)))
+	out := map[string]string{}
+	data, err := os.ReadFile(filepath.Join(dir, ".git", "logs", "HEAD"))
 	if err != nil {
 		return out
 	}
-	first, _, _ := strings.Cut(string(data), "\n")
-	head, msg, _ := strings.Cut(first, "\t")
-	f := strings.Fields(head)
-	if !strings.HasPrefix(msg, "branch: Created from") || len(f) < 2 {
-		return out
-	}
-	created := f[1]
-	for _, line := range strings.Split(strings.TrimSpace(gitCmd(t, dir, "log", "--all", "--format=%H %P")), "\n") {
-		c := strings.Fields(line)
-		if len(c) != 2 || c[1] != created {
+	committed := map[string]bool{} // commits HEAD's reflog has logged so far
+	for _, line := range strings.Split(string(data), "\n") {
+		head, msg, ok := strings.Cut(line, "\t")
+		f := strings.Fields(head)
+		if !ok || len(f) < 2 {
 			continue
 		}
-		body := gitCmd(t, dir, "log", "-1", "--format=%B", c[0])
+		if !strings.HasPrefix(msg, "checkout: moving from ") {
+			committed[f[1]] = true
+			continue
+		}
+		c, p := f[0], f[1]
+		if c == p || !committed[c] || strings.TrimSpace(gitCmd(t, dir, "log", "-1", "--format=%P", c)) != p {
+			continue
+		}
+		body := gitCmd(t, dir, "log", "-1", "--format=%B", c)
 		if _, run, found := strings.Cut(body, "Curator-Run: "); found {
-			out[strings.TrimSpace(strings.SplitN(run, "\n", 2)[0])] = true
+			out[strings.TrimSpace(strings.SplitN(run, "\n", 2)[0])] = c
 		}
 	}
 	return out
