@@ -291,7 +291,7 @@ func (s *Store) ListBullets(archived bool) (*BulletList, error) {
 	all, sharing, shared := UniqueIDs(all, func(b *Bullet) string { return b.ID }, func(b *Bullet) string { return b.Path })
 	res.Invalid, res.SharedIDs = append(res.Invalid, sharing...), shared
 	for _, b := range read {
-		if slices.Contains(shared, b.ID) {
+		if len(shared) > 0 && slices.Contains(shared, b.ID) {
 			res.Sharing = append(res.Sharing, b)
 		}
 	}
