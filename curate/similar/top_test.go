@@ -13,12 +13,7 @@ import (
 // (1 − dirMix)/2, where every item is bounded from both sides.
 func TestTopAgreesWithBruteForce(t *testing.T) {
 	ix, bf := NewIndex(NewLexical()), NewBruteForce(NewLexical())
-	for i := range 3000 {
-		text := repetitiveText(i)
-		id := fmt.Sprintf("m-%05d", i)
-		ix.Add(id, text)
-		bf.Add(id, text)
-	}
+	addRepetitive(3000, ix, bf)
 	odd := func(id string) bool { return id[len(id)-1]%2 == 1 }
 	for _, q := range []string{"pool runner retry", "postgres build retry", "deploy retry retry", "the cache", "schema index after 12 timeout", "nothing alike here"} {
 		for _, c := range []struct {
@@ -120,12 +115,7 @@ func firstOf(ms []Match, n int) string {
 // would leave out items it takes).
 func TestSearchRaisesItsFloor(t *testing.T) {
 	ix, fresh := NewIndex(NewLexical()), NewIndex(NewLexical())
-	for i := range 2000 {
-		text := repetitiveText(i)
-		id := fmt.Sprintf("m-%05d", i)
-		ix.Add(id, text)
-		fresh.Add(id, text)
-	}
+	addRepetitive(2000, ix, fresh)
 	odd := func(id string) bool { return id[len(id)-1]%2 == 1 }
 	raisedApart := false // a filter raised a floor to another score
 	for _, q := range []string{"pool runner retry", "the postgres pool uses cache", "deploy retry retry", "postgres pool cache timeout"} {
@@ -165,4 +155,14 @@ func TestSearchRaisesItsFloor(t *testing.T) {
 func repetitiveText(i int) string {
 	words := []string{"postgres", "pool", "cache", "redis", "deploy", "build", "runner", "queue", "timeout", "retry", "index", "schema"}
 	return fmt.Sprintf("The %s %s uses %s after %d %s", words[i%12], words[(i/12)%12], words[(i/144)%12], i%97, words[(i/7)%12])
+}
+
+// addRepetitive adds the first n repetitive texts, as m-00000, m-00001…,
+// to each of to.
+func addRepetitive(n int, to ...interface{ Add(id, text string) }) {
+	for i := range n {
+		for _, x := range to {
+			x.Add(fmt.Sprintf("m-%05d", i), repetitiveText(i))
+		}
+	}
 }
